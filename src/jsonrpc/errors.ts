@@ -1,0 +1,70 @@
+/**
+ * Two error families (see docs/architecture.md § Errors):
+ * - `ProtocolError` crosses the wire as a JSON-RPC error object with a numeric code;
+ * - `SdkError` stays local, with a stable string code, and never reaches the peer.
+ */
+import type { JsonRpcErrorObject } from "./messages.js";
+
+/** JSON-RPC and MCP error codes (spec: basic/index § Error codes, client/elicitation § Error handling). */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** MCP: the resource named by `resources/read` does not exist (2024-11-05 … 2025-11-25). */
+  ResourceNotFound: -32002,
+  /** MCP 2025-11-25: the request needs one or more URL-mode elicitations first. */
+  UrlElicitationRequired: -32042,
+  /** Streamable HTTP: connection-level error codes used by the transport. */
+  ConnectionClosed: -32000,
+  RequestTimeout: -32001,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** An error that is sent to (or was received from) the peer as a JSON-RPC error object. */
+export class ProtocolError extends Error {
+  override readonly name = "ProtocolError";
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+
+  toJson(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  static fromJson(error: JsonRpcErrorObject): ProtocolError {
+    return new ProtocolError(error.code, error.message, error.data);
+  }
+}
+
+/** Stable codes of local errors. They never appear on the wire. */
+export type SdkErrorCode =
+  | "NOT_CONNECTED"
+  | "CONNECTION_CLOSED"
+  | "REQUEST_TIMEOUT"
+  | "REQUEST_CANCELLED"
+  | "CAPABILITY_NOT_SUPPORTED"
+  | "METHOD_NOT_SUPPORTED"
+  | "INVALID_RESULT"
+  | "INVALID_ARGUMENT"
+  | "ALREADY_CONNECTED"
+  | "TRANSPORT_ERROR";
+
+/** A local failure: a capability the peer did not declare, a timeout, a closed connection. */
+export class SdkError extends Error {
+  override readonly name = "SdkError";
+  constructor(
+    readonly code: SdkErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Turns one frame of text (a stdio line, an HTTP body) into JSON-RPC messages, or into the
+ * error response the spec prescribes (-32700 for bad JSON, -32600 for a bad shape).
+ */
+import { ErrorCode } from "./errors.js";
+import { isRequestId, type JsonRpcErrorResponse, type JsonRpcMessage } from "./messages.js";
+
+export type DecodedFrame =
+  | { ok: true; messages: JsonRpcMessage[]; batch: boolean }
+  | { ok: false; error: JsonRpcErrorResponse };
+
+export function decodeFrame(text: string): DecodedFrame {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, error: errorResponse(null, ErrorCode.ParseError, "Parse error: the message is not valid JSON") };
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      return { ok: false, error: errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: empty batch") };
+    }
+    const messages: JsonRpcMessage[] = [];
+    for (const item of value) {
+      const checked = checkMessage(item);
+      if (typeof checked === "string") {
+        return { ok: false, error: errorResponse(idOf(item), ErrorCode.InvalidRequest, checked) };
+      }
+      messages.push(checked);
+    }
+    return { ok: true, messages, batch: true };
+  }
+  const checked = checkMessage(value);
+  if (typeof checked === "string") {
+    return { ok: false, error: errorResponse(idOf(value), ErrorCode.InvalidRequest, checked) };
+  }
+  return { ok: true, messages: [checked], batch: false };
+}
+
+/** Returns the message, or a sentence saying what is wrong with it. */
+export function checkMessage(value: unknown): JsonRpcMessage | string {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return "Invalid Request: a message must be a JSON object";
+  }
+  const m = value as Record<string, unknown>;
+  if (m.jsonrpc !== "2.0") return 'Invalid Request: "jsonrpc" must be "2.0"';
+  if ("method" in m) {
+    if (typeof m.method !== "string") return 'Invalid Request: "method" must be a string';
+    if ("params" in m && (typeof m.params !== "object" || m.params === null || Array.isArray(m.params))) {
+      return 'Invalid Request: "params" must be an object';
+    }
+    if ("id" in m && !isRequestId(m.id)) return 'Invalid Request: "id" must be a string or a number';
+    return m as unknown as JsonRpcMessage;
+  }
+  if ("result" in m || "error" in m) {
+    if ("result" in m && "error" in m) return "Invalid Request: a response has either result or error";
+    if (!isRequestId(m.id) && !("error" in m && m.id === null)) return 'Invalid Request: a response needs an "id"';
+    if ("result" in m && (typeof m.result !== "object" || m.result === null)) {
+      return 'Invalid Request: "result" must be an object';
+    }
+    if ("error" in m) {
+      const e = m.error as Record<string, unknown> | null;
+      if (typeof e !== "object" || e === null || typeof e.code !== "number" || typeof e.message !== "string") {
+        return 'Invalid Request: "error" needs a numeric code and a message';
+      }
+    }
+    return m as unknown as JsonRpcMessage;
+  }
+  return "Invalid Request: not a request, notification or response";
+}
+
+function idOf(value: unknown): JsonRpcErrorResponse["id"] {
+  if (typeof value === "object" && value !== null && "id" in value) {
+    const id = (value as { id: unknown }).id;
+    if (isRequestId(id)) return id;
+  }
+  return null;
+}
+
+export function errorResponse(id: JsonRpcErrorResponse["id"], code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
+}

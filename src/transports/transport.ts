@@ -1,0 +1,58 @@
+/**
+ * The transport contract: move framed JSON-RPC messages, nothing else. Correlation, ids,
+ * timeouts and cancellation live in `jsonrpc/session.ts`, never in a transport.
+ */
+import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.js";
+
+/** What a transport knows about where an inbound message came from. */
+export interface MessageExtra {
+  /** Streamable HTTP: the session the message arrived on. */
+  sessionId?: string;
+  /** Streamable HTTP: the inbound HTTP request headers, lower-cased names. */
+  headers?: Record<string, string>;
+  /** Verified bearer-token information, when an auth layer sits in front of the transport. */
+  authInfo?: AuthInfo;
+}
+
+/** Verified identity of the caller, set by a resource-server layer (MCP authorization). */
+export interface AuthInfo {
+  token: string;
+  clientId?: string;
+  scopes?: string[];
+  /** Seconds since the epoch. */
+  expiresAt?: number;
+  issuer?: string;
+  subject?: string;
+  extra?: Record<string, unknown>;
+}
+
+export interface SendOptions {
+  /**
+   * The inbound request this outbound message belongs to. Streamable HTTP uses it to put a
+   * server-to-client request or notification on the SSE stream of that request.
+   */
+  relatedRequestId?: RequestId;
+  /** Streamable HTTP client: the `Last-Event-ID` to resume from. */
+  resumptionToken?: string;
+}
+
+export interface Transport {
+  /** Begins reading. Resolves once the transport can send. */
+  start(): Promise<void>;
+  /** Writes one message. Rejects with `SdkError("CONNECTION_CLOSED")` after close. */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+  /** Closes the transport; `onclose` fires once. */
+  close(): Promise<void>;
+
+  /** One decoded message, or a JSON-RPC batch (an array) exactly as it arrived. */
+  onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
+  /** A non-fatal problem (a bad frame already answered, a write failure). */
+  onerror?: (error: Error) => void;
+  /** The connection is gone; fires once. */
+  onclose?: () => void;
+
+  /** Streamable HTTP: the negotiated `Mcp-Session-Id`, when there is one. */
+  readonly sessionId?: string | undefined;
+  /** Streamable HTTP client: told the negotiated revision so it can send `MCP-Protocol-Version`. */
+  setProtocolVersion?(version: string): void;
+}
