@@ -14,7 +14,10 @@ export function decodeFrame(text: string): DecodedFrame {
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, error: errorResponse(null, ErrorCode.ParseError, "Parse error: the message is not valid JSON") };
+    return {
+      ok: false,
+      error: errorResponse(null, ErrorCode.ParseError, "Parse error: the message is not valid JSON"),
+    };
   }
   if (Array.isArray(value)) {
     if (value.length === 0) {
@@ -77,6 +80,11 @@ function idOf(value: unknown): JsonRpcErrorResponse["id"] {
   return null;
 }
 
-export function errorResponse(id: JsonRpcErrorResponse["id"], code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+export function errorResponse(
+  id: JsonRpcErrorResponse["id"],
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcErrorResponse {
   return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
 }

@@ -1,0 +1,395 @@
+/**
+ * One JSON-RPC conversation over one transport: correlates requests and responses, owns
+ * timeouts, cancellation (both ways) and progress. It knows nothing of MCP methods beyond the
+ * three utilities every revision shares the shape of: `notifications/cancelled`,
+ * `notifications/progress` and `ping` (spec: basic/utilities/*). What a revision allows is
+ * asked of the `MessageGate`.
+ */
+import type { MessageExtra, SendOptions, Transport } from "../transports/transport.js";
+import { ErrorCode, ProtocolError, SdkError } from "./errors.js";
+import { errorResponse } from "./frame.js";
+import { type MessageGate, openGate } from "./gate.js";
+import {
+  isErrorResponse,
+  isNotification,
+  isRequest,
+  isRequestId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from "./messages.js";
+import type { Progress, ProgressCallback, ProgressToken } from "./progress.js";
+
+export type Params = Record<string, unknown>;
+export type Result = Record<string, unknown>;
+
+/** Options of one outbound request. */
+export interface RequestOptions {
+  /** Aborting sends `notifications/cancelled` and rejects with `SdkError("REQUEST_CANCELLED")`. */
+  signal?: AbortSignal;
+  /** ms without an answer before the request is cancelled; `Infinity` waits forever. */
+  timeoutMs?: number;
+  /** Asks the peer for progress (adds `_meta.progressToken`) and receives it. */
+  onprogress?: ProgressCallback;
+  /** Restart the timeout each time progress arrives. */
+  resetTimeoutOnProgress?: boolean;
+  /** ms cap on the whole request, even with progress resetting the timeout. */
+  maxTotalTimeoutMs?: number;
+  /** The inbound request this one is made on behalf of (Streamable HTTP routes it on that stream). */
+  relatedRequestId?: RequestId;
+}
+
+/** What a request handler gets besides the params. */
+export interface InboundRequest {
+  readonly id: RequestId;
+  readonly method: string;
+  /** Aborted when the peer cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  /** `params._meta` as received. */
+  readonly meta: Params | undefined;
+  readonly progressToken: ProgressToken | undefined;
+  /** Where the message came from (HTTP session, auth info). */
+  readonly extra: MessageExtra | undefined;
+  /** Sends `notifications/progress` for this request; a no-op when the peer asked for none. */
+  sendProgress(progress: Progress): Promise<void>;
+  /** Sends a notification tied to this request. */
+  notify(method: string, params?: Params): Promise<void>;
+  /** Sends a request tied to this request; cancelled with it. */
+  request(method: string, params?: Params, options?: RequestOptions): Promise<Result>;
+}
+
+export type RequestHandler = (params: Params, request: InboundRequest) => Result | Promise<Result>;
+export type NotificationHandler = (params: Params, extra: MessageExtra | undefined) => void | Promise<void>;
+
+export interface JsonRpcSessionOptions {
+  /** ms; default 60,000. A request waiting for a human passes its own `timeoutMs`. */
+  defaultTimeoutMs?: number;
+}
+
+interface Pending {
+  method: string;
+  resolve(result: Result): void;
+  reject(error: Error): void;
+  onprogress: ProgressCallback | undefined;
+  progressToken: ProgressToken | undefined;
+  cleanup(): void;
+  resetTimeout(): void;
+}
+
+export class JsonRpcSession {
+  private transport: Transport | undefined;
+  private gate: MessageGate = openGate;
+  private nextId = 0;
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly progressTokens = new Map<ProgressToken, RequestId>();
+  private readonly inbound = new Map<RequestId, AbortController>();
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly defaultTimeoutMs: number;
+  private closed = false;
+
+  /** Called once when the transport closes. */
+  onclose?: () => void;
+  /** Non-fatal problems: a handler that failed to answer, a transport write error. */
+  onerror?: (error: Error) => void;
+
+  constructor(options: JsonRpcSessionOptions = {}) {
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
+    this.setRequestHandler("ping", () => ({}));
+    this.setNotificationHandler("notifications/cancelled", (params) => this.onCancelled(params));
+    this.setNotificationHandler("notifications/progress", (params) => this.onProgress(params));
+  }
+
+  get isConnected(): boolean {
+    return this.transport !== undefined && !this.closed;
+  }
+
+  get currentTransport(): Transport | undefined {
+    return this.transport;
+  }
+
+  /** Installs the negotiated revision's rules. */
+  setGate(gate: MessageGate): void {
+    this.gate = gate;
+  }
+
+  setRequestHandler(method: string, handler: RequestHandler): void {
+    this.requestHandlers.set(method, handler);
+  }
+
+  setNotificationHandler(method: string, handler: NotificationHandler): void {
+    this.notificationHandlers.set(method, handler);
+  }
+
+  /** Starts the transport and begins serving. Throws `SdkError("ALREADY_CONNECTED")` on a second call. */
+  async connect(transport: Transport): Promise<void> {
+    if (this.transport) throw new SdkError("ALREADY_CONNECTED", "This session is already connected to a transport");
+    this.transport = transport;
+    transport.onmessage = (message, extra) => this.receive(message, extra);
+    transport.onerror = (error) => this.onerror?.(error);
+    transport.onclose = () => this.handleClose();
+    await transport.start();
+  }
+
+  async close(): Promise<void> {
+    await this.transport?.close();
+    this.handleClose();
+  }
+
+  /**
+   * Sends a request and resolves with its result.
+   * @throws ProtocolError the peer's JSON-RPC error (its code, message and data).
+   * @throws SdkError "REQUEST_TIMEOUT" after `timeoutMs`, "REQUEST_CANCELLED" on abort,
+   *   "CONNECTION_CLOSED" when the transport closes, or the gate's refusal (e.g. "CAPABILITY_NOT_SUPPORTED").
+   */
+  request(method: string, params?: Params, options: RequestOptions = {}): Promise<Result> {
+    const transport = this.transport;
+    if (!transport || this.closed) {
+      return Promise.reject(new SdkError("NOT_CONNECTED", `Cannot send ${method}: not connected`));
+    }
+    options.signal?.throwIfAborted();
+    const id = this.nextId++;
+    const progressToken = options.onprogress ? id : undefined;
+    const sentParams =
+      progressToken === undefined
+        ? params
+        : { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken } };
+    const message: JsonRpcRequest =
+      sentParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: sentParams };
+    const refusal = this.gate.checkOutbound(message);
+    if (refusal) return Promise.reject(refusal);
+
+    return new Promise<Result>((resolve, reject) => {
+      const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+      const startedAt = Date.now();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = () => {
+        if (timer !== undefined) clearTimeout(timer);
+        let wait = timeoutMs;
+        if (options.maxTotalTimeoutMs !== undefined) {
+          wait = Math.min(wait, options.maxTotalTimeoutMs - (Date.now() - startedAt));
+        }
+        if (Number.isFinite(wait)) {
+          timer = setTimeout(
+            () => this.abandon(id, new SdkError("REQUEST_TIMEOUT", `${method} timed out after ${Math.round(wait)} ms`)),
+            Math.max(0, wait),
+          );
+        }
+      };
+      const onAbort = () =>
+        this.abandon(
+          id,
+          new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: options.signal?.reason }),
+        );
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(id, {
+        method,
+        resolve,
+        reject,
+        onprogress: options.onprogress,
+        progressToken,
+        resetTimeout: options.resetTimeoutOnProgress ? arm : () => {},
+        cleanup: () => {
+          if (timer !== undefined) clearTimeout(timer);
+          options.signal?.removeEventListener("abort", onAbort);
+          if (progressToken !== undefined) this.progressTokens.delete(progressToken);
+        },
+      });
+      if (progressToken !== undefined) this.progressTokens.set(progressToken, id);
+      arm();
+      this.write(message, { relatedRequestId: options.relatedRequestId }).catch((error: unknown) => {
+        this.settle(id)?.reject(asError(error));
+      });
+    });
+  }
+
+  /** Sends a notification. Throws the gate's SdkError when the revision or peer does not allow it. */
+  async notify(method: string, params?: Params, options: { relatedRequestId?: RequestId } = {}): Promise<void> {
+    if (!this.transport || this.closed) throw new SdkError("NOT_CONNECTED", `Cannot send ${method}: not connected`);
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    const refusal = this.gate.checkOutbound(message);
+    if (refusal) throw refusal;
+    await this.write(message, options);
+  }
+
+  private async write(message: JsonRpcMessage, options: SendOptions): Promise<void> {
+    const transport = this.transport;
+    if (!transport || this.closed) throw new SdkError("CONNECTION_CLOSED", "The connection is closed");
+    await transport.send(this.gate.encode(message), options);
+  }
+
+  /** Removes a pending request and returns it, so that it settles at most once. */
+  private settle(id: RequestId): Pending | undefined {
+    const pending = this.pending.get(id);
+    if (!pending) return undefined;
+    this.pending.delete(id);
+    pending.cleanup();
+    return pending;
+  }
+
+  /** Gives up on an outbound request: tells the peer, rejects locally, drops any late answer. */
+  private abandon(id: RequestId, reason: SdkError): void {
+    const pending = this.settle(id);
+    if (!pending) return;
+    pending.reject(reason);
+    if (this.isConnected) {
+      this.notify("notifications/cancelled", { requestId: id, reason: reason.message }).catch(() => {});
+    }
+  }
+
+  private receive(message: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra | undefined): void {
+    if (Array.isArray(message)) {
+      if (!this.gate.acceptsBatch) {
+        this.write(
+          errorResponse(
+            null,
+            ErrorCode.InvalidRequest,
+            "Invalid Request: this protocol revision does not accept JSON-RPC batches",
+          ),
+          {},
+        ).catch((error: unknown) => this.onerror?.(asError(error)));
+        return;
+      }
+      for (const item of message) this.receiveOne(item, extra);
+      return;
+    }
+    this.receiveOne(message, extra);
+  }
+
+  private receiveOne(message: JsonRpcMessage, extra: MessageExtra | undefined): void {
+    if (isRequest(message)) this.receiveRequest(message, extra);
+    else if (isNotification(message)) this.receiveNotification(message, extra);
+    else this.receiveResponse(message);
+  }
+
+  private receiveResponse(response: JsonRpcResponse): void {
+    if (!isRequestId(response.id)) {
+      if (isErrorResponse(response)) this.onerror?.(ProtocolError.fromJson(response.error));
+      return;
+    }
+    // A response to a request we cancelled or never sent is dropped (spec: cancellation).
+    const pending = this.settle(response.id);
+    if (!pending) return;
+    if (isErrorResponse(response)) pending.reject(ProtocolError.fromJson(response.error));
+    else pending.resolve(response.result);
+  }
+
+  private receiveNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
+    if (this.gate.checkInbound(message)) return;
+    const handler = this.notificationHandlers.get(message.method);
+    if (!handler) return;
+    Promise.resolve()
+      .then(() => handler(message.params ?? {}, extra))
+      .catch((error: unknown) => this.onerror?.(asError(error)));
+  }
+
+  private receiveRequest(message: JsonRpcRequest, extra: MessageExtra | undefined): void {
+    const { id, method } = message;
+    const reply = (response: JsonRpcResponse) =>
+      this.write(response, { relatedRequestId: id }).catch((error: unknown) => this.onerror?.(asError(error)));
+    if (this.inbound.has(id)) {
+      reply(
+        errorResponse(
+          id,
+          ErrorCode.InvalidRequest,
+          `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`,
+        ),
+      );
+      return;
+    }
+    const refusal = this.gate.checkInbound(message);
+    if (refusal) {
+      reply({ jsonrpc: "2.0", id, error: refusal.toJson() });
+      return;
+    }
+    const handler = this.requestHandlers.get(method);
+    if (!handler) {
+      reply(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`));
+      return;
+    }
+    const controller = new AbortController();
+    this.inbound.set(id, controller);
+    const params = message.params ?? {};
+    const meta = params._meta as Params | undefined;
+    const token = meta?.progressToken;
+    const progressToken = isRequestId(token) ? token : undefined;
+    const inbound: InboundRequest = {
+      id,
+      method,
+      signal: controller.signal,
+      meta,
+      progressToken,
+      extra,
+      sendProgress: async (progress) => {
+        if (progressToken === undefined || controller.signal.aborted) return;
+        await this.notify("notifications/progress", { progressToken, ...progress }, { relatedRequestId: id });
+      },
+      notify: (m, p) => this.notify(m, p, { relatedRequestId: id }),
+      request: (m, p, options = {}) =>
+        this.request(m, p, {
+          ...options,
+          relatedRequestId: id,
+          signal: options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal,
+        }),
+    };
+    Promise.resolve()
+      .then(() => handler(params, inbound))
+      .then(
+        (result): JsonRpcResponse => ({ jsonrpc: "2.0", id, result }),
+        (error: unknown): JsonRpcResponse => ({ jsonrpc: "2.0", id, error: toErrorObject(error) }),
+      )
+      .then((response) => {
+        // A cancelled request gets no response (spec: basic/utilities/cancellation).
+        if (this.inbound.get(id) !== controller || controller.signal.aborted) return;
+        this.inbound.delete(id);
+        return reply(response);
+      });
+  }
+
+  private onCancelled(params: Params): void {
+    const requestId = params.requestId;
+    if (!isRequestId(requestId)) return;
+    const controller = this.inbound.get(requestId);
+    if (!controller) return;
+    this.inbound.delete(requestId);
+    controller.abort(
+      new SdkError("REQUEST_CANCELLED", typeof params.reason === "string" ? params.reason : "Cancelled by the peer"),
+    );
+  }
+
+  private onProgress(params: Params): void {
+    const token = params.progressToken;
+    if (!isRequestId(token) || typeof params.progress !== "number") return;
+    const id = this.progressTokens.get(token);
+    const pending = id === undefined ? undefined : this.pending.get(id);
+    if (!pending?.onprogress) return;
+    pending.resetTimeout();
+    const progress: Progress = { progress: params.progress };
+    if (typeof params.total === "number") progress.total = params.total;
+    if (typeof params.message === "string") progress.message = params.message;
+    pending.onprogress(progress);
+  }
+
+  private handleClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const error = new SdkError("CONNECTION_CLOSED", "The connection closed");
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
+    for (const controller of this.inbound.values()) controller.abort(error);
+    this.inbound.clear();
+    this.onclose?.();
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function toErrorObject(error: unknown) {
+  if (error instanceof ProtocolError) return error.toJson();
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: ErrorCode.InternalError, message: message || "Internal error" };
+}
