@@ -39,8 +39,11 @@ export class ProtocolError extends Error {
       : { code: this.code, message: this.message, data: this.data };
   }
 
+  /** Rebuilds a received error; a well-formed -32042 becomes a `UrlElicitationRequiredError`. */
   static fromJson(error: JsonRpcErrorObject): ProtocolError {
-    return new ProtocolError(error.code, error.message, error.data);
+    return (
+      UrlElicitationRequiredError.fromErrorObject(error) ?? new ProtocolError(error.code, error.message, error.data)
+    );
   }
 }
 
@@ -66,5 +69,43 @@ export class SdkError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+}
+
+/** One URL-mode elicitation as carried in a -32042 error (spec 2025-11-25: client/elicitation § URL Elicitation Required Error). */
+export interface UrlElicitation {
+  mode: "url";
+  elicitationId: string;
+  url: string;
+  message: string;
+}
+
+/**
+ * JSON-RPC error -32042: the request can be retried once the listed URL-mode elicitations complete.
+ * Thrown by a server handler, it reaches the client as this error (not as a tool result).
+ */
+export class UrlElicitationRequiredError extends ProtocolError {
+  constructor(
+    readonly elicitations: UrlElicitation[],
+    message = "This request requires more information.",
+  ) {
+    super(ErrorCode.UrlElicitationRequired, message, { elicitations });
+  }
+
+  /** Reads a received error object; `undefined` unless it is a well-formed -32042. */
+  static fromErrorObject(error: JsonRpcErrorObject): UrlElicitationRequiredError | undefined {
+    if (error.code !== ErrorCode.UrlElicitationRequired) return undefined;
+    const list = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
+    if (!Array.isArray(list)) return undefined;
+    const elicitations = list.filter(
+      (e): e is UrlElicitation =>
+        typeof e === "object" &&
+        e !== null &&
+        (e as UrlElicitation).mode === "url" &&
+        typeof (e as UrlElicitation).elicitationId === "string" &&
+        typeof (e as UrlElicitation).url === "string" &&
+        typeof (e as UrlElicitation).message === "string",
+    );
+    return new UrlElicitationRequiredError(elicitations, error.message);
   }
 }
