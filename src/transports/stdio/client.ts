@@ -1,0 +1,195 @@
+/**
+ * The client end of stdio (spec: basic/transports § stdio): starts the server as a child
+ * process and talks to it over the child's stdin and stdout.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { PassThrough, type Readable } from "node:stream";
+import { SdkError } from "../../jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../../jsonrpc/messages.js";
+import type { MessageExtra, Transport } from "../transport.js";
+import { StdioStreamTransport } from "./stream.js";
+
+export interface StdioClientTransportOptions {
+  /** The program to run. No shell is involved: arguments are passed as they are. */
+  command: string;
+  args?: string[];
+  /** Added to {@link defaultEnvironment}; the rest of `process.env` is not passed on. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /**
+   * The child's stderr: `"inherit"` (default) shares this process's stderr, `"pipe"` exposes
+   * it as {@link StdioClientTransport.stderr}, `"ignore"` discards it.
+   */
+  stderr?: "inherit" | "pipe" | "ignore";
+  /** Ms to wait at each step of `close()` (stdin ended, then SIGTERM) before the next. Default 2000. */
+  closeGraceMs?: number;
+  /** Largest accepted line from the server, in bytes. Default 64 MiB. */
+  maxLineBytes?: number;
+}
+
+const POSIX_ENV = ["HOME", "LOGNAME", "USER", "PATH", "SHELL", "TERM", "LANG", "LC_ALL", "TMPDIR", "TZ"];
+const WINDOWS_ENV = [
+  "APPDATA",
+  "HOMEDRIVE",
+  "HOMEPATH",
+  "LOCALAPPDATA",
+  "PATH",
+  "PATHEXT",
+  "PROCESSOR_ARCHITECTURE",
+  "PROGRAMFILES",
+  "SYSTEMDRIVE",
+  "SYSTEMROOT",
+  "TEMP",
+  "USERNAME",
+  "USERPROFILE",
+  "WINDIR",
+];
+
+/**
+ * The part of `process.env` a server gets without asking: what a program needs to run (path,
+ * home, user, locale, temp folder), never tokens or keys the client happens to hold.
+ */
+export function defaultEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of process.platform === "win32" ? WINDOWS_ENV : POSIX_ENV) {
+    const value = process.env[name];
+    // A value starting with "()" is an exported shell function, which a shell would run.
+    if (value !== undefined && !value.startsWith("()")) env[name] = value;
+  }
+  return env;
+}
+
+/**
+ * A {@link Transport} that runs an MCP server as a child process. `start()` spawns it and
+ * rejects with `SdkError("TRANSPORT_ERROR")` when it cannot be started (for instance ENOENT).
+ * `onclose` fires once, when the child has exited and its output has been read.
+ */
+export class StdioClientTransport implements Transport {
+  onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  readonly #options: StdioClientTransportOptions;
+  readonly #stderr: PassThrough | null;
+  #child: ChildProcess | undefined;
+  #stream: StdioStreamTransport | undefined;
+  #exited: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+  #closed = false;
+  #closeFired = false;
+
+  constructor(options: StdioClientTransportOptions) {
+    this.#options = options;
+    this.#stderr = options.stderr === "pipe" ? new PassThrough() : null;
+  }
+
+  /** The child's stderr with `stderr: "pipe"`, readable before `start()`; otherwise `null`. */
+  get stderr(): Readable | null {
+    return this.#stderr;
+  }
+
+  /** The child's process id once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  async start(): Promise<void> {
+    if (this.#child || this.#closed) {
+      throw new SdkError("ALREADY_CONNECTED", "The transport was already started");
+    }
+    const { command, args = [], cwd } = this.#options;
+    const child = spawn(command, args, {
+      env: { ...defaultEnvironment(), ...this.#options.env },
+      cwd,
+      stdio: ["pipe", "pipe", this.#stderr ? "pipe" : (this.#options.stderr ?? "inherit")],
+      shell: false,
+      windowsHide: true,
+    });
+    this.#child = child;
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", () => {
+        child.off("error", reject);
+        resolve();
+      });
+      child.once("error", reject);
+    }).catch((cause: unknown) => {
+      this.#closed = true;
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      throw new SdkError("TRANSPORT_ERROR", `Could not start the server "${command}": ${reason}`, { cause });
+    });
+
+    child.on("error", (error) => this.onerror?.(new SdkError("TRANSPORT_ERROR", error.message, { cause: error })));
+    this.#exited = new Promise((resolve) => child.once("close", () => resolve()));
+    void this.#exited.then(() => this.#finish());
+    if (this.#stderr && child.stderr) child.stderr.pipe(this.#stderr);
+
+    const { stdout, stdin } = child;
+    if (!stdout || !stdin) throw new SdkError("TRANSPORT_ERROR", "The child process has no stdio pipes");
+    const stream = new StdioStreamTransport(stdout, stdin, {
+      answerInvalidFrames: false,
+      ...(this.#options.maxLineBytes === undefined ? {} : { maxLineBytes: this.#options.maxLineBytes }),
+    });
+    stream.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    stream.onerror = (error) => this.onerror?.(error);
+    // The pipes going away means the server is gone or going; make sure it is.
+    stream.onclose = () => void this.close();
+    this.#stream = stream;
+    await stream.start();
+  }
+
+  /**
+   * Writes one message to the server's stdin, waiting for `drain` when the pipe is full.
+   * Rejects with `SdkError("NOT_CONNECTED")` before `start()` and
+   * `SdkError("CONNECTION_CLOSED")` once the server is gone.
+   */
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.#closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
+    if (!this.#stream) throw new SdkError("NOT_CONNECTED", "The transport has not been started");
+    await this.#stream.send(message);
+  }
+
+  /**
+   * Stops the server: ends its stdin, sends SIGTERM if it is still running after
+   * `closeGraceMs`, and SIGKILL after another `closeGraceMs`. Resolves once it has exited.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutDown();
+    return this.#closing;
+  }
+
+  async #shutDown(): Promise<void> {
+    const child = this.#child;
+    const exited = this.#exited;
+    if (!child || !exited) {
+      this.#finish();
+      return;
+    }
+    await this.#stream?.close();
+    const grace = this.#options.closeGraceMs ?? 2000;
+    for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+      if (await settlesWithin(exited, grace)) return;
+      child.kill(signal);
+    }
+    await exited;
+  }
+
+  #finish(): void {
+    this.#closed = true;
+    if (this.#closeFired) return;
+    this.#closeFired = true;
+    void this.#stream?.close();
+    this.onclose?.();
+  }
+}
+
+/** True when `promise` settles within `ms`; the timer never keeps the process alive. */
+function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}

@@ -1,0 +1,185 @@
+/**
+ * JSON-RPC over a pair of byte streams, one message per line (spec: basic/transports § stdio).
+ * Both stdio ends build on this: the server over its own stdin/stdout, the client over the
+ * pipes of the process it started.
+ */
+import type { Readable, Writable } from "node:stream";
+import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
+import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
+import type { JsonRpcMessage } from "../../jsonrpc/messages.js";
+import type { MessageExtra, Transport } from "../transport.js";
+import { LineReader } from "./line-reader.js";
+
+export interface StdioStreamOptions {
+  /** Largest accepted inbound line in bytes, without its terminator. Default 64 MiB. */
+  maxLineBytes?: number;
+  /**
+   * Write the JSON-RPC error response for a frame that cannot be read (-32700 bad JSON or
+   * UTF-8, -32600 bad shape or too long) back to the peer. Default `true`.
+   */
+  answerInvalidFrames?: boolean;
+  /** End the writable stream when the transport closes, so the peer sees EOF. Default `true`. */
+  endOnClose?: boolean;
+}
+
+/**
+ * A {@link Transport} over a readable and a writable byte stream. EOF or an error on either
+ * stream closes it. Frames that cannot be read are reported through `onerror` as a
+ * `ProtocolError` carrying the JSON-RPC code, and the stream keeps being served.
+ */
+export class StdioStreamTransport implements Transport {
+  onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  readonly #readable: Readable;
+  readonly #writable: Writable;
+  readonly #reader: LineReader;
+  readonly #answerInvalidFrames: boolean;
+  readonly #endOnClose: boolean;
+  #started = false;
+  #closed = false;
+  /** Pending while the writable is over its high-water mark. */
+  #drain: Promise<void> | undefined;
+  #releaseDrain: (() => void) | undefined;
+
+  constructor(readable: Readable, writable: Writable, options: StdioStreamOptions = {}) {
+    this.#readable = readable;
+    this.#writable = writable;
+    this.#answerInvalidFrames = options.answerInvalidFrames ?? true;
+    this.#endOnClose = options.endOnClose ?? true;
+    this.#reader = new LineReader(
+      {
+        line: (text) => this.#onLine(text),
+        oversized: (bytes, max) =>
+          this.#rejectFrame(
+            ErrorCode.InvalidRequest,
+            `Invalid Request: a line of ${bytes} bytes exceeds the limit of ${max} bytes and was dropped`,
+          ),
+        invalidUtf8: () => this.#rejectFrame(ErrorCode.ParseError, "Parse error: the line is not valid UTF-8"),
+      },
+      options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes },
+    );
+  }
+
+  /** Starts reading. Rejects with `SdkError("ALREADY_CONNECTED")` when called twice. */
+  async start(): Promise<void> {
+    if (this.#started) throw new SdkError("ALREADY_CONNECTED", "The transport was already started");
+    if (this.#closed) throw closedError();
+    this.#started = true;
+    this.#readable.on("data", this.#onData);
+    this.#readable.on("end", this.#onEnd);
+    this.#readable.on("close", this.#onEnd);
+    this.#readable.on("error", this.#onStreamError);
+    this.#writable.on("error", this.#onStreamError);
+    this.#writable.on("close", this.#onWritableClose);
+    this.#readable.resume();
+  }
+
+  /**
+   * Writes one message as a line. Resolves once the stream accepted it; while the stream is
+   * over its high-water mark, waits for `drain` first. Rejects with `SdkError("NOT_CONNECTED")`
+   * before `start`, `SdkError("CONNECTION_CLOSED")` after close, and
+   * `SdkError("INVALID_ARGUMENT")` when the message cannot be serialized as JSON.
+   */
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.#closed) throw closedError();
+    if (!this.#started) throw new SdkError("NOT_CONNECTED", "The transport has not been started");
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (cause) {
+      throw new SdkError("INVALID_ARGUMENT", "The message cannot be serialized as JSON", { cause });
+    }
+    await this.#write(line);
+  }
+
+  /** Stops reading, ends the writable (unless `endOnClose: false`) and fires `onclose` once. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#readable.off("data", this.#onData);
+    this.#readable.off("end", this.#onEnd);
+    this.#readable.off("close", this.#onEnd);
+    this.#readable.off("error", this.#onStreamError);
+    this.#writable.off("close", this.#onWritableClose);
+    // The error listener stays: a late EPIPE must not become an uncaught exception.
+    this.#writable.on("error", ignore);
+    this.#writable.off("error", this.#onStreamError);
+    if (this.#started) this.#readable.pause();
+    this.#releaseDrain?.();
+    if (this.#endOnClose && !this.#writable.writableEnded) this.#writable.end();
+    this.onclose?.();
+  }
+
+  async #write(line: string): Promise<void> {
+    while (this.#drain) await this.#drain;
+    if (this.#closed) throw closedError();
+    if (!this.#writable.write(line)) await this.#waitForDrain();
+  }
+
+  #waitForDrain(): Promise<void> {
+    const drained = new Promise<void>((resolve) => {
+      const release = () => {
+        this.#writable.off("drain", release);
+        if (this.#drain === drained) {
+          this.#drain = undefined;
+          this.#releaseDrain = undefined;
+        }
+        resolve();
+      };
+      this.#writable.on("drain", release);
+      this.#releaseDrain = release;
+    });
+    this.#drain = drained;
+    return drained;
+  }
+
+  readonly #onData = (chunk: Buffer | string): void => {
+    this.#reader.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+  };
+
+  readonly #onEnd = (): void => {
+    this.#reader.end();
+    void this.close();
+  };
+
+  readonly #onWritableClose = (): void => {
+    void this.close();
+  };
+
+  readonly #onStreamError = (error: Error): void => {
+    this.onerror?.(new SdkError("TRANSPORT_ERROR", `The stdio stream failed: ${error.message}`, { cause: error }));
+    void this.close();
+  };
+
+  #onLine(text: string): void {
+    if (this.#closed) return;
+    const frame = decodeFrame(text);
+    if (!frame.ok) {
+      this.#rejectFrame(frame.error.error.code, frame.error.error.message, frame.error.id);
+      return;
+    }
+    const [first] = frame.messages;
+    const message = frame.batch || !first ? frame.messages : first;
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #rejectFrame(code: number, message: string, id: string | number | null = null): void {
+    if (this.#closed) return;
+    this.onerror?.(new ProtocolError(code, message));
+    if (this.#answerInvalidFrames) {
+      this.#write(`${JSON.stringify(errorResponse(id, code, message))}\n`).catch(ignore);
+    }
+  }
+}
+
+function closedError(): SdkError {
+  return new SdkError("CONNECTION_CLOSED", "The transport is closed");
+}
+
+function ignore(): void {}
