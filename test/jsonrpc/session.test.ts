@@ -100,7 +100,13 @@ describe("JsonRpcSession", () => {
   it("refuses a second request with an id already in flight, and still answers the first", async () => {
     const { session, wire, received } = await sessionAndWire();
     let release!: () => void;
-    session.setRequestHandler("slow", () => new Promise((r) => (release = () => r({ done: true }))));
+    session.setRequestHandler(
+      "slow",
+      () =>
+        new Promise((resolve) => {
+          release = () => resolve({ done: true });
+        }),
+    );
     await wire.send({ jsonrpc: "2.0", id: "dup", method: "slow" });
     await wire.send({ jsonrpc: "2.0", id: "dup", method: "slow" });
     await until(() => received[0]);
