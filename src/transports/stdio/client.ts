@@ -83,7 +83,10 @@ export class StdioClientTransport implements Transport {
     this.#stderr = options.stderr === "pipe" ? new PassThrough() : null;
   }
 
-  /** The child's stderr with `stderr: "pipe"`, readable before `start()`; otherwise `null`. */
+  /**
+   * The child's stderr with `stderr: "pipe"`, available before `start()`; otherwise `null`.
+   * Read it: once its buffer is full, a child that keeps writing to stderr blocks.
+   */
   get stderr(): Readable | null {
     return this.#stderr;
   }
@@ -94,9 +97,8 @@ export class StdioClientTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    if (this.#child || this.#closed) {
-      throw new SdkError("ALREADY_CONNECTED", "The transport was already started");
-    }
+    if (this.#closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
+    if (this.#child) throw new SdkError("ALREADY_CONNECTED", "The transport was already started");
     const { command, args = [], cwd } = this.#options;
     const child = spawn(command, args, {
       env: { ...defaultEnvironment(), ...this.#options.env },
@@ -114,6 +116,7 @@ export class StdioClientTransport implements Transport {
       child.once("error", reject);
     }).catch((cause: unknown) => {
       this.#closed = true;
+      this.#child = undefined;
       const reason = cause instanceof Error ? cause.message : String(cause);
       throw new SdkError("TRANSPORT_ERROR", `Could not start the server "${command}": ${reason}`, { cause });
     });
@@ -153,7 +156,8 @@ export class StdioClientTransport implements Transport {
    * `closeGraceMs`, and SIGKILL after another `closeGraceMs`. Resolves once it has exited.
    */
   close(): Promise<void> {
-    this.#closing ??= this.#shutDown();
+    // Started in a later microtask so that a re-entrant close (the pipes closing) finds it set.
+    this.#closing ??= Promise.resolve().then(() => this.#shutDown());
     return this.#closing;
   }
 

@@ -1,0 +1,150 @@
+import { realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { afterEach, describe, expect, it } from "vitest";
+import { SdkError } from "../../src/jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
+import { StdioClientTransport, type StdioClientTransportOptions } from "../../src/transports/stdio/index.js";
+import { Inbox } from "./contract.js";
+
+const echo = "process.stdin.pipe(process.stdout)";
+
+const started: StdioClientTransport[] = [];
+
+/** Runs `script` with this Node binary as the server. */
+async function startNode(script: string, options: Partial<StdioClientTransportOptions> = {}) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: ["-e", script], ...options });
+  const inbox = new Inbox(transport);
+  started.push(transport);
+  await transport.start();
+  return { transport, inbox };
+}
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((transport) => transport.close()));
+});
+
+const ping = (id: number): JsonRpcMessage => ({ jsonrpc: "2.0", id, method: "ping" });
+
+describe("stdio client", () => {
+  it("talks to a real child process that echoes lines", async () => {
+    const { transport, inbox } = await startNode(echo);
+    expect(transport.pid).toEqual(expect.any(Number));
+    await transport.send(ping(1));
+    await transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { text: "😀" } });
+    expect(await inbox.take(2)).toEqual([
+      ping(1),
+      { jsonrpc: "2.0", method: "notifications/message", params: { text: "😀" } },
+    ]);
+  });
+
+  it("close ends stdin, the child exits and onclose fires once", async () => {
+    const { transport, inbox } = await startNode(echo);
+    await transport.close();
+    await transport.close();
+    expect(inbox.closes).toBe(1);
+    await expect(transport.send(ping(1))).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+  });
+
+  it("fires onclose when the child exits by itself", async () => {
+    const { inbox } = await startNode(`process.stdout.write(${JSON.stringify(`${JSON.stringify(ping(9))}\n`)})`);
+    await inbox.until((i) => i.closes > 0);
+    expect(inbox.messages).toEqual([ping(9)]);
+    expect(inbox.closes).toBe(1);
+  });
+
+  it("sends SIGTERM to a child that ignores the end of stdin", async () => {
+    const { transport, inbox } = await startNode("setInterval(() => {}, 1000)", { closeGraceMs: 20 });
+    await transport.close();
+    expect(inbox.closes).toBe(1);
+  });
+
+  it("sends SIGKILL to a child that also ignores SIGTERM", async () => {
+    const script = `process.on("SIGTERM", () => {}); process.stdout.write("ready\\n"); setInterval(() => {}, 1000)`;
+    const { transport, inbox } = await startNode(script, { closeGraceMs: 20 });
+    // Wait until the SIGTERM handler is installed; "ready" is not JSON and is reported as an error.
+    await inbox.until((i) => i.errors.length > 0);
+    await transport.close();
+    expect(inbox.closes).toBe(1);
+  });
+
+  it("exposes the child's stderr with stderr: pipe", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["-e", 'console.error("diagnostics go here")'],
+      stderr: "pipe",
+    });
+    started.push(transport);
+    const stderr = transport.stderr;
+    expect(stderr).not.toBeNull();
+    let text = "";
+    stderr?.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    const ended = new Promise((resolve) => stderr?.on("end", resolve));
+    await transport.start();
+    await ended;
+    expect(text).toBe("diagnostics go here\n");
+  });
+
+  it("reports non-JSON output as an error without answering the server", async () => {
+    const script = `process.stdout.write("not json\\n"); process.stdin.on("data", (d) => process.stderr.write(d))`;
+    const { transport, inbox } = await startNode(script, { stderr: "pipe" });
+    let heard = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      heard += chunk.toString("utf8");
+    });
+    await inbox.until((i) => i.errors.length > 0);
+    expect(inbox.errors[0]).toMatchObject({ code: -32700 });
+    await transport.close();
+    expect(heard).toBe("");
+  });
+
+  it("passes a safe part of the environment plus the given variables", async () => {
+    process.env.HANDOFF_TEST_SECRET = "do-not-leak";
+    try {
+      const script = `console.log(JSON.stringify({ jsonrpc: "2.0", method: "env", params: {
+        secret: process.env.HANDOFF_TEST_SECRET ?? null,
+        given: process.env.HANDOFF_TEST_GIVEN ?? null,
+        hasPath: typeof process.env.PATH === "string",
+      } }))`;
+      const { inbox } = await startNode(script, { env: { HANDOFF_TEST_GIVEN: "yes" } });
+      expect(await inbox.take(1)).toEqual([
+        { jsonrpc: "2.0", method: "env", params: { secret: null, given: "yes", hasPath: true } },
+      ]);
+    } finally {
+      delete process.env.HANDOFF_TEST_SECRET;
+    }
+  });
+
+  it("runs the child in cwd, without a shell", async () => {
+    const script = `console.log(JSON.stringify({ jsonrpc: "2.0", method: "where", params: { cwd: process.cwd(), arg: process.argv[1] } }))`;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["-e", script, "$HOME; echo hi"],
+      cwd: tmpdir(),
+    });
+    const inbox = new Inbox(transport);
+    started.push(transport);
+    await transport.start();
+    expect(await inbox.take(1)).toEqual([
+      { jsonrpc: "2.0", method: "where", params: { cwd: realpathSync(tmpdir()), arg: "$HOME; echo hi" } },
+    ]);
+  });
+
+  it("rejects start with TRANSPORT_ERROR when the command does not exist", async () => {
+    const transport = new StdioClientTransport({ command: "handoff-no-such-command-4b1e" });
+    const error = await transport.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SdkError);
+    expect(error).toMatchObject({ code: "TRANSPORT_ERROR" });
+    expect((error as Error).message).toMatch(/handoff-no-such-command-4b1e.*ENOENT/);
+    await expect(transport.send(ping(1))).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+  });
+
+  it("refuses to send before start", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath });
+    await expect(transport.send(ping(1))).rejects.toMatchObject({ code: "NOT_CONNECTED" });
+  });
+});
