@@ -1,0 +1,40 @@
+/** Reads a request body as UTF-8 text without ever holding more than the allowed number of bytes. */
+
+export type BodyText = { ok: true; text: string } | { ok: false; reason: "too-large" | "not-utf8" };
+
+/**
+ * Reads `request.body` up to `maxBytes` bytes. A declared `Content-Length` over the limit is
+ * refused before reading; a streamed body is cut off as soon as it passes the limit.
+ */
+export async function readBodyText(request: Request, maxBytes: number): Promise<BodyText> {
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await request.body?.cancel().catch(() => {});
+    return { ok: false, reason: "too-large" };
+  }
+  if (request.body === null) return { ok: true, text: "" };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return { ok: false, reason: "too-large" };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+  } catch {
+    return { ok: false, reason: "not-utf8" };
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Storage behind SSE resumability (spec: basic/transports § Resumability and Redelivery).
+ * Every message written to an SSE stream is stored first; its event id goes on the wire, and
+ * a client that reconnects with `Last-Event-ID` gets the rest of that stream replayed.
+ */
+import { SdkError } from "../../jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../../jsonrpc/messages.js";
+
+export interface EventStore {
+  /**
+   * Stores one message of stream `streamId` and returns its event id. Ids must be unique
+   * across all streams the store holds and must not contain line breaks.
+   */
+  storeEvent(streamId: string, message: JsonRpcMessage): Promise<string>;
+  /**
+   * Calls `send` in order for each message stored on the same stream after `lastEventId`,
+   * and returns that stream's id.
+   * @throws when `lastEventId` is unknown to the store.
+   */
+  replayEventsAfter(
+    lastEventId: string,
+    send: (eventId: string, message: JsonRpcMessage) => Promise<void>,
+  ): Promise<string>;
+}
+
+export interface MemoryEventStoreOptions {
+  /** Events kept in all; the oldest are dropped first. Default 10,000. */
+  maxEvents?: number;
+}
+
+interface StoredEvent {
+  seq: number;
+  message: JsonRpcMessage;
+}
+
+/**
+ * An `EventStore` in process memory, for a single server instance. Event ids are
+ * `<streamId>/<sequence>`, so a `Last-Event-ID` names its stream.
+ */
+export class MemoryEventStore implements EventStore {
+  private readonly streams = new Map<string, StoredEvent[]>();
+  /** Stream ids in the order their events were stored, for dropping the oldest event first. */
+  private readonly order: string[] = [];
+  private readonly maxEvents: number;
+  private seq = 0;
+
+  constructor(options: MemoryEventStoreOptions = {}) {
+    this.maxEvents = options.maxEvents ?? 10_000;
+  }
+
+  async storeEvent(streamId: string, message: JsonRpcMessage): Promise<string> {
+    const seq = ++this.seq;
+    let events = this.streams.get(streamId);
+    if (events === undefined) {
+      events = [];
+      this.streams.set(streamId, events);
+    }
+    events.push({ seq, message });
+    this.order.push(streamId);
+    while (this.order.length > this.maxEvents) this.dropOldest();
+    return `${streamId}/${seq}`;
+  }
+
+  /** @throws SdkError "INVALID_ARGUMENT" when the id does not name a stored stream. */
+  async replayEventsAfter(
+    lastEventId: string,
+    send: (eventId: string, message: JsonRpcMessage) => Promise<void>,
+  ): Promise<string> {
+    const slash = lastEventId.lastIndexOf("/");
+    const streamId = lastEventId.slice(0, Math.max(0, slash));
+    const after = Number(lastEventId.slice(slash + 1));
+    const events = this.streams.get(streamId);
+    if (slash < 0 || !Number.isInteger(after) || events === undefined) {
+      throw new SdkError("INVALID_ARGUMENT", `Unknown event id "${lastEventId}"`);
+    }
+    for (const event of events) {
+      if (event.seq > after) await send(`${streamId}/${event.seq}`, event.message);
+    }
+    return streamId;
+  }
+
+  private dropOldest(): void {
+    const streamId = this.order.shift();
+    if (streamId === undefined) return;
+    const events = this.streams.get(streamId);
+    events?.shift();
+    if (events?.length === 0) this.streams.delete(streamId);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Adapts `StreamableHttpServer.handle` to `node:http`. It only converts: the request body is
+ * streamed in (so the size limit holds), and the response body is written chunk by chunk,
+ * so every SSE event reaches the client as soon as it is produced.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuthInfo } from "../transport.js";
+import type { StreamableHttpServer } from "./server.js";
+
+export interface NodeHandlerOptions {
+  /** Reads verified auth from the request; default: `req.auth`, as auth middleware commonly sets it. */
+  authInfo?: (req: IncomingMessage) => AuthInfo | undefined;
+}
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** A `node:http` request listener (also usable as Express/Connect middleware at the MCP path). */
+export function toNodeHandler(server: StreamableHttpServer, options: NodeHandlerOptions = {}): NodeHandler {
+  return async (req, res) => {
+    const request = toWebRequest(req, res);
+    const authInfo = options.authInfo ? options.authInfo(req) : (req as IncomingMessage & { auth?: AuthInfo }).auth;
+    const extra = req.socket.localAddress === undefined ? {} : { localAddress: req.socket.localAddress };
+    const response = await server.handle(request, authInfo === undefined ? extra : { ...extra, authInfo });
+    await writeWebResponse(response, res);
+  };
+}
+
+function toWebRequest(req: IncomingMessage, res: ServerResponse): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(":")) continue;
+    headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  const controller = new AbortController();
+  res.on("close", () => controller.abort());
+  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+  const method = req.method ?? "GET";
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
+  if (method !== "GET" && method !== "HEAD") {
+    // A body already parsed by middleware (e.g. express.json()) is used as is.
+    const parsed = (req as IncomingMessage & { body?: unknown }).body;
+    init.body = parsed !== undefined ? JSON.stringify(parsed) : bodyStream(req);
+    init.duplex = "half";
+  }
+  return new Request(url, init);
+}
+
+/** The request body as a web stream with back-pressure; cancelling it discards the rest. */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let detach = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const onData = (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      };
+      const onEnd = () => controller.close();
+      const onError = (error: Error) => controller.error(error);
+      req.on("data", onData);
+      req.once("end", onEnd);
+      req.once("error", onError);
+      req.pause();
+      detach = () => {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.off("error", onError);
+      };
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      // Reading on without keeping the bytes lets the refusal (413) reach the client and the
+      // connection be reused, where destroying the request would reset the socket.
+      detach();
+      req.resume();
+    },
+  });
+}
+
+async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const stop = () => void reader.cancel().catch(() => {});
+  res.once("close", stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          res.once("drain", resolve);
+          res.once("close", resolve);
+        });
+      }
+    }
+  } catch {
+    // The client went away mid-stream; nothing is left to write to.
+  } finally {
+    res.off("close", stop);
+    res.end();
+  }
+}

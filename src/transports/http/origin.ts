@@ -1,0 +1,80 @@
+/**
+ * DNS-rebinding defence (spec: basic/transports § Security Warning). A page on an attacker's
+ * domain can make the browser resolve that domain to 127.0.0.1; the request then reaches a
+ * local server with the attacker's name in `Host` and `Origin`. So a server listening on
+ * loopback accepts only loopback host names, and every server refuses a foreign `Origin`.
+ */
+
+export interface OriginPolicy {
+  /** Origins (`scheme://host[:port]`) allowed besides the server's own. */
+  allowedOrigins?: readonly string[] | undefined;
+  /** `Host` values allowed; an entry without a port allows any port. Replaces the loopback rule. */
+  allowedHosts?: readonly string[] | undefined;
+  /** The address the server listens on; a loopback address turns the loopback rule on. */
+  bindHost?: string | undefined;
+}
+
+/**
+ * Returns why the request is refused, or `undefined` when it may pass.
+ * `localAddress` is the socket address the request arrived on, when the adapter knows it;
+ * it stands in for `bindHost`. The `Host` header is never used to decide whether the
+ * server is local, because under DNS rebinding that header is the attacker's.
+ */
+export function checkOrigin(request: Request, policy: OriginPolicy, localAddress?: string): string | undefined {
+  const host = (request.headers.get("host") ?? new URL(request.url).host).toLowerCase();
+  const local =
+    policy.bindHost !== undefined
+      ? isLoopbackName(policy.bindHost)
+      : localAddress !== undefined && isLoopbackName(localAddress);
+
+  if (policy.allowedHosts !== undefined) {
+    if (!policy.allowedHosts.some((allowed) => hostMatches(host, allowed))) return `Host "${host}" is not allowed`;
+  } else if (local && !isLoopbackName(hostnameOf(host) ?? "")) {
+    return `Host "${host}" is not allowed for a server on a loopback address`;
+  }
+
+  const origin = request.headers.get("origin");
+  if (origin === null) return undefined;
+  if (policy.allowedOrigins?.includes(origin)) return undefined;
+  if (sameHost(origin, host)) return undefined;
+  return `Origin "${origin}" is not allowed`;
+}
+
+/** Whether a host name or address (with or without IPv6 brackets) is a loopback one. */
+export function isLoopbackName(name: string): boolean {
+  const n = name.toLowerCase().replace(/^\[|\]$/g, "");
+  if (n === "localhost" || n === "::1") return true;
+  const v4 = n.startsWith("::ffff:") ? n.slice(7) : n;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+function parseHost(host: string): URL | undefined {
+  try {
+    return new URL(`http://${host}`);
+  } catch {
+    return undefined;
+  }
+}
+
+function hostnameOf(host: string): string | undefined {
+  return parseHost(host)?.hostname;
+}
+
+/** An entry without a port matches any port; IPv6 entries are written in brackets. */
+function hostMatches(host: string, allowed: string): boolean {
+  const entry = parseHost(allowed.toLowerCase());
+  const actual = parseHost(host);
+  if (entry === undefined || actual === undefined) return false;
+  return entry.hostname === actual.hostname && (entry.port === "" || entry.port === actual.port);
+}
+
+function sameHost(origin: string, host: string): boolean {
+  try {
+    const url = new URL(origin);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+    const actual = parseHost(host);
+    return actual !== undefined && url.hostname === actual.hostname && url.port === actual.port;
+  } catch {
+    return false;
+  }
+}

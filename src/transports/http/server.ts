@@ -1,0 +1,276 @@
+/**
+ * The server side of Streamable HTTP as a web-standard `(Request) => Response` handler for
+ * one MCP endpoint (spec: basic/transports § Streamable HTTP). It checks the request, finds
+ * or creates the session, and hands the messages to that session's transport.
+ */
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import { decodeFrame } from "../../jsonrpc/frame.js";
+import { isRequest } from "../../jsonrpc/messages.js";
+import type { AuthInfo, MessageExtra } from "../transport.js";
+import { readBodyText } from "./body.js";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PROTOCOL_VERSIONS,
+  JSON_MEDIA_TYPE,
+  LAST_EVENT_ID_HEADER,
+  PROTOCOL_VERSION_HEADER,
+  SESSION_ID_HEADER,
+  SSE_MEDIA_TYPE,
+  TRANSPORT_ERROR_CODE,
+} from "./constants.js";
+import type { EventStore } from "./event-store.js";
+import { acceptsMediaType, headersRecord, isValidSessionId, mediaTypeOf } from "./headers.js";
+import { checkOrigin, type OriginPolicy } from "./origin.js";
+import { httpError, jsonResponse } from "./responses.js";
+import { StreamableHttpSessionTransport } from "./session-transport.js";
+
+export interface StreamableHttpServerOptions extends OriginPolicy {
+  /**
+   * Called with a fresh transport for each new session (an `initialize` request); the
+   * protocol layer connects to it. Messages wait until the transport is started. In
+   * stateless mode it is called for every POST, and that transport closes itself once
+   * the POST is answered. A throw answers the POST with 500.
+   */
+  onsession: (transport: StreamableHttpSessionTransport) => void | Promise<void>;
+  /**
+   * Makes session ids (visible ASCII only). Default `crypto.randomUUID`. Passing
+   * `sessionIdGenerator: undefined` explicitly selects stateless mode: no sessions, GET and
+   * DELETE answer 405, and a server-to-client request can only travel on the POST's stream.
+   */
+  sessionIdGenerator?: (() => string) | undefined;
+  /** Makes SSE streams resumable with `Last-Event-ID`; see `MemoryEventStore`. */
+  eventStore?: EventStore;
+  /** Answer POSTs with one JSON body instead of an SSE stream. Default false. */
+  enableJsonResponse?: boolean;
+  /** Bytes; default 4 MiB. A larger body gets 413 with a JSON-RPC error naming the limit. */
+  maxBodyBytes?: number;
+  /** ms without any request (and no open stream or request in progress) before a session ends. */
+  sessionIdleTimeoutMs?: number;
+  /** Accepted `MCP-Protocol-Version` values; default 2024-11-05 … 2025-11-25. */
+  supportedProtocolVersions?: readonly string[];
+  /** Unexpected failures, answered with 500. */
+  onerror?: (error: Error) => void;
+}
+
+/** What the adapter in front of `handle` knows besides the request. */
+export interface HandleExtra {
+  /** Verified bearer-token information, passed on to the protocol layer. */
+  authInfo?: AuthInfo;
+  /** The local socket address the request arrived on; a loopback one enables the Host check. */
+  localAddress?: string;
+}
+
+interface SessionEntry {
+  transport: StreamableHttpSessionTransport;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+export class StreamableHttpServer {
+  private readonly sessions = new Map<string, SessionEntry>();
+  private readonly live = new Set<StreamableHttpSessionTransport>();
+  private readonly generateId: (() => string) | undefined;
+  private readonly maxBodyBytes: number;
+  private readonly versions: readonly string[];
+  private closed = false;
+
+  constructor(private readonly options: StreamableHttpServerOptions) {
+    const stateless = "sessionIdGenerator" in options && options.sessionIdGenerator === undefined;
+    this.generateId = stateless ? undefined : (options.sessionIdGenerator ?? (() => globalThis.crypto.randomUUID()));
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.versions = options.supportedProtocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
+  }
+
+  /** Sessions currently open. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * Answers one HTTP request to the MCP endpoint. Refusals carry a JSON-RPC error body:
+   * 400 (-32700 bad JSON, -32600 bad shape, missing session id, bad `MCP-Protocol-Version`),
+   * 403 (foreign Origin or Host), 404 (unknown or ended session), 405, 406 (Accept),
+   * 409 (stream already open), 413 (body too large), 415 (Content-Type).
+   */
+  async handle(request: Request, extra: HandleExtra = {}): Promise<Response> {
+    const refusal = checkOrigin(request, this.options, extra.localAddress);
+    if (refusal !== undefined) return httpError(403, TRANSPORT_ERROR_CODE, `Forbidden: ${refusal}`);
+    if (this.closed) return httpError(503, TRANSPORT_ERROR_CODE, "The server is shutting down");
+    try {
+      switch (request.method) {
+        case "POST":
+          return await this.post(request, extra);
+        case "GET":
+          return await this.get(request);
+        case "DELETE":
+          return await this.delete(request);
+        default:
+          return this.methodNotAllowed(request.method);
+      }
+    } catch (error) {
+      this.options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return httpError(500, ErrorCode.InternalError, "Internal error");
+    }
+  }
+
+  /** Closes every session; later requests get 503. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.live].map((transport) => transport.close()));
+  }
+
+  private async post(request: Request, extra: HandleExtra): Promise<Response> {
+    const accept = request.headers.get("accept");
+    if (!acceptsMediaType(accept, JSON_MEDIA_TYPE) || !acceptsMediaType(accept, SSE_MEDIA_TYPE)) {
+      return httpError(
+        406,
+        ErrorCode.InvalidRequest,
+        "Not Acceptable: the Accept header must list both application/json and text/event-stream",
+      );
+    }
+    if (mediaTypeOf(request.headers.get("content-type")) !== JSON_MEDIA_TYPE) {
+      return httpError(415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
+    }
+    const badVersion = this.checkVersion(request, undefined);
+    if (badVersion) return badVersion;
+    const body = await readBodyText(request, this.maxBodyBytes);
+    if (!body.ok) {
+      return body.reason === "too-large"
+        ? httpError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`)
+        : httpError(400, ErrorCode.ParseError, "Parse error: the body is not valid UTF-8");
+    }
+    const frame = decodeFrame(body.text);
+    if (!frame.ok) return jsonResponse(400, frame.error);
+
+    const initialize = frame.messages.some((m) => isRequest(m) && m.method === "initialize");
+    if (initialize && frame.messages.length > 1) {
+      return httpError(400, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone");
+    }
+    let transport: StreamableHttpSessionTransport;
+    if (this.generateId === undefined || initialize) {
+      const created = await this.createTransport();
+      if (created instanceof Response) return created;
+      transport = created;
+    } else {
+      const found = this.findSession(request);
+      if (found instanceof Response) return found;
+      transport = found;
+    }
+    const messageExtra: MessageExtra = { headers: headersRecord(request.headers) };
+    if (transport.sessionId !== undefined) messageExtra.sessionId = transport.sessionId;
+    if (extra.authInfo !== undefined) messageExtra.authInfo = extra.authInfo;
+    return transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport));
+  }
+
+  private async get(request: Request): Promise<Response> {
+    if (this.generateId === undefined) return this.methodNotAllowed("GET");
+    if (!acceptsMediaType(request.headers.get("accept"), SSE_MEDIA_TYPE)) {
+      return httpError(406, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list text/event-stream");
+    }
+    const transport = this.findSession(request);
+    if (transport instanceof Response) return transport;
+    const lastEventId = request.headers.get(LAST_EVENT_ID_HEADER);
+    if (lastEventId !== null && this.options.eventStore !== undefined) {
+      return transport.resume(lastEventId, sessionHeaders(transport));
+    }
+    return transport.openStandalone(sessionHeaders(transport));
+  }
+
+  private async delete(request: Request): Promise<Response> {
+    if (this.generateId === undefined) return this.methodNotAllowed("DELETE");
+    const transport = this.findSession(request);
+    if (transport instanceof Response) return transport;
+    await transport.close();
+    return new Response(null, { status: 204 });
+  }
+
+  private async createTransport(): Promise<StreamableHttpSessionTransport | Response> {
+    const sessionId = this.generateId?.();
+    if (sessionId !== undefined && !isValidSessionId(sessionId)) {
+      throw new TypeError("sessionIdGenerator must return visible ASCII characters only");
+    }
+    const transport = new StreamableHttpSessionTransport({
+      sessionId,
+      eventStore: this.options.eventStore,
+      enableJsonResponse: this.options.enableJsonResponse ?? false,
+      closeWhenIdle: sessionId === undefined,
+      onterminate: () => this.forget(transport),
+    });
+    this.live.add(transport);
+    if (sessionId !== undefined) this.sessions.set(sessionId, { transport, timer: undefined });
+    try {
+      await this.options.onsession(transport);
+    } catch (error) {
+      await transport.close();
+      throw error;
+    }
+    this.touch(transport);
+    return transport;
+  }
+
+  /** The session named by the request, or the 400 / 404 answer. Counts as activity. */
+  private findSession(request: Request): StreamableHttpSessionTransport | Response {
+    const sessionId = request.headers.get(SESSION_ID_HEADER);
+    if (sessionId === null) {
+      return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
+    }
+    const entry = this.sessions.get(sessionId);
+    if (entry === undefined) {
+      return httpError(404, TRANSPORT_ERROR_CODE, "Session not found: it ended or expired; initialize a new session");
+    }
+    const badVersion = this.checkVersion(request, entry.transport.protocolVersion);
+    if (badVersion) return badVersion;
+    this.touch(entry.transport);
+    return entry.transport;
+  }
+
+  /** 400 for an `MCP-Protocol-Version` that is unknown or differs from the negotiated one. */
+  private checkVersion(request: Request, negotiated: string | undefined): Response | undefined {
+    const version = request.headers.get(PROTOCOL_VERSION_HEADER);
+    if (version === null) return undefined;
+    if (!this.versions.includes(version)) {
+      return httpError(
+        400,
+        ErrorCode.InvalidRequest,
+        `Bad Request: unsupported MCP-Protocol-Version "${version}" (supported: ${this.versions.join(", ")})`,
+      );
+    }
+    if (negotiated !== undefined && version !== negotiated) {
+      return httpError(
+        400,
+        ErrorCode.InvalidRequest,
+        `Bad Request: MCP-Protocol-Version "${version}" differs from the negotiated "${negotiated}"`,
+      );
+    }
+    return undefined;
+  }
+
+  private touch(transport: StreamableHttpSessionTransport): void {
+    const ms = this.options.sessionIdleTimeoutMs;
+    const entry = transport.sessionId === undefined ? undefined : this.sessions.get(transport.sessionId);
+    if (ms === undefined || entry === undefined) return;
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => {
+      if (entry.transport.busy) this.touch(entry.transport);
+      else void entry.transport.close();
+    }, ms);
+    entry.timer.unref?.();
+  }
+
+  private forget(transport: StreamableHttpSessionTransport): void {
+    this.live.delete(transport);
+    if (transport.sessionId === undefined) return;
+    const entry = this.sessions.get(transport.sessionId);
+    if (entry?.transport !== transport) return;
+    clearTimeout(entry.timer);
+    this.sessions.delete(transport.sessionId);
+  }
+
+  private methodNotAllowed(method: string): Response {
+    const allow = this.generateId === undefined ? "POST" : "GET, POST, DELETE";
+    return httpError(405, TRANSPORT_ERROR_CODE, `Method Not Allowed: ${method} (allowed: ${allow})`, { allow });
+  }
+}
+
+function sessionHeaders(transport: StreamableHttpSessionTransport): Record<string, string> {
+  return transport.sessionId === undefined ? {} : { [SESSION_ID_HEADER]: transport.sessionId };
+}

@@ -1,0 +1,270 @@
+/**
+ * The server side of one Streamable HTTP session as a `Transport`. Each POST that carries
+ * requests opens an outbound stream (SSE, or one JSON body); responses go to the stream of
+ * their request, server-to-client messages to the stream of the request they relate to, or
+ * else to the standalone GET stream. Spec: basic/transports § Streamable HTTP.
+ */
+import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
+import { isRequest, isResponse, type JsonRpcMessage, type RequestId } from "../../jsonrpc/messages.js";
+import type { MessageExtra, SendOptions, Transport } from "../transport.js";
+import { TRANSPORT_ERROR_CODE } from "./constants.js";
+import type { EventStore } from "./event-store.js";
+import { httpError } from "./responses.js";
+import { JsonSink, type Sink, SseSink } from "./sinks.js";
+
+/** One logical outbound stream: the answer to a POST, or the standalone GET stream. */
+interface OutboundStream {
+  readonly id: string;
+  /** Requests of the POST still waiting for a response. */
+  readonly pending: Set<RequestId>;
+  /** The connection currently attached; `undefined` while the client is away. */
+  sink: Sink | undefined;
+  /** Serializes store-then-write so events keep their order. */
+  chain: Promise<void>;
+  /** An SSE connection was attached once, so with an event store the client can resume it. */
+  resumable: boolean;
+  done: boolean;
+}
+
+/** @internal Options the server passes when it creates a session transport. */
+export interface SessionTransportOptions {
+  sessionId: string | undefined;
+  eventStore: EventStore | undefined;
+  enableJsonResponse: boolean;
+  /** Stateless mode: close once every request received is answered. */
+  closeWhenIdle: boolean;
+  /** Runs once on close, before `onclose`, so the server forgets the session. */
+  onterminate?: () => void;
+}
+
+/**
+ * The per-session transport handed to `StreamableHttpServerOptions.onsession`. The protocol
+ * layer connects to it like to any `Transport` and calls `setProtocolVersion` once the
+ * revision is negotiated; from then on a request with another `MCP-Protocol-Version` gets 400.
+ */
+export class StreamableHttpSessionTransport implements Transport {
+  readonly sessionId: string | undefined;
+  onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  private version: string | undefined;
+  private readonly tag = globalThis.crypto.randomUUID();
+  private readonly streams = new Map<string, OutboundStream>();
+  private readonly byRequest = new Map<RequestId, OutboundStream>();
+  private readonly standalone = newStream(`${this.tag}.standalone`, new Set());
+  /** The stream of the POST being delivered right now, for an answer that has no id. */
+  private delivering: OutboundStream | undefined;
+  private readonly queue: Array<() => void> = [];
+  private started = false;
+  private closed = false;
+
+  constructor(private readonly options: SessionTransportOptions) {
+    this.sessionId = options.sessionId;
+  }
+
+  /** The revision the protocol layer negotiated, if it said so. */
+  get protocolVersion(): string | undefined {
+    return this.version;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.version = version;
+  }
+
+  /** Whether closing now would cut off a request in progress or an open connection. */
+  get busy(): boolean {
+    return this.byRequest.size > 0 || this.standalone.sink?.open === true;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Delivers messages that arrived before the protocol layer connected. */
+  async start(): Promise<void> {
+    if (this.started) throw new SdkError("ALREADY_CONNECTED", "This transport is already started");
+    this.started = true;
+    for (const run of this.queue.splice(0)) run();
+  }
+
+  /**
+   * Writes a message to the stream it belongs to.
+   * @throws SdkError "CONNECTION_CLOSED" after close; "TRANSPORT_ERROR" for a response to no
+   *   pending request, or a request with no stream that could carry it.
+   */
+  async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
+    if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The HTTP session is closed");
+    if (isResponse(message)) {
+      const stream = message.id === null ? this.delivering : this.byRequest.get(message.id);
+      if (stream === undefined) {
+        throw new SdkError("TRANSPORT_ERROR", `No pending request with id ${JSON.stringify(message.id)}`);
+      }
+      const answered = message.id === null ? [...stream.pending] : [message.id];
+      for (const id of answered) {
+        stream.pending.delete(id);
+        this.byRequest.delete(id);
+      }
+      const written = this.write(stream, message);
+      if (stream.pending.size === 0) this.finish(stream);
+      return written;
+    }
+    const related = options.relatedRequestId === undefined ? undefined : this.byRequest.get(options.relatedRequestId);
+    const target = related !== undefined && this.canCarry(related) ? related : this.standalone;
+    if (!this.canCarry(target)) {
+      if (isRequest(message)) {
+        throw new SdkError("TRANSPORT_ERROR", `No open stream can carry the ${message.method} request`);
+      }
+      return;
+    }
+    return this.write(target, message);
+  }
+
+  /** Ends every stream; requests still waiting in JSON mode get a -32000 error. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const stream of [...this.streams.values(), this.standalone]) {
+      stream.sink?.end([...stream.pending]);
+      stream.sink = undefined;
+    }
+    this.streams.clear();
+    this.byRequest.clear();
+    this.options.onterminate?.();
+    this.onclose?.();
+  }
+
+  /** @internal Takes the messages of one POST and answers it (202, SSE or JSON). */
+  acceptPost(
+    messages: JsonRpcMessage[],
+    batch: boolean,
+    extra: MessageExtra,
+    headers: Record<string, string>,
+  ): Response | Promise<Response> {
+    const payload = batch ? messages : (messages[0] as JsonRpcMessage);
+    const ids = messages.filter(isRequest).map((m) => m.id);
+    if (ids.length === 0) {
+      this.deliver(payload, extra, undefined);
+      if (this.options.closeWhenIdle) queueMicrotask(() => void this.close());
+      return new Response(null, { status: 202, headers });
+    }
+    const pending = new Set<RequestId>();
+    for (const id of ids) {
+      if (pending.has(id) || this.byRequest.has(id)) {
+        return httpError(400, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(id)} is already in use`, headers);
+      }
+      pending.add(id);
+    }
+    const stream = newStream(`${this.tag}.${globalThis.crypto.randomUUID()}`, pending);
+    this.streams.set(stream.id, stream);
+    for (const id of ids) this.byRequest.set(id, stream);
+    let response: Response | Promise<Response>;
+    if (this.options.enableJsonResponse) {
+      const sink = new JsonSink(batch, headers);
+      stream.sink = sink;
+      response = sink.response;
+    } else {
+      const sink = this.attachSse(stream);
+      response = sink.response(headers);
+    }
+    this.deliver(payload, extra, stream);
+    return response;
+  }
+
+  /** @internal Opens the standalone GET stream; 409 when one is already connected. */
+  openStandalone(headers: Record<string, string>): Response {
+    if (this.standalone.sink?.open) {
+      return httpError(409, TRANSPORT_ERROR_CODE, "An SSE stream is already open for this session", headers);
+    }
+    return this.attachSse(this.standalone).response(headers);
+  }
+
+  /** @internal Replays a stream after `lastEventId` and, if the stream is still live, continues it. */
+  async resume(lastEventId: string, headers: Record<string, string>): Promise<Response> {
+    const store = this.options.eventStore;
+    let streamId: string;
+    try {
+      streamId = store ? await store.replayEventsAfter(lastEventId, async () => {}) : "";
+    } catch {
+      return httpError(400, ErrorCode.InvalidRequest, `Unknown Last-Event-ID "${lastEventId}"`, headers);
+    }
+    if (store === undefined || !streamId.startsWith(`${this.tag}.`)) {
+      return httpError(400, ErrorCode.InvalidRequest, "The Last-Event-ID does not belong to this session", headers);
+    }
+    const stream = streamId === this.standalone.id ? this.standalone : this.streams.get(streamId);
+    if (stream?.sink?.open) {
+      return httpError(409, TRANSPORT_ERROR_CODE, "That SSE stream is already connected", headers);
+    }
+    const sink = stream ? this.attachSse(stream, false) : new SseSink(() => {});
+    const replay = async () => {
+      await store.replayEventsAfter(lastEventId, async (eventId, message) => sink.write(message, eventId));
+      if (stream === undefined || stream.done) sink.end();
+      else stream.sink = sink;
+    };
+    if (stream === undefined) {
+      await replay();
+    } else {
+      // Replaying inside the stream's chain means no event is stored between replay and attach.
+      stream.chain = stream.chain.then(replay).catch((error: unknown) => {
+        sink.end();
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      });
+    }
+    return sink.response(headers);
+  }
+
+  private attachSse(stream: OutboundStream, attachNow = true): SseSink {
+    const sink = new SseSink(() => {
+      if (stream.sink === sink) stream.sink = undefined;
+    });
+    if (attachNow) stream.sink = sink;
+    stream.resumable = true;
+    return sink;
+  }
+
+  /** A stream can take a request or notification if it is connected, or resumable and stored. */
+  private canCarry(stream: OutboundStream): boolean {
+    if (stream.sink?.open) return stream.sink.streaming;
+    return stream.sink === undefined && stream.resumable && this.options.eventStore !== undefined;
+  }
+
+  private write(stream: OutboundStream, message: JsonRpcMessage): Promise<void> {
+    const next = stream.chain.then(async () => {
+      const store = this.options.eventStore;
+      const streaming = stream.sink === undefined || stream.sink.streaming;
+      const eventId = store && streaming ? await store.storeEvent(stream.id, message) : undefined;
+      stream.sink?.write(message, eventId);
+    });
+    stream.chain = next.catch(() => {});
+    return next;
+  }
+
+  private finish(stream: OutboundStream): void {
+    stream.done = true;
+    stream.chain = stream.chain.then(() => {
+      stream.sink?.end();
+      stream.sink = undefined;
+      this.streams.delete(stream.id);
+      if (this.options.closeWhenIdle && this.byRequest.size === 0) void this.close();
+    });
+  }
+
+  private deliver(payload: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra, stream?: OutboundStream): void {
+    const run = () => {
+      this.delivering = stream;
+      try {
+        this.onmessage?.(payload, extra);
+      } catch (error) {
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      } finally {
+        this.delivering = undefined;
+      }
+    };
+    if (this.started) run();
+    else this.queue.push(run);
+  }
+}
+
+function newStream(id: string, pending: Set<RequestId>): OutboundStream {
+  return { id, pending, sink: undefined, chain: Promise.resolve(), resumable: false, done: false };
+}

@@ -1,0 +1,170 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MemoryEventStore } from "../../src/transports/http/event-store.js";
+import { StreamableHttpServer } from "../../src/transports/http/server.js";
+import {
+  BOTH,
+  connectEcho,
+  type EchoServer,
+  initialize,
+  initializeRequest,
+  nextMessage,
+  post,
+  sseEvents,
+  sseMessages,
+  startEchoServer,
+} from "./http-fixtures.js";
+
+let echo: EchoServer | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await echo?.close();
+  echo = undefined;
+});
+
+async function start(options: Parameters<typeof startEchoServer>[0] = {}): Promise<EchoServer> {
+  echo = await startEchoServer(options);
+  return echo;
+}
+
+function openGet(url: URL, sessionId: string, lastEventId?: string): Promise<Response> {
+  const headers: Record<string, string> = { accept: "text/event-stream", "mcp-session-id": sessionId };
+  if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+  return fetch(url, { headers });
+}
+
+const announce = (id: number, count = 1) => ({ jsonrpc: "2.0" as const, id, method: "announce", params: { count } });
+
+describe("Streamable HTTP server: the standalone GET stream", () => {
+  it("carries a notification unrelated to any request; a second GET gets 409", async () => {
+    const { url } = await start();
+    const sessionId = await initialize(url);
+    const stream = await openGet(url, sessionId);
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    const events = sseEvents(stream);
+
+    const second = await openGet(url, sessionId);
+    expect(second.status).toBe(409);
+    await second.text();
+
+    const answer = await post(url, announce(2), { "mcp-session-id": sessionId });
+    expect(await sseMessages(answer)).toEqual([{ jsonrpc: "2.0", id: 2, result: {} }]);
+    expect(await nextMessage(events)).toEqual({ jsonrpc: "2.0", method: "notifications/announced", params: { n: 0 } });
+    await events.return(undefined);
+  });
+
+  it("needs Accept: text/event-stream and a known session", async () => {
+    const { url } = await start();
+    const sessionId = await initialize(url);
+    const noAccept = await fetch(url, { headers: { "mcp-session-id": sessionId } });
+    expect(noAccept.status).toBe(406);
+    await noAccept.text();
+    const unknown = await openGet(url, "unknown");
+    expect(unknown.status).toBe(404);
+    await unknown.text();
+  });
+
+  it("ends when the session is deleted", async () => {
+    const { url } = await start();
+    const sessionId = await initialize(url);
+    const stream = await openGet(url, sessionId);
+    await fetch(url, { method: "DELETE", headers: { "mcp-session-id": sessionId } });
+    expect(await sseMessages(stream)).toEqual([]);
+  });
+});
+
+describe("Streamable HTTP server: resumability", () => {
+  it("numbers events and replays the standalone messages missed after Last-Event-ID", async () => {
+    const { url } = await start({ eventStore: new MemoryEventStore() });
+    const sessionId = await initialize(url);
+    const headers = { "mcp-session-id": sessionId };
+    const events = sseEvents(await openGet(url, sessionId));
+    await (await post(url, announce(2), headers)).text();
+    const first = await nextMessage(events);
+    expect(first).toMatchObject({ method: "notifications/announced", params: { n: 0 } });
+    expect(first.eventId).toEqual(expect.any(String));
+    await events.return(undefined);
+
+    // Sent while the client is away: stored, not lost.
+    await (await post(url, announce(3, 2), headers)).text();
+
+    const resumed = sseEvents(await openGet(url, sessionId, first.eventId));
+    expect(await nextMessage(resumed)).toMatchObject({ params: { n: 0 } });
+    expect(await nextMessage(resumed)).toMatchObject({ params: { n: 1 } });
+    await resumed.return(undefined);
+  });
+
+  it("resumes a POST stream whose connection dropped, delivering the response stored meanwhile", async () => {
+    const { url } = await start({ eventStore: new MemoryEventStore() });
+    const sessionId = await initialize(url);
+    const headers = { "mcp-session-id": sessionId };
+    const held = await post(url, { jsonrpc: "2.0", id: 5, method: "progress", params: { key: "p" } }, headers);
+    const events = sseEvents(held);
+    const progress = await nextMessage(events);
+    expect(progress).toMatchObject({ method: "notifications/progress" });
+    await events.return(undefined);
+
+    await (await post(url, { jsonrpc: "2.0", id: 6, method: "release", params: { key: "p" } }, headers)).text();
+
+    const resumed = await openGet(url, sessionId, progress.eventId);
+    expect(await sseMessages(resumed)).toEqual([{ jsonrpc: "2.0", id: 5, result: { released: true } }]);
+  });
+
+  it("refuses a Last-Event-ID of another session", async () => {
+    const { url } = await start({ eventStore: new MemoryEventStore() });
+    const first = await initialize(url);
+    const events = sseEvents(await openGet(url, first));
+    await (await post(url, announce(2), { "mcp-session-id": first })).text();
+    const { eventId } = await nextMessage(events);
+    await events.return(undefined);
+
+    const second = await initialize(url);
+    const stolen = await openGet(url, second, eventId);
+    expect(stolen.status).toBe(400);
+    expect((await stolen.json()).error.message).toMatch(/does not belong to this session/);
+  });
+});
+
+describe("Streamable HTTP server: stateless mode", () => {
+  it("serves each POST on a fresh transport without session ids; GET and DELETE get 405", async () => {
+    const { url, sessions } = await start({ sessionIdGenerator: undefined });
+    const init = await post(url, initializeRequest(1));
+    expect(init.headers.get("mcp-session-id")).toBeNull();
+    await init.text();
+    const response = await post(url, { jsonrpc: "2.0", id: 2, method: "echo", params: { x: 1 } });
+    expect(await sseMessages(response)).toEqual([{ jsonrpc: "2.0", id: 2, result: { echo: { x: 1 } } }]);
+    expect(sessions).toHaveLength(2);
+    expect(sessions.every((transport) => transport.isClosed)).toBe(true);
+    expect((await fetch(url, { headers: { accept: "text/event-stream" } })).status).toBe(405);
+    expect((await fetch(url, { method: "DELETE" })).status).toBe(405);
+  });
+});
+
+describe("Streamable HTTP server: idle sessions", () => {
+  it("ends a session idle for sessionIdleTimeoutMs; its id then gets 404", async () => {
+    vi.useFakeTimers();
+    const server = new StreamableHttpServer({ onsession: (t) => connectEcho(t), sessionIdleTimeoutMs: 60_000 });
+    const call = (body: unknown, headers: Record<string, string> = {}) =>
+      server.handle(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: { accept: BOTH, "content-type": "application/json", ...headers },
+          body: JSON.stringify(body),
+        }),
+      );
+    const init = await call(initializeRequest(1));
+    await init.text();
+    const headers = { "mcp-session-id": init.headers.get("mcp-session-id") ?? "" };
+
+    await vi.advanceTimersByTimeAsync(59_000);
+    const kept = await call({ jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+    expect(kept.status).toBe(202);
+
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(server.sessionCount).toBe(1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(server.sessionCount).toBe(0);
+    const expired = await call({ jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+    expect(expired.status).toBe(404);
+  });
+});
