@@ -1,0 +1,136 @@
+/**
+ * Message gates of the stateful era (spec: basic/lifecycle). One gate guards the handshake, before
+ * a revision is agreed; another, built from the negotiated revision and the peer's capabilities,
+ * guards everything after. Both sides (server and client) use them.
+ */
+import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
+import type { MessageGate } from "../../jsonrpc/gate.js";
+import {
+  isErrorResponse,
+  isRequest,
+  isResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type RequestId,
+} from "../../jsonrpc/messages.js";
+import { assertClientCapability, assertServerCapability } from "../capabilities.js";
+import type { Revision, Role } from "../revision.js";
+
+/** A request received before the gate existed that it will answer (the `initialize` request itself). */
+export interface InFlightRequest {
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface GateOptions {
+  /** The side this gate guards. */
+  role: Role;
+  /** What the peer declared in the handshake (`capabilities` of `initialize` or of its result). */
+  peerCapabilities: Record<string, unknown>;
+  /**
+   * Server: whether `notifications/initialized` has arrived; until then only `ping` may be sent as
+   * a request. Client: whether the client has sent it.
+   */
+  initialized: () => boolean;
+  /** Requests already received whose responses will pass through this gate. */
+  inFlight?: readonly InFlightRequest[];
+}
+
+/**
+ * The gate of a negotiated revision.
+ * - inbound: the revision's schema and method table (-32601, -32602); a server refuses a second
+ *   `initialize` (-32600);
+ * - outbound: the method must exist in the revision for this role (`SdkError("METHOD_NOT_SUPPORTED")`),
+ *   the peer must have declared the capability it needs (`SdkError("CAPABILITY_NOT_SUPPORTED")`),
+ *   and the message must be valid for the revision (`SdkError("INVALID_ARGUMENT")`);
+ * - encode: the revision's codec, with responses matched to the request they answer.
+ */
+export function createGate(revision: Revision, options: GateOptions): MessageGate {
+  const { role, peerCapabilities, initialized } = options;
+  const answering = new Map<RequestId, { method: string; params?: Record<string, unknown> }>();
+  for (const request of options.inFlight ?? []) answering.set(request.id, request);
+
+  return {
+    acceptsBatch: revision.supportsBatch,
+
+    checkInbound(message) {
+      if (role === "server" && isRequest(message) && message.method === "initialize") {
+        return new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized");
+      }
+      const refusal = revision.validateInbound(message, { role });
+      if (refusal) return refusal;
+      if (isRequest(message)) {
+        answering.set(message.id, message.params === undefined ? { method: message.method } : message);
+      } else if (message.method === "notifications/cancelled") {
+        const id = message.params?.requestId;
+        if (typeof id === "string" || typeof id === "number") answering.delete(id);
+      }
+      return undefined;
+    },
+
+    checkOutbound(message) {
+      const request = isRequest(message);
+      const known = request
+        ? revision.hasRequest(message.method, role)
+        : revision.hasNotification(message.method, role);
+      if (!known) {
+        return new SdkError(
+          "METHOD_NOT_SUPPORTED",
+          `${message.method} is not a ${role} ${request ? "request" : "notification"} in protocol revision ${revision.version}`,
+        );
+      }
+      if (role === "server" && request && message.method !== "ping" && !initialized()) {
+        return new SdkError(
+          "NOT_CONNECTED",
+          `Cannot send ${message.method} before the client has sent notifications/initialized`,
+        );
+      }
+      const missing =
+        role === "server"
+          ? assertClientCapability(peerCapabilities, message.method, message.params)
+          : assertServerCapability(peerCapabilities, message.method, message.params);
+      if (missing) return missing;
+      const invalid = revision.validateOutbound(message, { role });
+      if (invalid) return new SdkError("INVALID_ARGUMENT", invalid.message, { cause: invalid });
+      return undefined;
+    },
+
+    encode<M extends JsonRpcMessage>(message: M): M {
+      if (!isResponse(message)) return revision.encodeOutbound(message, { role });
+      if (message.id === null) return message;
+      const request = answering.get(message.id);
+      answering.delete(message.id);
+      if (isErrorResponse(message) || !request) return revision.encodeOutbound(message, { role });
+      return revision.encodeOutbound(message, { role, request });
+    },
+  };
+}
+
+/**
+ * The gate of the handshake, before any revision is agreed.
+ * - server: receives only `initialize` and `ping` (anything else: -32600); sends only `ping` requests;
+ * - client: receives only `ping` requests; sends only `initialize` and `ping` requests.
+ * Notifications pass: the lifecycle allows logging and cancellation around the handshake.
+ */
+export function createHandshakeGate(role: Role): MessageGate {
+  const inbound = role === "server" ? ["initialize", "ping"] : ["ping"];
+  const outbound = role === "server" ? ["ping"] : ["initialize", "ping"];
+  return {
+    acceptsBatch: false,
+    checkInbound(message: JsonRpcRequest | JsonRpcNotification) {
+      if (!isRequest(message) || inbound.includes(message.method)) return undefined;
+      const wanted = role === "server" ? "initialize" : "the initialize result";
+      return new ProtocolError(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: ${message.method} cannot be handled before ${wanted}; the session is not initialized`,
+      );
+    },
+    checkOutbound(message: JsonRpcRequest | JsonRpcNotification) {
+      if (!isRequest(message) || outbound.includes(message.method)) return undefined;
+      return new SdkError("NOT_CONNECTED", `Cannot send ${message.method} before the session is initialized`);
+    },
+    encode: (message) => message,
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * `RequestContext`: what a tool, resource or prompt handler gets besides its arguments. It sends
+ * progress and logs tied to the request, and asks the client for input (elicitation), model
+ * output (sampling) or roots, each only when the client declared the capability.
+ */
+import { randomUUID } from "node:crypto";
+import { SdkError } from "../jsonrpc/errors.js";
+import type { RequestId } from "../jsonrpc/messages.js";
+import type { InboundRequest, RequestOptions } from "../jsonrpc/session.js";
+import {
+  applyDefaults,
+  checkRequestedSchema,
+  messageContainsUrl,
+  validateElicitContent,
+} from "../revisions/elicitation.js";
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitFormParams,
+  ElicitResult,
+  ElicitUrlParams,
+  ListRootsResult,
+} from "../revisions/model.js";
+import type { AuthInfo } from "../transports/transport.js";
+import type { LoggingLevel } from "./logging.js";
+import type { ServerSession } from "./session.js";
+
+/** Form-mode elicitation as a handler asks for it; `mode` may be left out. */
+export type FormElicitation = Omit<ElicitFormParams, "mode"> & { mode?: "form" };
+
+/** URL-mode elicitation as a handler asks for it; `elicitationId` is generated when left out. */
+export type UrlElicitation = Omit<ElicitUrlParams, "elicitationId"> & { elicitationId?: string };
+
+/** The client's answer to a URL-mode elicitation, with the id to pass to `notifyElicitationComplete`. */
+export type UrlElicitResult = ElicitResult & { elicitationId: string };
+
+/** Options of an elicitation. */
+export interface ElicitOptions {
+  /** ms to wait for the user; default: no limit (a human answers, possibly after a long while). */
+  timeoutMs?: number;
+  /** Aborting cancels the elicitation (`notifications/cancelled`). The request's own signal always does. */
+  signal?: AbortSignal;
+}
+
+/** The one context type every handler receives. */
+export interface RequestContext {
+  /** Aborted when the client cancels the request (`notifications/cancelled`) or the connection closes. */
+  readonly signal: AbortSignal;
+  /** The JSON-RPC id of the request being handled. */
+  readonly requestId: RequestId;
+  /** The session (one client connection) the request arrived on. */
+  readonly session: ServerSession;
+  /** Verified bearer-token information, when an auth layer sits in front of the transport. */
+  readonly authInfo: AuthInfo | undefined;
+  /** `params._meta` of the request as received. */
+  readonly meta: Record<string, unknown> | undefined;
+
+  /**
+   * Sends `notifications/progress` (spec: basic/utilities/progress) when the client asked for it
+   * with a progress token; otherwise does nothing. `progress` must grow with every call; `total`
+   * is optional. Never rejects: a failed send is reported to the server's logger.
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends `notifications/message` (spec: server/utilities/logging) when `level` is at or above
+   * the level the client set with `logging/setLevel`. Never rejects.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Asks the user for input through the client (spec 2025-11-25: client/elicitation). No timeout
+   * by default.
+   * - Form mode: `requestedSchema` must be a flat object of primitive properties; it is checked
+   *   before sending, defaults are applied to accepted content, and content that does not match
+   *   the schema rejects with `SdkError("INVALID_RESULT")`.
+   * - URL mode (`mode: "url"`): the user is sent to `url`; `message` must not contain a URL.
+   *   The result carries the `elicitationId` to complete with `session.notifyElicitationComplete`.
+   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare that elicitation
+   *   mode (nothing is sent), "INVALID_ARGUMENT" for a bad schema or a URL in the message,
+   *   "REQUEST_CANCELLED"/"REQUEST_TIMEOUT"; ProtocolError when the client answers with an error.
+   */
+  elicit(params: FormElicitation, options?: ElicitOptions): Promise<ElicitResult>;
+  elicit(params: UrlElicitation, options?: ElicitOptions): Promise<UrlElicitResult>;
+  /**
+   * Asks the client's model for a message (`sampling/createMessage`, spec: client/sampling).
+   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare `sampling`.
+   */
+  sample(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult>;
+  /**
+   * Asks for the client's roots (`roots/list`, spec: client/roots).
+   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare `roots`.
+   */
+  listRoots(options?: RequestOptions): Promise<ListRootsResult>;
+  /** Sends any notification tied to this request. @throws SdkError when the revision or client does not allow it. */
+  notify(method: string, params?: Record<string, unknown>): Promise<void>;
+}
+
+/** What the context needs from its session. */
+export interface ContextHost {
+  readonly session: ServerSession;
+  /** Sends a log notification if the session's level lets it through; never rejects. */
+  log(level: LoggingLevel, data: unknown, logger: string | undefined, relatedRequestId: RequestId): Promise<void>;
+  /** Reports a local problem to the server's logger. */
+  report(message: string, error: unknown): void;
+}
+
+export function createRequestContext(host: ContextHost, inbound: InboundRequest): RequestContext {
+  const elicit = async (
+    params: FormElicitation | UrlElicitation,
+    options: ElicitOptions = {},
+  ): Promise<ElicitResult | UrlElicitResult> => {
+    // URLs belong only in the `url` field of a URL-mode request (spec: client/elicitation § Safety).
+    if (messageContainsUrl(params.message)) {
+      throw new SdkError(
+        "INVALID_ARGUMENT",
+        "An elicitation message must not contain a URL; put it in `url` (URL mode)",
+      );
+    }
+    const requestOptions: RequestOptions = { timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY };
+    if (options.signal) requestOptions.signal = options.signal;
+    if (params.mode === "url") {
+      const sent = { ...params, elicitationId: params.elicitationId ?? randomUUID() };
+      const result = checkAction(await inbound.request("elicitation/create", sent, requestOptions));
+      return { ...result, elicitationId: sent.elicitationId };
+    }
+    const problem = checkRequestedSchema(params.requestedSchema);
+    if (problem) throw new SdkError("INVALID_ARGUMENT", `Invalid requestedSchema: ${problem}`);
+    const result = checkAction(await inbound.request("elicitation/create", { ...params }, requestOptions));
+    if (result.action !== "accept") return result;
+    const content = applyDefaults(params.requestedSchema, result.content ?? {});
+    const invalid = validateElicitContent(params.requestedSchema, content);
+    if (invalid) throw new SdkError("INVALID_RESULT", `The accepted elicitation content is invalid: ${invalid}`);
+    // Validated just above against the requested schema, so it has the declared shape.
+    return { ...result, content: content as ElicitResult["content"] };
+  };
+
+  return {
+    signal: inbound.signal,
+    requestId: inbound.id,
+    session: host.session,
+    authInfo: inbound.extra?.authInfo,
+    meta: inbound.meta,
+    async progress(progress, total, message) {
+      const update: { progress: number; total?: number; message?: string } = { progress };
+      if (total !== undefined) update.total = total;
+      if (message !== undefined) update.message = message;
+      await inbound.sendProgress(update).catch((error: unknown) => host.report("Could not send progress", error));
+    },
+    log: (level, data, logger) => host.log(level, data, logger, inbound.id),
+    elicit: elicit as RequestContext["elicit"],
+    sample: async (params, options) =>
+      (await inbound.request("sampling/createMessage", { ...params }, options)) as unknown as CreateMessageResult,
+    listRoots: async (options) =>
+      (await inbound.request("roots/list", undefined, options)) as unknown as ListRootsResult,
+    notify: (method, params) => inbound.notify(method, params),
+  };
+}
+
+function checkAction(result: Record<string, unknown>): ElicitResult {
+  if (result.action === "accept" || result.action === "decline" || result.action === "cancel") {
+    return result as unknown as ElicitResult;
+  }
+  throw new SdkError(
+    "INVALID_RESULT",
+    `The client answered elicitation/create with action ${JSON.stringify(result.action)}`,
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * `mcp-handoff/server`: build an MCP server once, serve it on any number of connections.
+ */
+export {
+  ErrorCode,
+  ProtocolError,
+  SdkError,
+  type UrlElicitation as UrlElicitationInfo,
+  UrlElicitationRequiredError,
+} from "../jsonrpc/errors.js";
+export type { ElicitOptions, FormElicitation, RequestContext, UrlElicitation, UrlElicitResult } from "./context.js";
+export { LOGGING_LEVELS, type LoggingLevel, type ServerLogger } from "./logging.js";
+export type { PromptCallback, PromptChanges, PromptConfig, PromptHandle } from "./prompts.js";
+export type { RegisteredHandle } from "./registry.js";
+export type {
+  ReadResourceCallback,
+  ResourceChanges,
+  ResourceHandle,
+  ResourceMetadata,
+} from "./resources.js";
+export type { InferSchema, JsonSchema, SchemaInput, ZodRawShape } from "./schema.js";
+export { McpServer, type McpServerOptions, type ServerInfo } from "./server.js";
+export type { ServerSession } from "./session.js";
+export type { ToolChanges, ToolConfig, ToolHandle, ToolHandler } from "./tools.js";
+export {
+  type Completer,
+  type CompletionContext,
+  type ListedResource,
+  ResourceTemplate,
+  type ResourceTemplateCallbacks,
+  type TemplateVariables,
+} from "./uri-template.js";

@@ -1,0 +1,225 @@
+/**
+ * `McpServer`: a definition (tools, resources, prompts) that any number of connections serve.
+ * Each `connect(transport)` is one session: one stdio process, or one Streamable HTTP session.
+ */
+import type { Params, Result } from "../jsonrpc/session.js";
+import type { Icon, Implementation, ServerCapabilities } from "../revisions/model.js";
+import type { Transport } from "../transports/transport.js";
+import { complete } from "./completion.js";
+import type { RequestContext } from "./context.js";
+import type { ServerLogger } from "./logging.js";
+import { type PromptCallback, type PromptConfig, type PromptHandle, PromptRegistry } from "./prompts.js";
+import {
+  type ReadResourceCallback,
+  type ResourceHandle,
+  type ResourceMetadata,
+  ResourceRegistry,
+} from "./resources.js";
+import type { SchemaInput, ZodRawShape } from "./schema.js";
+import { ServerConnection, type ServerSession } from "./session.js";
+import { type ToolConfig, type ToolHandle, type ToolHandler, ToolRegistry } from "./tools.js";
+import type { ResourceTemplate } from "./uri-template.js";
+
+/** Who the server is, sent as `serverInfo` in the `initialize` result. */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  /** Display name. */
+  title?: string;
+  icons?: Icon[];
+  websiteUrl?: string;
+}
+
+export interface McpServerOptions {
+  /** Sent in the `initialize` result: how a model should use this server. */
+  instructions?: string;
+  /**
+   * Merged over the derived capabilities, e.g. `{ tools: {} }` to offer tools before any is
+   * registered, or `experimental` entries.
+   */
+  capabilities?: ServerCapabilities;
+  /** Items per page of every list method; default 100. */
+  pageSize?: number;
+  /** Receives the server's own problems (a notification that could not be sent); default: dropped. */
+  logger?: ServerLogger;
+}
+
+type ListKind = "tools" | "resources" | "prompts";
+
+export class McpServer {
+  readonly #info: Implementation;
+  readonly #options: McpServerOptions;
+  readonly #pageSize: number;
+  readonly #sessions = new Set<ServerConnection>();
+  readonly #pendingListChanges = new Set<ListKind>();
+  readonly #tools: ToolRegistry;
+  readonly #resources: ResourceRegistry;
+  readonly #prompts: PromptRegistry;
+
+  /** @param info `serverInfo` (spec: basic/lifecycle § Initialization). */
+  constructor(info: ServerInfo, options: McpServerOptions = {}) {
+    this.#info = { ...info };
+    this.#options = options;
+    this.#pageSize = options.pageSize ?? 100;
+    this.#tools = new ToolRegistry(
+      () => this.#listChanged("tools"),
+      (message) => this.#report("warning", message),
+    );
+    this.#resources = new ResourceRegistry(() => this.#listChanged("resources"));
+    this.#prompts = new PromptRegistry(() => this.#listChanged("prompts"));
+  }
+
+  /** Sessions currently connected. */
+  get sessions(): readonly ServerSession[] {
+    return [...this.#sessions];
+  }
+
+  /**
+   * Serves this server's definition on `transport` until it closes. Call once per connection.
+   * Resolves once the transport is started; the client's `initialize` comes after.
+   */
+  async connect(transport: Transport): Promise<ServerSession> {
+    const session = new ServerConnection({
+      serverInfo: this.#info,
+      instructions: this.#options.instructions,
+      capabilities: () => this.capabilities(),
+      route: (method, params, ctx, from) => this.#route(method, params, ctx, from),
+      report: (message, error, sessionId) => this.#report("error", message, error, sessionId),
+      closed: (closed) => this.#sessions.delete(closed),
+    });
+    this.#sessions.add(session);
+    try {
+      await session.connect(transport);
+    } catch (error) {
+      this.#sessions.delete(session);
+      throw error;
+    }
+    return session;
+  }
+
+  /** Closes every session. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#sessions].map((session) => session.close()));
+  }
+
+  /**
+   * What `initialize` announces: `logging` always; `tools`, `resources` (with `subscribe`),
+   * `prompts` when any is registered, each with `listChanged`; `completions` when a prompt or
+   * template has a completer; then `options.capabilities` on top.
+   */
+  capabilities(): ServerCapabilities {
+    const extra = this.#options.capabilities ?? {};
+    const caps: ServerCapabilities = { logging: {} };
+    if (this.#prompts.completes || this.#resources.completes) caps.completions = {};
+    if (this.#prompts.size > 0 || extra.prompts) caps.prompts = { listChanged: true };
+    if (this.#resources.size > 0 || extra.resources) caps.resources = { subscribe: true, listChanged: true };
+    if (this.#tools.size > 0 || extra.tools) caps.tools = { listChanged: true };
+    for (const [key, value] of Object.entries(extra)) {
+      const base = (caps as Record<string, unknown>)[key];
+      (caps as Record<string, unknown>)[key] =
+        typeof base === "object" && typeof value === "object" ? { ...base, ...value } : value;
+    }
+    return caps;
+  }
+
+  /**
+   * Registers a tool (spec: server/tools). Schemas are compiled now; the returned handle enables,
+   * disables, updates or removes it, each sending `notifications/tools/list_changed`.
+   * @throws SdkError "INVALID_ARGUMENT" for a taken name or a schema that is not an object schema.
+   */
+  registerTool<I extends SchemaInput = ZodRawShape, O extends SchemaInput = ZodRawShape>(
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: ToolHandler<I>,
+  ): ToolHandle {
+    return this.#tools.register(name, config, handler as unknown as ToolHandler);
+  }
+
+  /**
+   * Registers a resource at a fixed URI, or a family of resources behind a `ResourceTemplate`
+   * (spec: server/resources). Reads of unknown URIs answer -32002.
+   * @throws SdkError "INVALID_ARGUMENT" when the URI (or the template's name) is taken.
+   */
+  registerResource(
+    name: string,
+    uriOrTemplate: string | ResourceTemplate,
+    metadata: ResourceMetadata,
+    read: ReadResourceCallback,
+  ): ResourceHandle {
+    return this.#resources.register(name, uriOrTemplate, metadata, read);
+  }
+
+  /**
+   * Registers a prompt (spec: server/prompts); `prompts/get` answers -32602 when arguments fail
+   * `argsSchema`.
+   * @throws SdkError "INVALID_ARGUMENT" for a taken name.
+   */
+  registerPrompt<A extends ZodRawShape = ZodRawShape>(
+    name: string,
+    config: PromptConfig<A>,
+    callback: PromptCallback<A>,
+  ): PromptHandle {
+    return this.#prompts.register(name, config as PromptConfig, callback as PromptCallback);
+  }
+
+  /** Sends `notifications/resources/updated` for `uri` to the sessions subscribed to it. Never rejects. */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    const subscribed = [...this.#sessions].filter((session) => session.subscriptions.has(uri));
+    await Promise.all(subscribed.map((session) => session.notify("notifications/resources/updated", { uri })));
+  }
+
+  /** Changes in one tick are sent as one notification per list. */
+  #listChanged(kind: ListKind): void {
+    if (this.#pendingListChanges.has(kind) || this.#sessions.size === 0) return;
+    this.#pendingListChanges.add(kind);
+    queueMicrotask(() => {
+      this.#pendingListChanges.delete(kind);
+      for (const session of this.#sessions) {
+        if (session.announces(kind)) void session.notify(`notifications/${kind}/list_changed`);
+      }
+    });
+  }
+
+  async #route(method: string, params: Params, ctx: RequestContext, session: ServerConnection): Promise<Result> {
+    // Model types are closed interfaces; the session carries them as plain records.
+    return (await this.#answer(method, params, ctx, session)) as unknown as Result;
+  }
+
+  async #answer(method: string, params: Params, ctx: RequestContext, session: ServerConnection): Promise<object> {
+    const size = this.#pageSize;
+    switch (method) {
+      case "tools/list":
+        return this.#tools.list(params.cursor, size);
+      case "tools/call":
+        return this.#tools.call(params, ctx);
+      case "resources/list":
+        return this.#resources.list(params.cursor, size, ctx);
+      case "resources/templates/list":
+        return this.#resources.listTemplates(params.cursor, size);
+      case "resources/read":
+        return this.#resources.read(params, ctx);
+      case "resources/subscribe":
+      case "resources/unsubscribe":
+        if (typeof params.uri === "string") {
+          if (method === "resources/subscribe") session.subscriptions.add(params.uri);
+          else session.subscriptions.delete(params.uri);
+        }
+        return {};
+      case "prompts/list":
+        return this.#prompts.list(params.cursor, size);
+      case "prompts/get":
+        return this.#prompts.get(params, ctx);
+      case "completion/complete":
+        return complete(params, this.#prompts, this.#resources);
+      default:
+        throw new Error(`No route for ${method}`);
+    }
+  }
+
+  #report(level: "warning" | "error", message: string, error?: unknown, sessionId?: string): void {
+    const entry: Parameters<ServerLogger>[0] = { level, message };
+    if (error !== undefined) entry.error = error;
+    if (sessionId !== undefined) entry.sessionId = sessionId;
+    this.#options.logger?.(entry);
+  }
+}

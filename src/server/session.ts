@@ -1,0 +1,218 @@
+/**
+ * One client connection of an `McpServer`: the `initialize` handshake (spec: basic/lifecycle),
+ * the per-session state (log level, resource subscriptions) and the routing of requests to the
+ * server's registries.
+ */
+import { randomUUID } from "node:crypto";
+import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
+import type { RequestId } from "../jsonrpc/messages.js";
+import { type InboundRequest, JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
+import type { ClientCapabilities, Implementation, InitializeResult, ServerCapabilities } from "../revisions/model.js";
+import { negotiateVersion } from "../revisions/negotiate.js";
+import { createGate, createHandshakeGate } from "../revisions/stateful/gate.js";
+import type { Transport } from "../transports/transport.js";
+import { createRequestContext, type RequestContext } from "./context.js";
+import { isAtLeast, isLoggingLevel, type LoggingLevel } from "./logging.js";
+
+/** One connected client, as handlers and the server's owner see it. */
+export interface ServerSession {
+  /** The transport's session id (Streamable HTTP `Mcp-Session-Id`) or a random UUID. */
+  readonly id: string;
+  /** The negotiated protocol revision; `undefined` until `initialize` is answered. */
+  readonly protocolVersion: string | undefined;
+  /** `clientInfo` from `initialize`. */
+  readonly clientInfo: Implementation | undefined;
+  /** `capabilities` from `initialize`. */
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  /** The threshold set by `logging/setLevel`; `undefined` (everything is sent) until the client sets one. */
+  readonly logLevel: LoggingLevel | undefined;
+  /** Sends `notifications/message` outside any request, subject to the session's level. Never rejects. */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Sends `notifications/elicitation/complete` to this session only (spec 2025-11-25:
+   * client/elicitation § Completion Notifications), once the out-of-band interaction is done.
+   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare URL-mode elicitation.
+   */
+  notifyElicitationComplete(elicitationId: string): Promise<void>;
+  /** Closes the connection; in-flight handlers see their signal abort. */
+  close(): Promise<void>;
+}
+
+/** What a session needs from the server that owns it. */
+export interface SessionHost {
+  readonly serverInfo: Implementation;
+  readonly instructions: string | undefined;
+  /** Capabilities as they stand now (derived from what is registered). */
+  capabilities(): ServerCapabilities;
+  /** Routes a request that needs server capability `capability` (e.g. `tools`). */
+  route(method: string, params: Params, ctx: RequestContext, session: ServerConnection): Promise<Result>;
+  report(message: string, error: unknown, sessionId?: string): void;
+  closed(session: ServerConnection): void;
+}
+
+/** Which server capability each client request needs; requests without one are always served. */
+const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
+  "tools/list": "tools",
+  "tools/call": "tools",
+  "resources/list": "resources",
+  "resources/templates/list": "resources",
+  "resources/read": "resources",
+  "resources/subscribe": "resources",
+  "resources/unsubscribe": "resources",
+  "prompts/list": "prompts",
+  "prompts/get": "prompts",
+  "completion/complete": "completions",
+  "logging/setLevel": "logging",
+};
+
+export class ServerConnection implements ServerSession {
+  readonly #rpc = new JsonRpcSession();
+  readonly #localId = randomUUID();
+  #transport: Transport | undefined;
+  #protocolVersion: string | undefined;
+  #clientInfo: Implementation | undefined;
+  #clientCapabilities: ClientCapabilities | undefined;
+  #announced: ServerCapabilities = {};
+  #initialized = false;
+  #logLevel: LoggingLevel | undefined;
+  /** URIs this client subscribed to with `resources/subscribe`. */
+  readonly subscriptions = new Set<string>();
+
+  constructor(private readonly host: SessionHost) {
+    this.#rpc.setGate(createHandshakeGate("server"));
+    this.#rpc.onerror = (error) => host.report("Session error", error, this.id);
+    this.#rpc.onclose = () => {
+      this.subscriptions.clear();
+      host.closed(this);
+    };
+    this.#rpc.setRequestHandler(
+      "initialize",
+      (params, inbound) => this.#initialize(params, inbound) as unknown as Result,
+    );
+    this.#rpc.setNotificationHandler("notifications/initialized", () => {
+      this.#initialized = true;
+    });
+    for (const method of Object.keys(CAPABILITY_OF)) {
+      this.#rpc.setRequestHandler(method, (params, inbound) => this.#serve(method, params, inbound));
+    }
+  }
+
+  get id(): string {
+    return this.#transport?.sessionId ?? this.#localId;
+  }
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.#clientInfo;
+  }
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.#clientCapabilities;
+  }
+  get logLevel(): LoggingLevel | undefined {
+    return this.#logLevel;
+  }
+  /** Whether `initialize` was answered and announced `capability` to this client. */
+  announces(capability: keyof ServerCapabilities): boolean {
+    return this.#protocolVersion !== undefined && this.#announced[capability] !== undefined;
+  }
+
+  /** Starts serving on `transport`. */
+  async connect(transport: Transport): Promise<void> {
+    this.#transport = transport;
+    await this.#rpc.connect(transport);
+  }
+
+  close(): Promise<void> {
+    return this.#rpc.close();
+  }
+
+  /** Sends a notification; failures go to the server's logger, never to the caller. */
+  async notify(method: string, params?: Params): Promise<void> {
+    if (!this.#rpc.isConnected) return;
+    await this.#rpc
+      .notify(method, params)
+      .catch((error: unknown) => this.host.report(`Could not send ${method}`, error, this.id));
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string, relatedRequestId?: RequestId): Promise<void> {
+    if (this.#logLevel !== undefined && !isAtLeast(level, this.#logLevel)) return Promise.resolve();
+    const params: Params = logger === undefined ? { level, data } : { level, logger, data };
+    if (!this.#rpc.isConnected) return Promise.resolve();
+    const options = relatedRequestId === undefined ? {} : { relatedRequestId };
+    return this.#rpc
+      .notify("notifications/message", params, options)
+      .catch((error: unknown) => this.host.report("Could not send a log message", error, this.id));
+  }
+
+  notifyElicitationComplete(elicitationId: string): Promise<void> {
+    return this.#rpc.notify("notifications/elicitation/complete", { elicitationId });
+  }
+
+  #initialize(params: Params, inbound: InboundRequest): InitializeResult {
+    const { protocolVersion, capabilities, clientInfo } = params;
+    const info = clientInfo as Implementation | undefined;
+    if (typeof protocolVersion !== "string") {
+      throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: protocolVersion must be a string");
+    }
+    if (typeof info?.name !== "string" || typeof info.version !== "string") {
+      throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: clientInfo needs a name and a version");
+    }
+    if (capabilities !== undefined && (typeof capabilities !== "object" || capabilities === null)) {
+      throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: capabilities must be an object");
+    }
+    const revision = negotiateVersion(protocolVersion);
+    const version = revision.version;
+    const clientCapabilities = (capabilities ?? {}) as ClientCapabilities;
+    this.#clientInfo = info;
+    this.#clientCapabilities = clientCapabilities;
+    this.#announced = this.host.capabilities();
+    this.#protocolVersion = version;
+    this.#transport?.setProtocolVersion?.(version);
+    // Installed before returning, so the result itself is encoded for the agreed revision.
+    this.#rpc.setGate(
+      createGate(revision, {
+        role: "server",
+        peerCapabilities: clientCapabilities as Record<string, unknown>,
+        initialized: () => this.#initialized,
+        inFlight: [{ id: inbound.id, method: "initialize", params }],
+      }),
+    );
+    const result: InitializeResult = {
+      protocolVersion: version,
+      capabilities: this.#announced,
+      serverInfo: this.host.serverInfo,
+    };
+    if (this.host.instructions !== undefined) result.instructions = this.host.instructions;
+    return result;
+  }
+
+  async #serve(method: string, params: Params, inbound: InboundRequest): Promise<Result> {
+    const capability = CAPABILITY_OF[method];
+    if (capability !== undefined && !this.announces(capability)) {
+      throw new ProtocolError(
+        ErrorCode.MethodNotFound,
+        `Method not found: ${method} (the server does not offer ${capability})`,
+      );
+    }
+    if (method === "logging/setLevel") {
+      if (!isLoggingLevel(params.level)) {
+        throw new ProtocolError(
+          ErrorCode.InvalidParams,
+          `Invalid params: unknown logging level ${JSON.stringify(params.level)}`,
+        );
+      }
+      this.#logLevel = params.level;
+      return {};
+    }
+    const ctx = createRequestContext(
+      {
+        session: this,
+        log: (level, data, logger, related) => this.log(level, data, logger, related),
+        report: (message, error) => this.host.report(message, error, this.id),
+      },
+      inbound,
+    );
+    return this.host.route(method, params, ctx, this);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Tools: registration, `tools/list` and `tools/call` (spec: server/tools). Argument and output
+ * problems become tool results with `isError: true`, so that a model can read them and retry;
+ * only an unknown tool and a thrown `ProtocolError` (such as -32042) are JSON-RPC errors.
+ */
+import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
+import type { CallToolResult, Icon, Tool, ToolAnnotations } from "../revisions/model.js";
+import type { RequestContext } from "./context.js";
+import { paginate } from "./pagination.js";
+import { type RegisteredHandle, Registry } from "./registry.js";
+import { type CompiledSchema, compileObjectSchema, type InferSchema, type SchemaInput } from "./schema.js";
+
+/** What describes a tool besides its name (spec: server/tools § Tool). */
+export interface ToolConfig<I extends SchemaInput = SchemaInput, O extends SchemaInput = SchemaInput> {
+  title?: string;
+  description?: string;
+  /**
+   * Arguments: a zod object schema, a zod raw shape, or JSON Schema with `"type": "object"`.
+   * Absent: the tool takes no arguments (`{ "type": "object", "additionalProperties": false }`).
+   */
+  inputSchema?: I;
+  /** Structured result: when given, every successful result must carry `structuredContent` that matches. */
+  outputSchema?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * Runs a tool. Return a `CallToolResult`; throw to report a failure as `isError: true` with the
+ * error's message, or throw a `ProtocolError` (e.g. `UrlElicitationRequiredError`) to answer
+ * with that JSON-RPC error instead.
+ */
+export type ToolHandler<I extends SchemaInput = SchemaInput> = (
+  args: InferSchema<I>,
+  ctx: RequestContext,
+) => CallToolResult | Promise<CallToolResult>;
+
+/** Fields `update()` may replace. */
+export type ToolChanges = Partial<ToolConfig> & { handler?: ToolHandler };
+
+/** Returned by `registerTool`; every call sends `notifications/tools/list_changed`. */
+export type ToolHandle = RegisteredHandle<ToolChanges>;
+
+interface ToolEntry {
+  name: string;
+  config: ToolConfig;
+  input: CompiledSchema;
+  output: CompiledSchema | undefined;
+  handler: ToolHandler;
+}
+
+const NO_ARGUMENTS = { type: "object", additionalProperties: false };
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+function compile(name: string, config: ToolConfig, handler: ToolHandler): ToolEntry {
+  return {
+    name,
+    config,
+    input: compileObjectSchema(config.inputSchema ?? NO_ARGUMENTS, "input"),
+    output: config.outputSchema === undefined ? undefined : compileObjectSchema(config.outputSchema, "output"),
+    handler,
+  };
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+export class ToolRegistry {
+  readonly #registry: Registry<ToolEntry>;
+
+  constructor(
+    changed: () => void,
+    private readonly warn: (message: string) => void,
+  ) {
+    this.#registry = new Registry("tool", changed);
+  }
+
+  get size(): number {
+    return this.#registry.size;
+  }
+
+  /** @throws SdkError "INVALID_ARGUMENT" for a taken name or a schema that does not compile. */
+  register(name: string, config: ToolConfig, handler: ToolHandler): ToolHandle {
+    if (!TOOL_NAME.test(name)) {
+      this.warn(`Tool name ${JSON.stringify(name)} should be 1-128 characters of A-Z, a-z, 0-9, _, - and .`);
+    }
+    return this.#registry.add(name, compile(name, config, handler), (entry, changes: ToolChanges) => {
+      const { handler: nextHandler, ...configChanges } = changes;
+      return compile(name, { ...entry.config, ...configChanges }, nextHandler ?? entry.handler);
+    });
+  }
+
+  /** `tools/list`. @throws ProtocolError -32602 for a bad cursor. */
+  list(cursor: unknown, pageSize: number): { tools: Tool[]; nextCursor?: string } {
+    const page = paginate(this.#registry.enabled(), cursor, pageSize);
+    const tools = page.items.map((entry) => describeTool(entry));
+    return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
+  }
+
+  /** `tools/call`. @throws ProtocolError -32602 for an unknown tool, or the handler's ProtocolError. */
+  async call(params: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+    const name = params.name;
+    const entry = typeof name === "string" ? this.#registry.get(name) : undefined;
+    if (!entry) {
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${String(name)}`, { name });
+    }
+    const checked = entry.input.validate(params.arguments ?? {});
+    if (!checked.ok) return errorResult(`Invalid arguments for tool ${entry.name}: ${checked.message}`);
+    let result: CallToolResult;
+    try {
+      result = await entry.handler(checked.value, ctx);
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      return errorResult(message || `Tool ${entry.name} failed`);
+    }
+    return finish(entry, result);
+  }
+}
+
+function finish(entry: ToolEntry, result: CallToolResult): CallToolResult {
+  if (result.isError) return { ...result, content: result.content ?? [] };
+  const structured = result.structuredContent;
+  if (entry.output) {
+    if (structured === undefined) {
+      return errorResult(`Tool ${entry.name} declares an output schema but returned no structured content`);
+    }
+    const checked = entry.output.validate(structured);
+    if (!checked.ok) {
+      return errorResult(
+        `Tool ${entry.name} returned structured content that does not match its output schema: ${checked.message}`,
+      );
+    }
+  }
+  const content = result.content ?? [];
+  // Clients that predate structured content still get the data, as the spec recommends.
+  if (structured !== undefined && content.length === 0) {
+    return { ...result, content: [{ type: "text", text: JSON.stringify(structured) }] };
+  }
+  return { ...result, content };
+}
+
+function describeTool({ name, config, input, output }: ToolEntry): Tool {
+  const tool: Tool = { name, inputSchema: input.json as Tool["inputSchema"] };
+  if (config.title !== undefined) tool.title = config.title;
+  if (config.description !== undefined) tool.description = config.description;
+  if (output) tool.outputSchema = output.json as Tool["outputSchema"];
+  if (config.annotations !== undefined) tool.annotations = config.annotations;
+  if (config.icons !== undefined) tool.icons = config.icons;
+  if (config._meta !== undefined) tool._meta = config._meta;
+  return tool;
+}
