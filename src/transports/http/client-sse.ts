@@ -1,0 +1,116 @@
+/**
+ * Client-side SSE: reading a body with the `eventsource-parser` package, and following one
+ * logical stream across reconnections (spec: basic/transports § Resumability and Redelivery).
+ */
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { RequestId } from "../../jsonrpc/messages.js";
+import { StreamableHttpError } from "./errors.js";
+
+export type { EventSourceMessage };
+
+export interface ReconnectOptions {
+  /** Reconnection attempts in a row before giving up on a stream. Default 3. */
+  maxRetries: number;
+  /** ms before the first attempt; doubles each time. Default 1,000. */
+  initialDelayMs: number;
+  /** ms cap on the wait between attempts. Default 30,000. A server `retry` field wins. */
+  maxDelayMs: number;
+}
+
+/** One logical stream: the answer to a POST, or the standalone GET stream. */
+export interface StreamState {
+  /** Requests whose responses the stream still owes; `undefined` for the standalone stream. */
+  pending: Set<RequestId> | undefined;
+  /** The first connection, when the stream began as a POST answer. */
+  response: Response | undefined;
+  lastEventId: string | undefined;
+}
+
+export interface StreamHooks {
+  reconnect: ReconnectOptions;
+  signal: AbortSignal;
+  isClosed(): boolean;
+  /** One GET (with `Last-Event-ID` when known): the response, "retry" or "stop". */
+  connect(): Promise<Response | "retry" | "stop">;
+  onEvent(event: EventSourceMessage): void;
+  report(error: Error): void;
+}
+
+/**
+ * Reads the stream until every pending response arrived (or, for the standalone stream,
+ * until the transport closes), reconnecting with exponential back-off after a drop. A POST
+ * stream without any event id cannot be resumed, so its drop is reported instead.
+ */
+export async function followStream(state: StreamState, hooks: StreamHooks): Promise<void> {
+  const { maxRetries, initialDelayMs, maxDelayMs } = hooks.reconnect;
+  let attempt = 0;
+  let retryMs: number | undefined;
+  let response = state.response;
+  for (;;) {
+    if (response === undefined) {
+      const connected = await hooks.connect();
+      if (connected === "stop") return;
+      if (connected !== "retry") response = connected;
+    }
+    if (response?.body) {
+      let received = false;
+      const onEvent = (event: EventSourceMessage) => {
+        received = true;
+        if (event.id !== undefined) state.lastEventId = event.id;
+        hooks.onEvent(event);
+      };
+      const onRetry = (ms: number) => {
+        retryMs = ms;
+      };
+      await readSse(response.body, { onEvent, onRetry }).catch(() => {});
+      if (received) attempt = 0;
+    }
+    response = undefined;
+    if (hooks.isClosed() || state.pending?.size === 0) return;
+    if (state.pending !== undefined && state.lastEventId === undefined) {
+      hooks.report(new StreamableHttpError(undefined, "The SSE stream ended before all responses arrived"));
+      return;
+    }
+    if (attempt >= maxRetries) {
+      hooks.report(new StreamableHttpError(undefined, `Gave up reconnecting the SSE stream after ${attempt} attempts`));
+      return;
+    }
+    const delay = retryMs ?? Math.min(initialDelayMs * 2 ** attempt, maxDelayMs);
+    attempt++;
+    if (!(await sleep(delay, hooks.signal))) return;
+  }
+}
+
+/** Reads `body` to its end. Rejects when the connection breaks or the fetch is aborted. */
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  handlers: { onEvent(event: EventSourceMessage): void; onRetry(ms: number): void },
+): Promise<void> {
+  const parser = createParser({ onEvent: handlers.onEvent, onRetry: handlers.onRetry });
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
+}
+
+/** Waits `ms`; resolves false instead if `signal` aborts first. */
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve(false);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

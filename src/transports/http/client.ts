@@ -1,0 +1,254 @@
+/**
+ * The client side of Streamable HTTP (spec: basic/transports § Streamable HTTP): every
+ * message is a POST; answers come back as JSON or as an SSE stream; a GET stream carries
+ * what the server sends on its own. Broken SSE streams are resumed with `Last-Event-ID`.
+ */
+import { SdkError } from "../../jsonrpc/errors.js";
+import { decodeFrame } from "../../jsonrpc/frame.js";
+import { isRequest, isResponse, type JsonRpcMessage, type RequestId } from "../../jsonrpc/messages.js";
+import type { MessageExtra, SendOptions, Transport } from "../transport.js";
+import { type EventSourceMessage, followStream, type ReconnectOptions, type StreamState } from "./client-sse.js";
+import {
+  JSON_MEDIA_TYPE,
+  LAST_EVENT_ID_HEADER,
+  PROTOCOL_VERSION_HEADER,
+  SESSION_ID_HEADER,
+  SSE_MEDIA_TYPE,
+} from "./constants.js";
+import { StreamableHttpError } from "./errors.js";
+import { mediaTypeOf } from "./headers.js";
+
+export interface StreamableHttpClientOptions {
+  /** Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Sent with every request (e.g. `Authorization`). */
+  headers?: HeadersInit;
+  /** Continue an existing session instead of starting one. */
+  sessionId?: string;
+  reconnect?: Partial<ReconnectOptions>;
+  /** Called with each SSE event id, to pass back later as `SendOptions.resumptionToken`. */
+  onresumptiontoken?: (token: string) => void;
+}
+
+export class StreamableHttpClientTransport implements Transport {
+  onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  private session: string | undefined;
+  private version: string | undefined;
+  private readonly fetchFn: typeof fetch;
+  private readonly reconnect: ReconnectOptions;
+  private readonly abort = new AbortController();
+  private started = false;
+  private closed = false;
+  private standaloneOpened = false;
+
+  constructor(
+    readonly url: URL,
+    private readonly options: StreamableHttpClientOptions = {},
+  ) {
+    this.session = options.sessionId;
+    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.reconnect = { maxRetries: 3, initialDelayMs: 1_000, maxDelayMs: 30_000, ...options.reconnect };
+  }
+
+  /** The `Mcp-Session-Id` the server assigned, once it did. */
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  /** From now on every request carries `MCP-Protocol-Version: <version>`. */
+  setProtocolVersion(version: string): void {
+    this.version = version;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new SdkError("ALREADY_CONNECTED", "This transport is already started");
+    this.started = true;
+    if (this.session !== undefined) this.openStandaloneStream();
+  }
+
+  /**
+   * POSTs one message. Resolves once the server accepted it; responses arrive on `onmessage`.
+   * With `resumptionToken`, resumes that request's SSE stream with a GET instead.
+   * @throws StreamableHttpError on a network failure or an HTTP error status;
+   *   `sessionExpired` is true for 404 on a session. SdkError "CONNECTION_CLOSED" after close.
+   */
+  async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
+    if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
+    const ids = isRequest(message) ? [message.id] : [];
+    if (options.resumptionToken !== undefined) {
+      void this.follow({ pending: new Set(ids), response: undefined, lastEventId: options.resumptionToken });
+      return;
+    }
+    const sentSession = this.session;
+    const response = await this.request("POST", {
+      headers: this.headers({ accept: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`, "content-type": JSON_MEDIA_TYPE }),
+      body: JSON.stringify(message),
+    });
+    const assigned = response.headers.get(SESSION_ID_HEADER);
+    if (assigned !== null) this.session = assigned;
+    if (!response.ok) throw await this.failure(response, sentSession);
+    if (response.status === 202 || ids.length === 0) {
+      await response.body?.cancel();
+      // Normal operation starts with `notifications/initialized`; before it the server has nothing to say.
+      if ("method" in message && message.method === "notifications/initialized") this.openStandaloneStream();
+      return;
+    }
+    const type = mediaTypeOf(response.headers.get("content-type"));
+    if (type === JSON_MEDIA_TYPE) {
+      this.receive(await response.text(), undefined);
+    } else if (type === SSE_MEDIA_TYPE) {
+      void this.follow({ pending: new Set(ids), response, lastEventId: undefined });
+    } else {
+      await response.body?.cancel();
+      throw new StreamableHttpError(response.status, `Unexpected Content-Type "${type}" in the answer to a request`);
+    }
+  }
+
+  /** Stops all streams, ends the session on the server (DELETE; 405 is fine), fires `onclose`. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.abort.abort();
+    try {
+      await this.terminateSession();
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+    this.onclose?.();
+  }
+
+  /**
+   * Sends DELETE for the current session and forgets its id. 405 (the server does not let
+   * clients end sessions) and 404 (already gone) count as done.
+   * @throws StreamableHttpError for other failures.
+   */
+  async terminateSession(): Promise<void> {
+    const sessionId = this.session;
+    if (sessionId === undefined) return;
+    let response: Response;
+    try {
+      response = await this.fetchFn(this.url, { method: "DELETE", headers: this.headers({}) });
+    } catch (error) {
+      throw new StreamableHttpError(undefined, `DELETE ${this.url} failed: ${String(error)}`, { cause: error });
+    }
+    await response.body?.cancel();
+    if (!response.ok && response.status !== 405 && response.status !== 404) {
+      throw new StreamableHttpError(response.status, `DELETE ${this.url} failed with HTTP ${response.status}`);
+    }
+    if (this.session === sessionId) this.session = undefined;
+  }
+
+  /** Follows one logical SSE stream to its end, reconnecting when the connection drops. */
+  private follow(state: StreamState): Promise<void> {
+    return followStream(state, {
+      reconnect: this.reconnect,
+      signal: this.abort.signal,
+      isClosed: () => this.closed,
+      connect: () => this.connectStream(state),
+      onEvent: (event) => {
+        if (event.id !== undefined) this.options.onresumptiontoken?.(event.id);
+        this.receiveEvent(event, state.pending);
+      },
+      report: (error) => this.report(error),
+    });
+  }
+
+  private openStandaloneStream(): void {
+    if (this.standaloneOpened || this.closed) return;
+    this.standaloneOpened = true;
+    void this.follow({ pending: undefined, response: undefined, lastEventId: undefined });
+  }
+
+  /** One GET for a stream: the response, "retry" after a transient failure, or "stop". */
+  private async connectStream(state: StreamState): Promise<Response | "retry" | "stop"> {
+    const sentSession = this.session;
+    const extra: Record<string, string> = { accept: SSE_MEDIA_TYPE };
+    if (state.lastEventId !== undefined) extra[LAST_EVENT_ID_HEADER] = state.lastEventId;
+    let response: Response;
+    try {
+      response = await this.request("GET", { headers: this.headers(extra) });
+    } catch {
+      return this.closed ? "stop" : "retry";
+    }
+    if (response.ok && mediaTypeOf(response.headers.get("content-type")) === SSE_MEDIA_TYPE) return response;
+    await response.body?.cancel().catch(() => {});
+    // 405: the server offers no standalone stream, which is allowed.
+    if (response.status === 405 && state.pending === undefined) return "stop";
+    if (response.status >= 500 || response.status === 429) return "retry";
+    if (!response.ok) this.report(await this.failure(response, sentSession));
+    else this.report(new StreamableHttpError(response.status, "The server answered a GET without an SSE stream"));
+    return "stop";
+  }
+
+  private receiveEvent(event: EventSourceMessage, pending: Set<RequestId> | undefined): void {
+    if (event.event !== undefined && event.event !== "message") return;
+    // An event with an id and empty data only primes `Last-Event-ID`.
+    if (event.data === "") return;
+    this.receive(event.data, pending);
+  }
+
+  private receive(text: string, pending: Set<RequestId> | undefined): void {
+    const frame = decodeFrame(text);
+    if (!frame.ok) {
+      this.report(
+        new StreamableHttpError(undefined, `The server sent a malformed message: ${frame.error.error.message}`),
+      );
+      return;
+    }
+    for (const message of frame.messages) {
+      if (!isResponse(message)) continue;
+      if (message.id === null) pending?.clear();
+      else pending?.delete(message.id);
+    }
+    this.onmessage?.(frame.batch ? frame.messages : (frame.messages[0] as JsonRpcMessage));
+  }
+
+  private async request(method: "GET" | "POST", init: RequestInit): Promise<Response> {
+    try {
+      return await this.fetchFn(this.url, { ...init, method, signal: this.abort.signal });
+    } catch (error) {
+      throw new StreamableHttpError(undefined, `${method} ${this.url} failed: ${String(error)}`, { cause: error });
+    }
+  }
+
+  /** The error for a non-2xx answer; a 404 on a session also forgets that session and its revision. */
+  private async failure(response: Response, sentSession: string | undefined): Promise<StreamableHttpError> {
+    const detail = await errorDetail(response);
+    if (response.status === 404 && sentSession !== undefined) {
+      if (this.session === sentSession) {
+        this.session = undefined;
+        this.version = undefined;
+        this.standaloneOpened = false;
+      }
+      return new StreamableHttpError(404, `The session has ended or expired: ${detail}`, { sessionExpired: true });
+    }
+    return new StreamableHttpError(response.status, `HTTP ${response.status} from ${this.url}: ${detail}`);
+  }
+
+  private headers(extra: Record<string, string>): Headers {
+    const headers = new Headers(this.options.headers);
+    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+    if (this.session !== undefined) headers.set(SESSION_ID_HEADER, this.session);
+    if (this.version !== undefined) headers.set(PROTOCOL_VERSION_HEADER, this.version);
+    return headers;
+  }
+
+  private report(error: Error): void {
+    if (!this.closed) this.onerror?.(error);
+  }
+}
+
+/** The JSON-RPC error message of an error body, or the start of its text. */
+async function errorDetail(response: Response): Promise<string> {
+  const text = await response.text().catch(() => "");
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } };
+    if (typeof body.error?.message === "string") return body.error.message;
+  } catch {
+    // Not JSON: fall through to the raw text.
+  }
+  return text.slice(0, 200) || response.statusText;
+}

@@ -1,0 +1,21 @@
+/** The local error the Streamable HTTP client raises for an HTTP failure. */
+import { SdkError } from "../../jsonrpc/errors.js";
+
+/**
+ * An HTTP request of the client transport failed. `sessionExpired` is true for a 404 on a
+ * request that carried a session id: the server ended the session, and the client must
+ * initialize a new one (spec: basic/transports § Session Management). The transport has
+ * already forgotten the old session id by then.
+ */
+export class StreamableHttpError extends SdkError {
+  readonly sessionExpired: boolean;
+
+  constructor(
+    readonly status: number | undefined,
+    message: string,
+    options: { sessionExpired?: boolean; cause?: unknown } = {},
+  ) {
+    super("TRANSPORT_ERROR", message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.sessionExpired = options.sessionExpired ?? false;
+  }
+}

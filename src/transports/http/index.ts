@@ -1,0 +1,16 @@
+/** Streamable HTTP transport, server and client (`mcp-handoff/http`). */
+export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
+export type { ReconnectOptions } from "./client-sse.js";
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PROTOCOL_VERSIONS,
+  LAST_EVENT_ID_HEADER,
+  PROTOCOL_VERSION_HEADER,
+  SESSION_ID_HEADER,
+} from "./constants.js";
+export { StreamableHttpError } from "./errors.js";
+export { type EventStore, MemoryEventStore, type MemoryEventStoreOptions } from "./event-store.js";
+export { type NodeHandler, type NodeHandlerOptions, toNodeHandler } from "./node.js";
+export type { OriginPolicy } from "./origin.js";
+export { type HandleExtra, StreamableHttpServer, type StreamableHttpServerOptions } from "./server.js";
+export { StreamableHttpSessionTransport } from "./session-transport.js";
