@@ -1,0 +1,176 @@
+/**
+ * `McpClient`: connects to one MCP server, calls its tools, resources and prompts, and answers
+ * what the server asks of the user (elicitation), of a model (sampling) and of the workspace
+ * (roots). Written against the neutral model; the negotiated revision's gate handles the wire.
+ */
+import { SdkError } from "../jsonrpc/errors.js";
+import type { JsonRpcSession, NotificationHandler } from "../jsonrpc/session.js";
+import type { McpClientOptions } from "./connection.js";
+import { type ElicitationRegistration, type HandlerHost, installRequestHandlers } from "./handlers.js";
+import { type NotificationHooks, NotificationRouter } from "./notifications.js";
+import { ClientRequests } from "./requests.js";
+import type {
+  ClientCapabilities,
+  ElicitationHandler,
+  ElicitationMode,
+  Implementation,
+  LoggingMessageParams,
+  Root,
+  RootsHandler,
+  SamplingHandler,
+} from "./types.js";
+
+/** Options of `setElicitationHandler`. */
+export interface ElicitationHandlerOptions {
+  /**
+   * The modes the handler can present, declared as `elicitation: { form: {}, url: {} }`.
+   * Default `["form"]`. URL mode needs a consent step that shows the full URL before opening it.
+   */
+  modes?: readonly ElicitationMode[];
+}
+
+/** Options of `setSamplingHandler`: optional sampling features to declare. */
+export interface SamplingHandlerOptions {
+  /** Declare `sampling.tools`: the handler accepts `tools` and `toolChoice`. */
+  tools?: boolean;
+  /** Declare `sampling.context` (soft-deprecated `includeContext` values). */
+  context?: boolean;
+}
+
+/**
+ * An MCP client for the stateful revisions (2024-11-05 through 2025-11-25).
+ *
+ * Set handlers before `connect`: the capabilities declared in `initialize` are derived from them
+ * (unless `options.capabilities` is given). Every spec request is a method shaped
+ * `(params, options?) => Promise<result>`; see `ClientRequests`.
+ */
+export class McpClient extends ClientRequests implements NotificationHooks {
+  onToolListChanged?: () => void;
+  onResourceListChanged?: () => void;
+  onPromptListChanged?: () => void;
+  onResourceUpdated?: (uri: string) => void;
+  onLoggingMessage?: (params: LoggingMessageParams) => void;
+  onElicitationComplete?: (elicitationId: string) => void;
+
+  private elicitation: ElicitationRegistration | undefined;
+  private sampling: { handler: SamplingHandler; options: SamplingHandlerOptions } | undefined;
+  private rootsHandler: RootsHandler | undefined;
+  private readonly router: NotificationRouter;
+  private readonly host: HandlerHost;
+
+  /**
+   * @param info `clientInfo`: `{ name, version, title? }`.
+   * @param options `capabilities` to declare as is, `protocolVersion` to propose (default the
+   *   newest), `defaultTimeoutMs` (ms, default 60,000).
+   * @throws SdkError "INVALID_ARGUMENT" for a protocol version this package does not speak.
+   */
+  constructor(info: Implementation, options: McpClientOptions = {}) {
+    super(info, options);
+    this.router = new NotificationRouter(this, this.elicitations, () => this.outputValidator.forget());
+    const client = this;
+    this.host = {
+      get elicitation() {
+        return client.elicitation;
+      },
+      get sampling() {
+        return client.sampling?.handler;
+      },
+      get roots() {
+        return client.rootsHandler;
+      },
+      get declared() {
+        return client.sentCapabilities;
+      },
+      get serverInfo() {
+        return client.serverInfo;
+      },
+      elicitations: this.elicitations,
+      checkAnswer: (method, params, result) => this.checkAnswer(method, params, result),
+      report: (error) => this.onerror?.(error),
+    };
+  }
+
+  /**
+   * Answers `elicitation/create`. The handler gets `(params, ctx)`: form params
+   * `{ mode: "form", message, requestedSchema }` (also for older servers that omit `mode`) or URL
+   * params `{ mode: "url", message, url, elicitationId }`, and `ctx` with `signal` and `serverInfo`.
+   *
+   * A form `accept` gets the schema's defaults filled in and is validated before it is sent; an
+   * answer that still does not match is reported to `onerror` and the server gets -32603. `decline`
+   * and `cancel` are sent without content. A URL `accept` is sent without content and its
+   * `elicitationId` is awaited for `onElicitationComplete`. A request in a mode the client did not
+   * declare is answered -32602 without calling the handler.
+   * @throws SdkError "INVALID_ARGUMENT" when `modes` is empty or names an unknown mode.
+   */
+  setElicitationHandler(handler: ElicitationHandler, options: ElicitationHandlerOptions = {}): void {
+    const modes = options.modes ?? ["form"];
+    if (modes.length === 0 || modes.some((mode) => mode !== "form" && mode !== "url")) {
+      throw new SdkError(
+        "INVALID_ARGUMENT",
+        `Elicitation modes must be "form" and/or "url", got ${JSON.stringify(modes)}`,
+      );
+    }
+    this.elicitation = { handler, modes: [...modes] };
+  }
+
+  /** Answers `sampling/createMessage`; declares `sampling` (and `tools` / `context` when asked). */
+  setSamplingHandler(handler: SamplingHandler, options: SamplingHandlerOptions = {}): void {
+    this.sampling = { handler, options };
+  }
+
+  /** Answers `roots/list` with a handler; declares `roots: { listChanged: true }`. */
+  setRootsHandler(handler: RootsHandler): void {
+    this.rootsHandler = handler;
+  }
+
+  /**
+   * Sets the roots `roots/list` answers with (`file://` URIs). When connected and the roots
+   * capability was declared, tells the server with `notifications/roots/list_changed`.
+   */
+  async setRoots(roots: readonly Root[]): Promise<void> {
+    const copy = roots.map((root) => ({ ...root }));
+    this.rootsHandler = () => ({ roots: copy.map((root) => ({ ...root })) });
+    if (this.isConnected && this.sentCapabilities.roots?.listChanged === true) await this.sendRootsListChanged();
+  }
+
+  /**
+   * Sends `notifications/roots/list_changed`, for handlers whose answer changed.
+   * @throws SdkError "NOT_CONNECTED" before `connect`; "CAPABILITY_NOT_SUPPORTED" when
+   *   `roots.listChanged` was not declared.
+   */
+  async sendRootsListChanged(): Promise<void> {
+    if (!this.isConnected || !this.session) throw new SdkError("NOT_CONNECTED", "The client is not connected");
+    if (this.sentCapabilities.roots?.listChanged !== true) {
+      throw new SdkError("CAPABILITY_NOT_SUPPORTED", "This client did not declare roots.listChanged");
+    }
+    await this.session.notify("notifications/roots/list_changed");
+  }
+
+  /**
+   * Handles any server notification `method` with the params as received. For methods with a
+   * typed hook (`onToolListChanged`, ...) both run; the hook first.
+   * @throws SdkError "INVALID_ARGUMENT" for `notifications/cancelled` and `notifications/progress`.
+   */
+  setNotificationHandler(method: string, handler: NotificationHandler): void {
+    this.router.set(method, handler);
+  }
+
+  protected declaredCapabilities(): ClientCapabilities {
+    if (this.options.capabilities) return this.options.capabilities;
+    const capabilities: ClientCapabilities = {};
+    if (this.elicitation) {
+      capabilities.elicitation = Object.fromEntries(this.elicitation.modes.map((mode) => [mode, {}]));
+    }
+    if (this.sampling) {
+      const { tools, context } = this.sampling.options;
+      capabilities.sampling = { ...(tools ? { tools: {} } : {}), ...(context ? { context: {} } : {}) };
+    }
+    if (this.rootsHandler) capabilities.roots = { listChanged: true };
+    return capabilities;
+  }
+
+  protected install(session: JsonRpcSession): void {
+    installRequestHandlers(session, this.host);
+    this.router.install(session);
+  }
+}

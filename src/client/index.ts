@@ -1,0 +1,18 @@
+/**
+ * `mcp-handoff/client`: the MCP client, its option and handler types, and the errors its calls
+ * throw (`ProtocolError` from the server, `SdkError` local, `UrlElicitationRequiredError` for -32042).
+ */
+export {
+  ErrorCode,
+  ProtocolError,
+  SdkError,
+  type UrlElicitation,
+  UrlElicitationRequiredError,
+} from "../jsonrpc/errors.js";
+export type { Progress, ProgressCallback } from "../jsonrpc/progress.js";
+export { type ElicitationHandlerOptions, McpClient, type SamplingHandlerOptions } from "./client.js";
+export type { ConnectOptions, McpClientOptions } from "./connection.js";
+export type { NotificationHooks } from "./notifications.js";
+export { collectPages, type Page, paginate } from "./pagination.js";
+export type { ListAllParams } from "./requests.js";
+export type * from "./types.js";

@@ -1,0 +1,126 @@
+/**
+ * Server-to-client notifications: typed hooks for the ones MCP defines, a generic handler for
+ * any method, and the bookkeeping of URL-mode elicitations the client is waiting on.
+ */
+import { SdkError } from "../jsonrpc/errors.js";
+import type { JsonRpcSession, NotificationHandler, Params } from "../jsonrpc/session.js";
+import type { LoggingMessageParams } from "./types.js";
+
+/** Typed callbacks for the notifications a server may send (spec 2025-11-25 § server, client/elicitation). */
+export interface NotificationHooks {
+  /** `notifications/tools/list_changed`. Output schemas learnt from `tools/list` are dropped first. */
+  onToolListChanged?: () => void;
+  /** `notifications/resources/list_changed`. */
+  onResourceListChanged?: () => void;
+  /** `notifications/prompts/list_changed`. */
+  onPromptListChanged?: () => void;
+  /** `notifications/resources/updated` for a resource the client subscribed to. */
+  onResourceUpdated?: (uri: string) => void;
+  /** `notifications/message`: a log entry at or above the level set by `setLoggingLevel`. */
+  onLoggingMessage?: (params: LoggingMessageParams) => void;
+  /**
+   * `notifications/elicitation/complete` for a URL-mode elicitation this client accepted or
+   * received in a -32042 error. Unknown and already-completed ids never reach this hook.
+   */
+  onElicitationComplete?: (elicitationId: string) => void;
+}
+
+/**
+ * The URL-mode elicitations the client is waiting on: those it accepted and those carried in
+ * -32042 errors. A completion is reported once; unknown or repeated ids are ignored, as the
+ * spec requires (client/elicitation § Completion Notifications).
+ */
+export class ElicitationTracker {
+  private readonly open = new Set<string>();
+
+  track(elicitationId: string): void {
+    this.open.add(elicitationId);
+  }
+
+  /** Whether the id was awaited; it no longer is afterwards. */
+  complete(elicitationId: string): boolean {
+    return this.open.delete(elicitationId);
+  }
+
+  /** Whether the client is still waiting for this id to complete. */
+  isPending(elicitationId: string): boolean {
+    return this.open.has(elicitationId);
+  }
+}
+
+/** Methods the JSON-RPC session answers itself; a user handler would break cancellation or progress. */
+const SESSION_METHODS = new Set(["notifications/cancelled", "notifications/progress"]);
+
+type Route = (params: Params) => void;
+
+/** Connects the notification hooks and user handlers to a session. */
+export class NotificationRouter {
+  private readonly custom = new Map<string, NotificationHandler>();
+  private readonly routes: ReadonlyMap<string, Route>;
+  private session: JsonRpcSession | undefined;
+
+  constructor(
+    hooks: NotificationHooks,
+    readonly elicitations: ElicitationTracker,
+    onToolListChanged: () => void,
+  ) {
+    this.routes = new Map<string, Route>([
+      [
+        "notifications/tools/list_changed",
+        () => {
+          onToolListChanged();
+          hooks.onToolListChanged?.();
+        },
+      ],
+      ["notifications/resources/list_changed", () => hooks.onResourceListChanged?.()],
+      ["notifications/prompts/list_changed", () => hooks.onPromptListChanged?.()],
+      [
+        "notifications/resources/updated",
+        (params) => {
+          if (typeof params.uri === "string") hooks.onResourceUpdated?.(params.uri);
+        },
+      ],
+      [
+        "notifications/message",
+        (params) => {
+          if (typeof params.level === "string") hooks.onLoggingMessage?.(params as unknown as LoggingMessageParams);
+        },
+      ],
+      [
+        "notifications/elicitation/complete",
+        (params) => {
+          const id = params.elicitationId;
+          if (typeof id === "string" && elicitations.complete(id)) hooks.onElicitationComplete?.(id);
+        },
+      ],
+    ]);
+  }
+
+  /**
+   * Adds a handler for `method`, replacing an earlier one. For methods with a typed hook, both run.
+   * @throws SdkError "INVALID_ARGUMENT" for `notifications/cancelled` and `notifications/progress`,
+   *   which the session itself handles (use `signal` and `onprogress` on requests instead).
+   */
+  set(method: string, handler: NotificationHandler): void {
+    if (SESSION_METHODS.has(method)) {
+      throw new SdkError("INVALID_ARGUMENT", `${method} is handled by the session; use request options instead`);
+    }
+    this.custom.set(method, handler);
+    this.session?.setNotificationHandler(method, this.dispatcher(method));
+  }
+
+  /** Registers every known and custom method on a newly connected session. */
+  install(session: JsonRpcSession): void {
+    this.session = session;
+    for (const method of new Set([...this.routes.keys(), ...this.custom.keys()])) {
+      session.setNotificationHandler(method, this.dispatcher(method));
+    }
+  }
+
+  private dispatcher(method: string): NotificationHandler {
+    return async (params, extra) => {
+      this.routes.get(method)?.(params);
+      await this.custom.get(method)?.(params, extra);
+    };
+  }
+}

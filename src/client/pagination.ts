@@ -1,0 +1,49 @@
+/**
+ * Cursor pagination for the list requests (`tools/list`, `resources/list`, ...; spec:
+ * server/utilities/pagination). Cursors are opaque; the one thing a client may check is that
+ * a server does not send a cursor it already sent, which would otherwise loop forever.
+ */
+import { SdkError } from "../jsonrpc/errors.js";
+
+/** One page, as every list result shapes it. */
+export interface Page {
+  nextCursor?: string;
+}
+
+/**
+ * Walks every page: calls `fetchPage(undefined)`, then `fetchPage(nextCursor)` until a page
+ * comes without `nextCursor`, yielding each page's items in order.
+ *
+ * @param fetchPage fetches one page for a cursor (`undefined` for the first page).
+ * @param items picks the items of a page (e.g. `(page) => page.tools`).
+ * @throws SdkError "INVALID_RESULT" when the server repeats a cursor it already sent;
+ *   whatever `fetchPage` throws.
+ */
+export async function* paginate<P extends Page, T>(
+  fetchPage: (cursor: string | undefined) => Promise<P>,
+  items: (page: P) => readonly T[] | undefined,
+): AsyncGenerator<T, void, undefined> {
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    yield* items(page) ?? [];
+    cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
+    if (cursor !== undefined) {
+      if (seen.has(cursor)) {
+        throw new SdkError("INVALID_RESULT", `The server repeated the pagination cursor ${JSON.stringify(cursor)}`);
+      }
+      seen.add(cursor);
+    }
+  } while (cursor !== undefined);
+}
+
+/** Collects `paginate` into an array. */
+export async function collectPages<P extends Page, T>(
+  fetchPage: (cursor: string | undefined) => Promise<P>,
+  items: (page: P) => readonly T[] | undefined,
+): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of paginate(fetchPage, items)) all.push(item);
+  return all;
+}

@@ -1,0 +1,161 @@
+/**
+ * The requests a client sends, one method each, all shaped `(params, options?) => result`
+ * (spec 2025-11-25: server/*, basic/utilities/ping). Pagination helpers sit on top and never
+ * replace the single-page calls.
+ */
+import { ClientConnection } from "./connection.js";
+import { ToolOutputValidator } from "./output-validation.js";
+import { collectPages } from "./pagination.js";
+import type {
+  CallOptions,
+  CallToolParams,
+  CallToolResult,
+  CompleteParams,
+  CompleteResult,
+  EmptyResult,
+  GetPromptParams,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  PaginatedParams,
+  Prompt,
+  ReadResourceParams,
+  ReadResourceResult,
+  RequestParams,
+  Resource,
+  ResourceTemplate,
+  SetLevelParams,
+  SubscribeParams,
+  Tool,
+} from "./types.js";
+
+/** Params of the `listAll*` helpers: anything but the cursor, which they manage. */
+export type ListAllParams = Omit<PaginatedParams, "cursor">;
+
+export abstract class ClientRequests extends ClientConnection {
+  /** Output schemas from `tools/list`, used to check `tools/call` results. */
+  protected readonly outputValidator = new ToolOutputValidator();
+
+  /**
+   * `ping`: checks the server is alive. Resolves with an empty result.
+   * @throws SdkError "REQUEST_TIMEOUT" when the server does not answer in time.
+   */
+  ping(params?: RequestParams, options?: CallOptions): Promise<EmptyResult> {
+    return this.call("ping", params, options);
+  }
+
+  /**
+   * `tools/list`: one page of tools. Output schemas are remembered so that `callTool` can check
+   * `structuredContent`. Needs the server's `tools` capability (else SdkError "CAPABILITY_NOT_SUPPORTED").
+   */
+  async listTools(params?: PaginatedParams, options?: CallOptions): Promise<ListToolsResult> {
+    const result = (await this.call("tools/list", params, options)) as ListToolsResult;
+    this.outputValidator.remember(result.tools);
+    return result;
+  }
+
+  /**
+   * `tools/call`. A tool's own failure comes back as a result with `isError: true`; protocol
+   * failures throw. When the tool was listed with an `outputSchema`, `structuredContent` is checked.
+   * @throws UrlElicitationRequiredError (-32042) when the server needs URL-mode elicitations first;
+   *   their ids are then awaited for `onElicitationComplete`.
+   * @throws SdkError "INVALID_RESULT" when `structuredContent` does not match the output schema.
+   */
+  async callTool(params: CallToolParams, options?: CallOptions): Promise<CallToolResult> {
+    const result = (await this.call("tools/call", params, options)) as CallToolResult;
+    this.outputValidator.check(params.name, result);
+    return result;
+  }
+
+  /** `resources/list`: one page of resources. Needs the server's `resources` capability. */
+  listResources(params?: PaginatedParams, options?: CallOptions): Promise<ListResourcesResult> {
+    return this.call("resources/list", params, options) as Promise<ListResourcesResult>;
+  }
+
+  /** `resources/templates/list`: one page of URI templates. Needs the `resources` capability. */
+  listResourceTemplates(params?: PaginatedParams, options?: CallOptions): Promise<ListResourceTemplatesResult> {
+    return this.call("resources/templates/list", params, options) as Promise<ListResourceTemplatesResult>;
+  }
+
+  /**
+   * `resources/read`. Needs the `resources` capability.
+   * @throws ProtocolError -32002 when the resource does not exist.
+   */
+  readResource(params: ReadResourceParams, options?: CallOptions): Promise<ReadResourceResult> {
+    return this.call("resources/read", params, options) as Promise<ReadResourceResult>;
+  }
+
+  /**
+   * `resources/subscribe`: `onResourceUpdated` then hears about changes to `uri`.
+   * Needs `resources.subscribe` (else SdkError "CAPABILITY_NOT_SUPPORTED").
+   */
+  subscribeResource(params: SubscribeParams, options?: CallOptions): Promise<EmptyResult> {
+    return this.call("resources/subscribe", params, options);
+  }
+
+  /** `resources/unsubscribe`. Needs `resources.subscribe`. */
+  unsubscribeResource(params: SubscribeParams, options?: CallOptions): Promise<EmptyResult> {
+    return this.call("resources/unsubscribe", params, options);
+  }
+
+  /** `prompts/list`: one page of prompts. Needs the server's `prompts` capability. */
+  listPrompts(params?: PaginatedParams, options?: CallOptions): Promise<ListPromptsResult> {
+    return this.call("prompts/list", params, options) as Promise<ListPromptsResult>;
+  }
+
+  /** `prompts/get` with string arguments. Needs the `prompts` capability. */
+  getPrompt(params: GetPromptParams, options?: CallOptions): Promise<GetPromptResult> {
+    return this.call("prompts/get", params, options) as Promise<GetPromptResult>;
+  }
+
+  /** `completion/complete`: suggestions for a prompt or resource-template argument. Needs `completions`. */
+  complete(params: CompleteParams, options?: CallOptions): Promise<CompleteResult> {
+    return this.call("completion/complete", params, options) as Promise<CompleteResult>;
+  }
+
+  /** `logging/setLevel`: the lowest level of `notifications/message` to receive. Needs `logging`. */
+  setLoggingLevel(params: SetLevelParams, options?: CallOptions): Promise<EmptyResult> {
+    return this.call("logging/setLevel", params, options);
+  }
+
+  /**
+   * Every tool, following `nextCursor` page by page; `options` apply to each page.
+   * @throws SdkError "INVALID_RESULT" when the server repeats a cursor.
+   */
+  listAllTools(params?: ListAllParams, options?: CallOptions): Promise<Tool[]> {
+    return collectPages(
+      (cursor) => this.listTools(withCursor(params, cursor), options),
+      (page) => page.tools,
+    );
+  }
+
+  /** Every resource, page by page. @throws SdkError "INVALID_RESULT" when the server repeats a cursor. */
+  listAllResources(params?: ListAllParams, options?: CallOptions): Promise<Resource[]> {
+    return collectPages(
+      (cursor) => this.listResources(withCursor(params, cursor), options),
+      (page) => page.resources,
+    );
+  }
+
+  /** Every resource template, page by page. @throws SdkError "INVALID_RESULT" when the server repeats a cursor. */
+  listAllResourceTemplates(params?: ListAllParams, options?: CallOptions): Promise<ResourceTemplate[]> {
+    return collectPages(
+      (cursor) => this.listResourceTemplates(withCursor(params, cursor), options),
+      (page) => page.resourceTemplates,
+    );
+  }
+
+  /** Every prompt, page by page. @throws SdkError "INVALID_RESULT" when the server repeats a cursor. */
+  listAllPrompts(params?: ListAllParams, options?: CallOptions): Promise<Prompt[]> {
+    return collectPages(
+      (cursor) => this.listPrompts(withCursor(params, cursor), options),
+      (page) => page.prompts,
+    );
+  }
+}
+
+function withCursor(params: ListAllParams | undefined, cursor: string | undefined): PaginatedParams | undefined {
+  return cursor === undefined ? params : { ...params, cursor };
+}

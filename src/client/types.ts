@@ -1,0 +1,106 @@
+/**
+ * Shapes the client API speaks in: the neutral model (the newest stateful revision's shapes,
+ * whatever revision is on the wire) plus what only a client needs, the handlers of
+ * server-to-client requests.
+ */
+import type { RequestId } from "../jsonrpc/messages.js";
+import type { RequestOptions } from "../jsonrpc/session.js";
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitFormParams,
+  ElicitResult,
+  ElicitUrlParams,
+  Implementation,
+  ListRootsResult,
+} from "../revisions/model.js";
+
+export type {
+  CallToolParams,
+  CallToolResult,
+  ClientCapabilities,
+  CompleteParams,
+  CompleteResult,
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitResult,
+  EmptyResult,
+  GetPromptParams,
+  GetPromptResult,
+  Implementation,
+  InitializeResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListRootsResult,
+  ListToolsResult,
+  LoggingLevel,
+  LoggingMessageParams,
+  PaginatedParams,
+  Prompt,
+  ReadResourceParams,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceTemplate,
+  Root,
+  ServerCapabilities,
+  SetLevelParams,
+  SubscribeParams,
+  Tool,
+} from "../revisions/model.js";
+export type { ElicitationMode } from "../revisions/revision.js";
+
+/** Params of requests that carry nothing but `_meta` (`ping`). */
+export interface RequestParams {
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * Per-request options: `signal` (abort sends `notifications/cancelled`), `timeoutMs` (ms,
+ * `Infinity` to wait forever), `onprogress`, `resetTimeoutOnProgress`, `maxTotalTimeoutMs` (ms).
+ */
+export type CallOptions = Omit<RequestOptions, "relatedRequestId">;
+
+/** What a handler of a server-to-client request is told besides the params. */
+export interface ServerRequestContext {
+  /** The JSON-RPC id of the server's request. */
+  readonly requestId: RequestId;
+  /** Aborted when the server cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  /** The requesting server, as it introduced itself; show it to the user (spec: client/elicitation § Security). */
+  readonly serverInfo: Implementation;
+}
+
+/** A form-mode `elicitation/create`. A request without `mode` (older servers) arrives here as `"form"`. */
+export type FormElicitationParams = ElicitFormParams & { mode: "form" };
+
+/**
+ * A URL-mode `elicitation/create`. Never fetch or open `url` without the user's explicit
+ * consent, and show the full URL first (spec 2025-11-25: client/elicitation § Safe URL Handling).
+ */
+export type UrlElicitationParams = ElicitUrlParams;
+
+export type ElicitationParams = FormElicitationParams | UrlElicitationParams;
+
+/** The user's answer to an elicitation: `action`, and `content` for a form-mode `accept`. */
+export type ElicitationResult = ElicitResult;
+
+/**
+ * Answers `elicitation/create` in the modes it was registered for. `content` is read only for a
+ * form-mode `accept`; it is dropped for `decline`, `cancel` and URL mode.
+ */
+export type ElicitationHandler = (
+  params: ElicitationParams,
+  ctx: ServerRequestContext,
+) => ElicitationResult | Promise<ElicitationResult>;
+
+/** Answers `sampling/createMessage`; a human should be able to review the request and the answer (spec: client/sampling). */
+export type SamplingHandler = (
+  params: CreateMessageParams,
+  ctx: ServerRequestContext,
+) => CreateMessageResult | Promise<CreateMessageResult>;
+
+/** Answers `roots/list` (spec: client/roots). */
+export type RootsHandler = (ctx: ServerRequestContext) => ListRootsResult | Promise<ListRootsResult>;
