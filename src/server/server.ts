@@ -2,6 +2,7 @@
  * `McpServer`: a definition (tools, resources, prompts) that any number of connections serve.
  * Each `connect(transport)` is one session: one stdio process, or one Streamable HTTP session.
  */
+import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { Params, Result } from "../jsonrpc/session.js";
 import type { Icon, Implementation, ServerCapabilities } from "../revisions/model.js";
 import type { Transport } from "../transports/transport.js";
@@ -200,10 +201,11 @@ export class McpServer {
         return this.#resources.read(params, ctx);
       case "resources/subscribe":
       case "resources/unsubscribe":
-        if (typeof params.uri === "string") {
-          if (method === "resources/subscribe") session.subscriptions.add(params.uri);
-          else session.subscriptions.delete(params.uri);
+        if (typeof params.uri !== "string") {
+          throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
         }
+        if (method === "resources/subscribe") session.subscriptions.add(params.uri);
+        else session.subscriptions.delete(params.uri);
         return {};
       case "prompts/list":
         return this.#prompts.list(params.cursor, size);

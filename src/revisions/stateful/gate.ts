@@ -14,8 +14,8 @@ import {
   type JsonRpcRequest,
   type RequestId,
 } from "../../jsonrpc/messages.js";
-import { assertClientCapability, assertServerCapability } from "../capabilities.js";
-import type { Revision, Role } from "../revision.js";
+import { assertClientCapability, assertServerCapability, clientElicitationModes } from "../capabilities.js";
+import type { ElicitationMode, Revision, Role } from "../revision.js";
 
 /** A request received before the gate existed that it will answer (the `initialize` request itself). */
 export interface InFlightRequest {
@@ -42,9 +42,11 @@ export interface GateOptions {
  * The gate of a negotiated revision.
  * - inbound: the revision's schema and method table (-32601, -32602); a server refuses a second
  *   `initialize` (-32600);
- * - outbound: the method must exist in the revision for this role (`SdkError("METHOD_NOT_SUPPORTED")`),
- *   the peer must have declared the capability it needs (`SdkError("CAPABILITY_NOT_SUPPORTED")`),
- *   and the message must be valid for the revision (`SdkError("INVALID_ARGUMENT")`);
+ * - outbound: the method must exist in the revision for this role (`SdkError("METHOD_NOT_SUPPORTED")`);
+ *   a server sends no request but `ping` before `notifications/initialized` (`SdkError("NOT_CONNECTED")`);
+ *   the peer must have declared the capability it needs, and an elicitation's mode must exist in the
+ *   revision (`SdkError("CAPABILITY_NOT_SUPPORTED")`); the message must be valid for the revision
+ *   (`SdkError("INVALID_ARGUMENT")`);
  * - encode: the revision's codec, with responses matched to the request they answer.
  */
 export function createGate(revision: Revision, options: GateOptions): MessageGate {
@@ -89,7 +91,8 @@ export function createGate(revision: Revision, options: GateOptions): MessageGat
       }
       const missing =
         role === "server"
-          ? assertClientCapability(peerCapabilities, message.method, message.params)
+          ? (elicitationRefusal(revision, peerCapabilities, message) ??
+            assertClientCapability(peerCapabilities, message.method, message.params))
           : assertServerCapability(peerCapabilities, message.method, message.params);
       if (missing) return missing;
       const invalid = revision.validateOutbound(message, { role });
@@ -106,6 +109,36 @@ export function createGate(revision: Revision, options: GateOptions): MessageGat
       return revision.encodeOutbound(message, { role, request });
     },
   };
+}
+
+/**
+ * A server may send an elicitation only in a mode the revision defines (URL mode arrived in
+ * 2025-11-25), and `notifications/elicitation/complete` only to a client that declared URL mode.
+ */
+function elicitationRefusal(
+  revision: Revision,
+  peerCapabilities: Record<string, unknown>,
+  message: JsonRpcRequest | JsonRpcNotification,
+): SdkError | undefined {
+  if (message.method === "elicitation/create") {
+    const mode = String(message.params?.mode ?? "form");
+    if (!revision.elicitationModes.includes(mode as ElicitationMode)) {
+      return new SdkError(
+        "CAPABILITY_NOT_SUPPORTED",
+        `${mode}-mode elicitation does not exist in protocol revision ${revision.version}`,
+      );
+    }
+  }
+  if (
+    message.method === "notifications/elicitation/complete" &&
+    !clientElicitationModes(peerCapabilities).includes("url")
+  ) {
+    return new SdkError(
+      "CAPABILITY_NOT_SUPPORTED",
+      "The client did not declare URL-mode elicitation, which notifications/elicitation/complete requires",
+    );
+  }
+  return undefined;
 }
 
 /**
