@@ -1,0 +1,62 @@
+/**
+ * The one object server and client code consult about the protocol revision on the wire. They ask it
+ * what the revision supports; they never compare version strings themselves.
+ */
+import type { ProtocolError } from "../jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../jsonrpc/messages.js";
+import type { MethodTable } from "./method-table.js";
+import type { ProtocolVersion } from "./versions.js";
+
+/** Which end of the connection is speaking. */
+export type Role = "client" | "server";
+
+/** Form mode collects data in-band; URL mode sends the user to a web page out of band. */
+export type ElicitationMode = "form" | "url";
+
+/** What the codec needs to know about a message besides the message itself. */
+export interface MessageContext {
+  /** The side doing the validating or encoding. */
+  readonly role: Role;
+  /**
+   * For a response: the request it answers (the session keeps it to correlate ids). Without it a
+   * result cannot be checked against its method's result shape, and only framing is checked.
+   */
+  readonly request?: { readonly method: string; readonly params?: Record<string, unknown> };
+}
+
+export interface Revision {
+  /** The `protocolVersion` string, e.g. `2025-11-25`. */
+  readonly version: ProtocolVersion;
+  /** Stateful revisions use the `initialize` handshake and server-initiated requests. */
+  readonly era: "stateful";
+  /** Whether JSON-RPC batches (arrays of messages) are allowed; only 2025-03-26 allows them. */
+  readonly supportsBatch: boolean;
+  /**
+   * Whether a Streamable HTTP client sends `MCP-Protocol-Version` on every request after
+   * initialization (spec 2025-06-18 and later: basic/transports § Protocol Version Header).
+   */
+  readonly protocolVersionHeader: boolean;
+  /** Requests and notifications each side may send in this revision. */
+  readonly methods: MethodTable;
+  /** Elicitation modes the revision defines: none before 2025-06-18, form in 2025-06-18, both after. */
+  readonly elicitationModes: readonly ElicitationMode[];
+
+  /** Whether `sender` may send request `method` in this revision. */
+  hasRequest(method: string, sender: Role): boolean;
+  /** Whether `sender` may send notification `method` in this revision. */
+  hasNotification(method: string, sender: Role): boolean;
+
+  /**
+   * Checks a message received from the peer against this revision's official schema.
+   * Returns -32601 (Method not found) for a method the revision lacks, -32602 (Invalid params) naming
+   * the failing field for a malformed message, or `undefined` when the message is valid.
+   */
+  validateInbound(message: JsonRpcMessage, context: MessageContext): ProtocolError | undefined;
+  /** The same checks for a message about to be sent, so a malformed message never leaves. */
+  validateOutbound(message: JsonRpcMessage, context: MessageContext): ProtocolError | undefined;
+  /**
+   * Rewrites a message built from the neutral (newest) model into what this revision carries: fields
+   * and content the revision lacks are dropped. Returns the message itself when nothing changes.
+   */
+  encodeOutbound<M extends JsonRpcMessage>(message: M, context: MessageContext): M;
+}

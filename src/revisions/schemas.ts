@@ -1,0 +1,52 @@
+/**
+ * The official JSON Schema of each revision, and the small amount of schema navigation the codec needs
+ * (following `$ref`s, naming definitions). Draft-07 revisions keep definitions under `definitions`,
+ * 2020-12 ones under `$defs`.
+ */
+import { schema as schema20241105 } from "./generated/2024-11-05.schema.js";
+import { schema as schema20250326 } from "./generated/2025-03-26.schema.js";
+import { schema as schema20250618 } from "./generated/2025-06-18.schema.js";
+import { schema as schema20251125 } from "./generated/2025-11-25.schema.js";
+import type { JsonSchema, SchemaDocument } from "./schema-document.js";
+import type { ProtocolVersion } from "./versions.js";
+
+const DOCUMENTS: Record<ProtocolVersion, SchemaDocument> = {
+  "2024-11-05": schema20241105,
+  "2025-03-26": schema20250326,
+  "2025-06-18": schema20250618,
+  "2025-11-25": schema20251125,
+};
+
+/** The whole official schema document of a revision. */
+export function schemaDocument(version: ProtocolVersion): SchemaDocument {
+  return DOCUMENTS[version];
+}
+
+/** The named definitions of a revision (`definitions` or `$defs`). */
+export function definitionsOf(version: ProtocolVersion): Readonly<Record<string, JsonSchema>> {
+  const document = DOCUMENTS[version];
+  return document.$defs ?? document.definitions ?? {};
+}
+
+/** The JSON pointer of a named definition inside its document, e.g. `#/$defs/Tool`. */
+export function definitionPointer(version: ProtocolVersion, name: string): string {
+  return DOCUMENTS[version].$defs ? `#/$defs/${name}` : `#/definitions/${name}`;
+}
+
+/** The definition a `$ref` names, or undefined when the ref is not a local definition. */
+export function refName(ref: string): string | undefined {
+  const match = /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(ref);
+  return match?.[1];
+}
+
+/** Follows `$ref`s until a schema with content; unknown refs resolve to the empty (accept-all) schema. */
+export function resolveSchema(version: ProtocolVersion, schema: JsonSchema): JsonSchema {
+  let current = schema;
+  for (let hops = 0; typeof current.$ref === "string" && hops < 16; hops++) {
+    const name = refName(current.$ref);
+    const target = name === undefined ? undefined : definitionsOf(version)[name];
+    if (target === undefined) return {};
+    current = target;
+  }
+  return current;
+}
