@@ -1,0 +1,29 @@
+/**
+ * What the rest of the package uses from the revision codecs: negotiation, the `Revision` object,
+ * capability checks, elicitation helpers and the neutral model. Generated wire types of older
+ * revisions stay inside this folder.
+ */
+export {
+  assertClientCapability,
+  assertServerCapability,
+  clientElicitationModes,
+} from "./capabilities.js";
+export {
+  applyDefaults,
+  checkRequestedSchema,
+  messageContainsUrl,
+  validateElicitContent,
+} from "./elicitation.js";
+export type { MethodTable, NotificationSpec, RequestSpec } from "./method-table.js";
+export type * from "./model.js";
+export {
+  acceptServerVersion,
+  isSupportedVersion,
+  LATEST_VERSION,
+  negotiateVersion,
+  revisionFor,
+  SUPPORTED_VERSIONS,
+} from "./negotiate.js";
+export type { ElicitationMode, MessageContext, Revision, Role } from "./revision.js";
+export { validatorFor } from "./validators.js";
+export type { ProtocolVersion, StatefulVersion } from "./versions.js";
