@@ -131,6 +131,26 @@ describe("Streamable HTTP server: refusals", () => {
     await sameOrigin.text();
   });
 
+  it("answers 400 to an unparsable Host and keeps running", async () => {
+    const { url } = await start();
+    const { connect } = await import("node:net");
+    const statusLine = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), "127.0.0.1", () => {
+        socket.write("GET /mcp HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n");
+      });
+      let received = "";
+      socket.on("data", (chunk) => {
+        received += String(chunk);
+      });
+      socket.on("error", reject);
+      socket.on("close", () => resolve(received.split("\r\n")[0] ?? ""));
+    });
+    expect(statusLine).toBe("HTTP/1.1 400 Bad Request");
+    const next = await post(url, initializeRequest());
+    expect(next.status).toBe(200);
+    await next.text();
+  });
+
   it("lets through an Origin listed in allowedOrigins", async () => {
     const { url } = await start({ allowedOrigins: ["http://localhost:6274"] });
     const response = await post(url, initializeRequest(), { origin: "http://localhost:6274" });

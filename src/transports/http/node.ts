@@ -4,7 +4,9 @@
  * so every SSE event reaches the client as soon as it is produced.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { AuthInfo } from "../transport.js";
+import { httpError } from "./responses.js";
 import type { StreamableHttpServer } from "./server.js";
 
 export interface NodeHandlerOptions {
@@ -17,11 +19,23 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 /** A `node:http` request listener (also usable as Express/Connect middleware at the MCP path). */
 export function toNodeHandler(server: StreamableHttpServer, options: NodeHandlerOptions = {}): NodeHandler {
   return async (req, res) => {
-    const request = toWebRequest(req, res);
-    const authInfo = options.authInfo ? options.authInfo(req) : (req as IncomingMessage & { auth?: AuthInfo }).auth;
-    const extra = req.socket.localAddress === undefined ? {} : { localAddress: req.socket.localAddress };
-    const response = await server.handle(request, authInfo === undefined ? extra : { ...extra, authInfo });
-    await writeWebResponse(response, res);
+    let request: Request;
+    try {
+      request = toWebRequest(req, res);
+    } catch {
+      // An unparsable Host or URL; answering here keeps a bad request from becoming an unhandled rejection.
+      await writeWebResponse(httpError(400, ErrorCode.InvalidRequest, "Bad Request: invalid URL or Host"), res);
+      return;
+    }
+    try {
+      const authInfo = options.authInfo ? options.authInfo(req) : (req as IncomingMessage & { auth?: AuthInfo }).auth;
+      const extra = req.socket.localAddress === undefined ? {} : { localAddress: req.socket.localAddress };
+      const response = await server.handle(request, authInfo === undefined ? extra : { ...extra, authInfo });
+      await writeWebResponse(response, res);
+    } catch {
+      if (res.headersSent) res.destroy();
+      else await writeWebResponse(httpError(500, ErrorCode.InternalError, "Internal error"), res);
+    }
   };
 }
 
