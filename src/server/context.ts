@@ -75,13 +75,15 @@ export interface RequestContext {
    * - URL mode (`mode: "url"`): the user is sent to `url`; `message` must not contain a URL.
    *   The result carries the `elicitationId` to complete with `session.notifyElicitationComplete`.
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare that elicitation
-   *   mode (nothing is sent), "INVALID_ARGUMENT" for a bad schema or a URL in the message,
+   *   mode (nothing is sent), "INVALID_ARGUMENT" for a bad schema or a URL in the message or in the
+   *   schema's titles and descriptions,
    *   "REQUEST_CANCELLED"/"REQUEST_TIMEOUT"; ProtocolError when the client answers with an error.
    */
   elicit(params: FormElicitation, options?: ElicitOptions): Promise<ElicitResult>;
   elicit(params: UrlElicitation, options?: ElicitOptions): Promise<UrlElicitResult>;
   /**
    * Asks the client's model for a message (`sampling/createMessage`, spec: client/sampling).
+   * Waits as long as the session's default timeout (60,000 ms) unless `options.timeoutMs` says otherwise.
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare `sampling`.
    */
   sample(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult>;
@@ -124,6 +126,9 @@ export function createRequestContext(host: ContextHost, inbound: InboundRequest)
     }
     const problem = checkRequestedSchema(params.requestedSchema);
     if (problem) throw new SdkError("INVALID_ARGUMENT", `Invalid requestedSchema: ${problem}`);
+    if (displayTexts(params.requestedSchema).some(messageContainsUrl)) {
+      throw new SdkError("INVALID_ARGUMENT", "The titles and descriptions of requestedSchema must not contain a URL");
+    }
     const result = checkAction(await inbound.request("elicitation/create", { ...params }, requestOptions));
     if (result.action !== "accept") return result;
     const content = applyDefaults(params.requestedSchema, result.content ?? {});
@@ -162,5 +167,14 @@ function checkAction(result: Record<string, unknown>): ElicitResult {
   throw new SdkError(
     "INVALID_RESULT",
     `The client answered elicitation/create with action ${JSON.stringify(result.action)}`,
+  );
+}
+
+/** Every `title` and `description` in a schema: the text a client shows next to the form. */
+function displayTexts(schema: unknown): string[] {
+  if (Array.isArray(schema)) return schema.flatMap(displayTexts);
+  if (typeof schema !== "object" || schema === null) return [];
+  return Object.entries(schema).flatMap(([key, value]) =>
+    (key === "title" || key === "description") && typeof value === "string" ? [value] : displayTexts(value),
   );
 }

@@ -13,13 +13,17 @@ import type { Completer } from "./uri-template.js";
 
 /** What describes a prompt besides its name (spec: server/prompts § Prompt). */
 export interface PromptConfig<A extends ZodRawShape = ZodRawShape> {
+  /** Display name. */
   title?: string;
+  /** What the prompt is for. */
   description?: string;
   /** One zod schema per argument; `.optional()` makes an argument optional, `.describe()` documents it. */
   argsSchema?: A;
   /** One completer per argument name, used by `completion/complete` with a `ref/prompt`. */
   complete?: Partial<Record<keyof A & string, Completer>>;
+  /** Icons for user interfaces. */
   icons?: Icon[];
+  /** Free-form metadata sent with the prompt description. */
   _meta?: Record<string, unknown>;
 }
 

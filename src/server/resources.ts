@@ -17,13 +17,18 @@ import type { ResourceTemplate, TemplateVariables } from "./uri-template.js";
 
 /** What describes a resource or template besides its name and URI (spec: server/resources § Resource). */
 export interface ResourceMetadata {
+  /** Display name. */
   title?: string;
   description?: string;
+  /** MIME type of the contents, e.g. `text/markdown`. */
   mimeType?: string;
   /** Size of the raw content in bytes, when known (static resources only). */
   size?: number;
+  /** Icons for user interfaces. */
   icons?: Icon[];
+  /** Audience, priority (0 to 1) and last-modified time (spec: server/resources § Annotations). */
   annotations?: Annotations;
+  /** Free-form metadata sent with the resource description. */
   _meta?: Record<string, unknown>;
 }
 

@@ -23,11 +23,15 @@ import type { ResourceTemplate } from "./uri-template.js";
 
 /** Who the server is, sent as `serverInfo` in the `initialize` result. */
 export interface ServerInfo {
+  /** Programmatic name, e.g. `weather-server`. */
   name: string;
+  /** The server's own version (not the protocol revision). */
   version: string;
   /** Display name. */
   title?: string;
+  /** Icons for user interfaces. */
   icons?: Icon[];
+  /** Home page of the server. */
   websiteUrl?: string;
 }
 
@@ -47,6 +51,18 @@ export interface McpServerOptions {
 
 type ListKind = "tools" | "resources" | "prompts";
 
+/**
+ * An MCP server (spec: server/*). Register tools, resources and prompts, then `connect` a
+ * transport per client; registrations made later reach connected clients as `list_changed`.
+ *
+ * ```ts
+ * const server = new McpServer({ name: "weather", version: "1.0.0" });
+ * server.registerTool("forecast", { inputSchema: { city: z.string() } }, ({ city }) => ({
+ *   content: [{ type: "text", text: `Sunny in ${city}` }],
+ * }));
+ * await server.connect(transport);
+ * ```
+ */
 export class McpServer {
   readonly #info: Implementation;
   readonly #options: McpServerOptions;

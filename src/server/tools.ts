@@ -12,7 +12,9 @@ import { type CompiledSchema, compileObjectSchema, type InferSchema, type Schema
 
 /** What describes a tool besides its name (spec: server/tools § Tool). */
 export interface ToolConfig<I extends SchemaInput = SchemaInput, O extends SchemaInput = SchemaInput> {
+  /** Display name. */
   title?: string;
+  /** What the tool does, for the model. */
   description?: string;
   /**
    * Arguments: a zod object schema, a zod raw shape, or JSON Schema with `"type": "object"`.
@@ -21,8 +23,11 @@ export interface ToolConfig<I extends SchemaInput = SchemaInput, O extends Schem
   inputSchema?: I;
   /** Structured result: when given, every successful result must carry `structuredContent` that matches. */
   outputSchema?: O;
+  /** Hints about behaviour (`readOnlyHint`, `destructiveHint`, ...); clients treat them as untrusted. */
   annotations?: ToolAnnotations;
+  /** Icons for user interfaces. */
   icons?: Icon[];
+  /** Free-form metadata sent with the tool description. */
   _meta?: Record<string, unknown>;
 }
 

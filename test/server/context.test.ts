@@ -153,7 +153,7 @@ describe("form elicitation", () => {
     expect(actions).toEqual([{ action: "decline" }, { action: "cancel" }]);
   });
 
-  it("refuses a nested schema and a URL in the message locally", async () => {
+  it("refuses a nested schema and a URL in the message or the schema's texts locally", async () => {
     const errors: string[] = [];
     const server = serverWith(async (ctx) => {
       const attempts = [
@@ -163,6 +163,14 @@ describe("form elicitation", () => {
             requestedSchema: { type: "object", properties: { address: { type: "object" } as never } },
           }),
         () => ctx.elicit({ message: "Log in at https://evil.example/login", requestedSchema: contactSchema }),
+        () =>
+          ctx.elicit({
+            message: "Your key?",
+            requestedSchema: {
+              type: "object",
+              properties: { key: { type: "string", description: "Create one at evil.com/keys" } },
+            },
+          }),
       ];
       for (const attempt of attempts) {
         await attempt().catch((e: SdkError) => errors.push(`${e.code}: ${e.message}`));
@@ -174,9 +182,10 @@ describe("form elicitation", () => {
       handlers: { "elicitation/create": () => ({ action: "cancel" }) },
     });
     await call(client);
-    expect(errors).toHaveLength(2);
+    expect(errors).toHaveLength(3);
     expect(errors[0]).toMatch(/^INVALID_ARGUMENT: Invalid requestedSchema/);
     expect(errors[1]).toMatch(/^INVALID_ARGUMENT: .*must not contain a URL/);
+    expect(errors[2]).toMatch(/^INVALID_ARGUMENT: The titles and descriptions .* must not contain a URL/);
     expect(requestsSent(received, "elicitation/create")).toEqual([]);
   });
 
