@@ -17,8 +17,19 @@ export interface ObjectView {
   type: string | string[] | undefined;
 }
 
-/** The merged view of a schema: `$ref` followed, `allOf` members folded in. */
-export function viewOf(version: ProtocolVersion, schema: JsonSchema): ObjectView {
+// Schema nodes belong to one revision's document, so a node alone keys its view.
+const views = new WeakMap<JsonSchema, Readonly<ObjectView>>();
+
+/** The merged view of a schema: `$ref` followed, `allOf` members folded in. Computed once per node. */
+export function viewOf(version: ProtocolVersion, schema: JsonSchema): Readonly<ObjectView> {
+  const cached = views.get(schema);
+  if (cached !== undefined) return cached;
+  const view = buildView(version, schema);
+  views.set(schema, view);
+  return view;
+}
+
+function buildView(version: ProtocolVersion, schema: JsonSchema): ObjectView {
   const resolved = resolveSchema(version, schema);
   const view: ObjectView = {
     properties: { ...(resolved.properties ?? {}) },
