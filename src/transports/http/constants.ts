@@ -2,6 +2,7 @@
  * Names and defaults of the Streamable HTTP transport (spec: basic/transports § Streamable HTTP).
  * Header names are lower-case because `Headers` compares them case-insensitively anyway.
  */
+import { STATEFUL_VERSIONS } from "../../revisions/versions.js";
 
 export const SESSION_ID_HEADER = "mcp-session-id";
 export const PROTOCOL_VERSION_HEADER = "mcp-protocol-version";
@@ -14,10 +15,10 @@ export const SSE_MEDIA_TYPE = "text/event-stream";
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
- * Revisions whose `MCP-Protocol-Version` header the server accepts by default. Only the header's
- * syntax is judged here; which revision is negotiated is decided by the protocol layer.
+ * Revisions whose `MCP-Protocol-Version` header the server accepts by default: those the
+ * revision codecs speak. Which one a session uses is negotiated by the protocol layer.
  */
-export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = STATEFUL_VERSIONS;
 
 /**
  * JSON-RPC code for transport-level refusals that are not about the message itself

@@ -46,7 +46,7 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
   maxBodyBytes?: number;
   /** ms without any request (and no open stream or request in progress) before a session ends. */
   sessionIdleTimeoutMs?: number;
-  /** Accepted `MCP-Protocol-Version` values; default 2024-11-05 … 2025-11-25. */
+  /** Accepted `MCP-Protocol-Version` values; default: every revision the codecs speak (2024-11-05 … 2025-11-25). */
   supportedProtocolVersions?: readonly string[];
   /** Unexpected failures, answered with 500. */
   onerror?: (error: Error) => void;
