@@ -183,8 +183,9 @@ describe("JsonRpcSession", () => {
       { timeoutMs: 1000, resetTimeoutOnProgress: true, onprogress: (p) => seen.push(p.progress) },
     );
     await vi.advanceTimersByTimeAsync(0);
-    const token = (received[0] as { params: { _meta: { progressToken: number } } }).params._meta.progressToken;
-    expect((received[0] as { params: { a: number } }).params.a).toBe(1);
+    const token = (received[0] as unknown as { params: { _meta: { progressToken: number } } }).params._meta
+      .progressToken;
+    expect((received[0] as unknown as { params: { a: number } }).params.a).toBe(1);
     for (const progress of [1, 2, 3]) {
       await vi.advanceTimersByTimeAsync(900);
       await wire.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress } });
@@ -206,7 +207,8 @@ describe("JsonRpcSession", () => {
       )
       .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
-    const token = (received[0] as { params: { _meta: { progressToken: number } } }).params._meta.progressToken;
+    const token = (received[0] as unknown as { params: { _meta: { progressToken: number } } }).params._meta
+      .progressToken;
     for (let i = 1; i <= 4; i++) {
       await vi.advanceTimersByTimeAsync(800);
       await wire.send({
