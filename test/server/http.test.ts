@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from "vitest";
+import * as z from "zod";
+import { JsonRpcSession } from "../../src/jsonrpc/session.js";
+import { McpServer } from "../../src/server/index.js";
+import { StreamableHttpClientTransport, StreamableHttpServer } from "../../src/transports/http/index.js";
+import { until } from "./support.js";
+
+/** The HTTP server's web-standard handler, called directly: no socket is opened. */
+function httpPair(server: McpServer) {
+  const http = new StreamableHttpServer({ onsession: (transport) => void server.connect(transport) });
+  const transport = new StreamableHttpClientTransport(new URL("http://127.0.0.1/mcp"), {
+    fetch: (input, init) => http.handle(new Request(input, init)),
+  });
+  return { http, transport };
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+describe("McpServer over Streamable HTTP", () => {
+  it("negotiates, calls a tool that elicits, and completes the elicitation on that session", async () => {
+    const server = new McpServer({ name: "http", version: "1" });
+    server.registerTool("connect", { inputSchema: { service: z.string() } }, async ({ service }, ctx) => {
+      const form = await ctx.elicit({
+        message: `Which ${service} account?`,
+        requestedSchema: { type: "object", properties: { account: { type: "string" } }, required: ["account"] },
+      });
+      const url = await ctx.elicit({ mode: "url", url: "https://example.com/connect", message: "Sign in." });
+      await ctx.session.notifyElicitationComplete(url.elicitationId);
+      return { content: [{ type: "text", text: `${String(form.content?.account)} ${url.action}` }] };
+    });
+    const { http, transport } = httpPair(server);
+    const client = new JsonRpcSession();
+    closers.push(
+      () => client.close(),
+      () => server.close(),
+      () => http.close(),
+    );
+    const completions: unknown[] = [];
+    client.setRequestHandler("elicitation/create", (params) =>
+      params.mode === "url" ? { action: "accept" } : { action: "accept", content: { account: "ada" } },
+    );
+    client.setNotificationHandler("notifications/elicitation/complete", (params) => {
+      completions.push(params);
+    });
+    await client.connect(transport);
+    const init = await client.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: { form: {}, url: {} } },
+      clientInfo: { name: "c", version: "1" },
+    });
+    expect(init.protocolVersion).toBe("2025-11-25");
+    transport.setProtocolVersion?.("2025-11-25");
+    await client.notify("notifications/initialized");
+    expect(server.sessions[0]?.id).toBe(transport.sessionId);
+
+    const result = await client.request("tools/call", { name: "connect", arguments: { service: "GitHub" } });
+    expect(result).toEqual({ content: [{ type: "text", text: "ada accept" }] });
+    // The completion travels on the standalone GET stream, so it may trail the POST's answer.
+    await until(() => completions[0]);
+    expect(completions).toEqual([{ elicitationId: expect.any(String) }]);
+  });
+});
