@@ -45,11 +45,20 @@ export interface SamplingHandlerOptions {
  * `(params, options?) => Promise<result>`; see `ClientRequests`.
  */
 export class McpClient extends ClientRequests implements NotificationHooks {
+  /** `notifications/tools/list_changed`; output schemas learnt from `tools/list` are dropped first. */
   onToolListChanged?: () => void;
+  /** `notifications/resources/list_changed`. */
   onResourceListChanged?: () => void;
+  /** `notifications/prompts/list_changed`. */
   onPromptListChanged?: () => void;
+  /** `notifications/resources/updated` for a subscribed resource. */
   onResourceUpdated?: (uri: string) => void;
+  /** `notifications/message`: a log entry at or above the level set with `setLoggingLevel`. */
   onLoggingMessage?: (params: LoggingMessageParams) => void;
+  /**
+   * `notifications/elicitation/complete` for a URL-mode elicitation this client accepted or got in
+   * a -32042 error; each id at most once, unknown ids never (spec: client/elicitation).
+   */
   onElicitationComplete?: (elicitationId: string) => void;
 
   private elicitation: ElicitationRegistration | undefined;

@@ -11,6 +11,7 @@ import { acceptServerVersion, isSupportedVersion, LATEST_VERSION, SUPPORTED_VERS
 import type { Revision } from "../revisions/revision.js";
 import { createGate, createHandshakeGate } from "../revisions/stateful/gate.js";
 import type { Transport } from "../transports/transport.js";
+import { checkResult, isSessionExpired, readInitializeResult, withDeadline } from "./checks.js";
 import { ElicitationTracker } from "./notifications.js";
 import type { CallOptions, ClientCapabilities, Implementation, InitializeResult, ServerCapabilities } from "./types.js";
 
@@ -24,10 +25,14 @@ export interface McpClientOptions {
   defaultTimeoutMs?: number;
 }
 
-/** Options of `connect`: they apply to the `initialize` request. */
+/**
+ * Options of `connect`, for the `initialize` request. Giving up on it closes the connection
+ * rather than cancelling the request, which the spec forbids for `initialize`.
+ */
 export interface ConnectOptions {
+  /** Aborting rejects `connect` with `SdkError("REQUEST_CANCELLED")`. */
   signal?: AbortSignal;
-  /** ms to wait for the `initialize` result. */
+  /** ms to wait for the `initialize` result; default the client's `defaultTimeoutMs`. */
   timeoutMs?: number;
 }
 
@@ -205,10 +210,14 @@ export abstract class ClientConnection {
   private async initialize(session: JsonRpcSession, transport: Transport, options: ConnectOptions): Promise<void> {
     session.setGate(createHandshakeGate("client"));
     this.sentCapabilities = this.declaredCapabilities();
-    const answer = await session.request(
-      "initialize",
-      { protocolVersion: this.requestedVersion, capabilities: this.sentCapabilities, clientInfo: this.info },
-      options,
+    const answer = await withDeadline(
+      session.request(
+        "initialize",
+        { protocolVersion: this.requestedVersion, capabilities: this.sentCapabilities, clientInfo: this.info },
+        { timeoutMs: Number.POSITIVE_INFINITY },
+      ),
+      options.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
+      options.signal,
     );
     const handshake = readInitializeResult(answer);
     const revision = acceptServerVersion(handshake.protocolVersion);
@@ -227,49 +236,4 @@ export abstract class ClientConnection {
     this.revision = revision;
     this.handshake = handshake;
   }
-}
-
-/** A Streamable HTTP 404 on a known session: the server forgot it (spec: basic/transports § Session Management). */
-function isSessionExpired(error: unknown): boolean {
-  return (
-    error instanceof SdkError &&
-    error.code === "TRANSPORT_ERROR" &&
-    (error as SdkError & { sessionExpired?: unknown }).sessionExpired === true
-  );
-}
-
-/**
- * Holds a result to the negotiated revision's schema, so the typed results handed out are what
- * they claim to be.
- * @throws SdkError "INVALID_RESULT" naming the first mismatch.
- */
-function checkResult(revision: Revision | undefined, method: string, params: Params | undefined, result: Result): void {
-  const request = params === undefined ? { method } : { method, params };
-  const problem = revision?.validateInbound({ jsonrpc: "2.0", id: 0, result }, { role: "client", request });
-  if (problem) {
-    throw new SdkError(
-      "INVALID_RESULT",
-      `The server's ${method} result does not match the schema: ${problem.message}`,
-      {
-        cause: result,
-      },
-    );
-  }
-}
-
-function readInitializeResult(result: Result): InitializeResult {
-  const { protocolVersion, capabilities, serverInfo, instructions } = result;
-  const isObject = (value: unknown): value is Record<string, unknown> =>
-    typeof value === "object" && value !== null && !Array.isArray(value);
-  if (
-    typeof protocolVersion !== "string" ||
-    !isObject(capabilities) ||
-    !isObject(serverInfo) ||
-    typeof serverInfo.name !== "string" ||
-    typeof serverInfo.version !== "string" ||
-    (instructions !== undefined && typeof instructions !== "string")
-  ) {
-    throw new SdkError("INVALID_RESULT", "The server's initialize result is malformed", { cause: result });
-  }
-  return result as unknown as InitializeResult;
 }

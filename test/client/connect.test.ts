@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpClient, ProtocolError, SdkError } from "../../src/client/index.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { LATEST_VERSION } from "../../src/revisions/negotiate.js";
@@ -121,5 +121,46 @@ describe("McpClient.connect", () => {
     await client.close();
     expect(closed).toBe(1);
     expect(client.isConnected).toBe(false);
+  });
+});
+
+describe("giving up on initialize", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function silentServer() {
+    const server = new FakeServer();
+    server.session.setRequestHandler("initialize", () => new Promise(() => {}));
+    await server.start();
+    let closed = false;
+    server.session.onclose = () => {
+      closed = true;
+    };
+    return { server, isClosed: () => closed };
+  }
+
+  it("times out by closing the connection, never by cancelling initialize", async () => {
+    const { server, isClosed } = await silentServer();
+    const client = new McpClient({ name: "c", version: "1" });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const failure = client.connect(server.clientTransport, { timeoutMs: 3_000 }).catch((e: unknown) => e);
+    await until(() => server.sent("initialize").length === 1);
+    vi.advanceTimersByTime(3_000);
+    expect(await failure).toMatchObject({ code: "REQUEST_TIMEOUT" });
+    await until(() => isClosed());
+    expect(server.sent("notifications/cancelled")).toEqual([]);
+  });
+
+  it("stops on abort the same way", async () => {
+    const { server, isClosed } = await silentServer();
+    const client = new McpClient({ name: "c", version: "1" });
+    const controller = new AbortController();
+    const failure = client.connect(server.clientTransport, { signal: controller.signal }).catch((e: unknown) => e);
+    await until(() => server.sent("initialize").length === 1);
+    controller.abort();
+    expect(await failure).toMatchObject({ code: "REQUEST_CANCELLED" });
+    await until(() => isClosed());
+    expect(server.sent("notifications/cancelled")).toEqual([]);
   });
 });
