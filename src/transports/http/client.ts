@@ -143,11 +143,13 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** Follows one logical SSE stream to its end, reconnecting when the connection drops. */
   private follow(state: StreamState): Promise<void> {
+    const session = this.session;
     return followStream(state, {
       reconnect: this.reconnect,
       signal: this.abort.signal,
       isClosed: () => this.closed,
-      connect: () => this.connectStream(state),
+      // A stream belongs to its session: once the session is replaced, reconnecting would open a duplicate.
+      connect: () => (this.session === session ? this.connectStream(state) : Promise.resolve("stop" as const)),
       onEvent: (event) => {
         if (event.id !== undefined) this.options.onresumptiontoken?.(event.id);
         this.receiveEvent(event, state.pending);
