@@ -5,7 +5,7 @@
  */
 import { SdkError } from "../jsonrpc/errors.js";
 import type { Params, Result } from "../jsonrpc/session.js";
-import type { Revision } from "../revisions/revision.js";
+import type { Revision } from "../revisions/index.js";
 import type { InitializeResult } from "./types.js";
 
 /**

@@ -6,9 +6,14 @@
  */
 import { SdkError, UrlElicitationRequiredError } from "../jsonrpc/errors.js";
 import { JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
-import { assertServerCapability } from "../revisions/capabilities.js";
-import { acceptServerVersion, isSupportedVersion, LATEST_VERSION, SUPPORTED_VERSIONS } from "../revisions/negotiate.js";
-import type { Revision } from "../revisions/revision.js";
+import {
+  acceptServerVersion,
+  assertServerCapability,
+  isSupportedVersion,
+  LATEST_VERSION,
+  type Revision,
+  SUPPORTED_VERSIONS,
+} from "../revisions/index.js";
 import { createGate, createHandshakeGate } from "../revisions/stateful/gate.js";
 import type { Transport } from "../transports/transport.js";
 import { checkResult, isSessionExpired, readInitializeResult, withDeadline } from "./checks.js";

@@ -6,8 +6,12 @@
  */
 import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { InboundRequest, JsonRpcSession, Params, Result } from "../jsonrpc/session.js";
-import { clientElicitationModes } from "../revisions/capabilities.js";
-import { applyDefaults, checkRequestedSchema, validateElicitContent } from "../revisions/elicitation.js";
+import {
+  applyDefaults,
+  checkRequestedSchema,
+  clientElicitationModes,
+  validateElicitContent,
+} from "../revisions/index.js";
 import type { ElicitationTracker } from "./notifications.js";
 import type {
   ClientCapabilities,

@@ -3,9 +3,13 @@
  * (spec: server/tools § Output Schema: clients SHOULD validate). Each distinct schema is
  * compiled once; a tool the client has not listed is not checked.
  */
-import type { Ajv, ValidateFunction } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
 import { SdkError } from "../jsonrpc/errors.js";
-import { createAjv } from "../revisions/validators.js";
+
+// ajv-formats is CommonJS: under NodeNext its default import is the module object.
+const addFormats = addFormatsModule.default;
 
 /** JSON Schema dialects this client validates with; a schema without `$schema` is 2020-12 (spec: basic § JSON Schema Usage). */
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
@@ -90,13 +94,20 @@ export class ToolOutputValidator {
     const dialect = (schema as { $schema?: unknown }).$schema;
     const name = typeof dialect === "string" ? dialect.replace(/#$/, "") : DRAFT_2020_12;
     if (name === DRAFT_2020_12) {
-      this.ajv2020 ??= createAjv("2020-12");
+      this.ajv2020 ??= createAjv(Ajv2020);
       return this.ajv2020;
     }
     if (name === DRAFT_07) {
-      this.ajv07 ??= createAjv("draft-07");
+      this.ajv07 ??= createAjv(Ajv);
       return this.ajv07;
     }
     throw new Error(`JSON Schema dialect ${JSON.stringify(dialect)} is not supported (use 2020-12 or draft-07)`);
   }
+}
+
+/** Tool schemas are the server's own: annotations and unknown keywords must not fail compilation. */
+function createAjv(Dialect: typeof Ajv | typeof Ajv2020): Ajv {
+  const ajv = new Dialect({ strict: false });
+  addFormats(ajv);
+  return ajv;
 }

@@ -13,7 +13,7 @@ import type {
   ElicitUrlParams,
   Implementation,
   ListRootsResult,
-} from "../revisions/model.js";
+} from "../revisions/index.js";
 
 export type {
   CallToolParams,
@@ -24,6 +24,7 @@ export type {
   ContentBlock,
   CreateMessageParams,
   CreateMessageResult,
+  ElicitationMode,
   ElicitResult,
   EmptyResult,
   GetPromptParams,
@@ -49,8 +50,7 @@ export type {
   SetLevelParams,
   SubscribeParams,
   Tool,
-} from "../revisions/model.js";
-export type { ElicitationMode } from "../revisions/revision.js";
+} from "../revisions/index.js";
 
 /** Params of requests that carry nothing but `_meta` (`ping`). */
 export interface RequestParams {
