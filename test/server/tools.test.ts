@@ -70,6 +70,20 @@ describe("tools", () => {
     expect(result).toEqual(text("Oslo: sunny for 1 day(s)"));
   });
 
+  it("accepts a zod object schema as well as a raw shape", async () => {
+    const server = new McpServer({ name: "s", version: "1" });
+    const inputSchema = z.object({ word: z.string().transform((w) => w.toUpperCase()) });
+    server.registerTool("shout", { inputSchema }, ({ word }) => text(word));
+    const { client } = await connectClient(server);
+    const { tools } = await client.request("tools/list");
+    expect(tools).toEqual([
+      { name: "shout", inputSchema: { type: "object", properties: { word: { type: "string" } }, required: ["word"] } },
+    ]);
+    await expect(client.request("tools/call", { name: "shout", arguments: { word: "hi" } })).resolves.toEqual(
+      text("HI"),
+    );
+  });
+
   it("calls a JSON Schema tool", async () => {
     const { client } = await connectClient(weatherServer());
     await expect(client.request("tools/call", { name: "add", arguments: { a: 2, b: 3 } })).resolves.toEqual(text("5"));
