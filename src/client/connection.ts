@@ -9,12 +9,13 @@ import { JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js"
 import {
   acceptServerVersion,
   assertServerCapability,
+  createGate,
+  createHandshakeGate,
   isSupportedVersion,
   LATEST_VERSION,
   type Revision,
   SUPPORTED_VERSIONS,
 } from "../revisions/index.js";
-import { createGate, createHandshakeGate } from "../revisions/stateful/gate.js";
 import type { Transport } from "../transports/transport.js";
 import { checkResult, isSessionExpired, readInitializeResult, withDeadline } from "./checks.js";
 import { ElicitationTracker } from "./notifications.js";

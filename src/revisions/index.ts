@@ -25,5 +25,7 @@ export {
   SUPPORTED_VERSIONS,
 } from "./negotiate.js";
 export type { ElicitationMode, MessageContext, Revision, Role } from "./revision.js";
+export { createGate, createHandshakeGate } from "./stateful/gate.js";
 export { validatorFor } from "./validators.js";
 export type { ProtocolVersion, StatefulVersion } from "./versions.js";
+export { STATEFUL_VERSIONS } from "./versions.js";

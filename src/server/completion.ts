@@ -4,7 +4,7 @@
  * more the completer had.
  */
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
-import type { CompleteResult } from "../revisions/model.js";
+import type { CompleteResult } from "../revisions/index.js";
 import type { PromptRegistry } from "./prompts.js";
 import type { ResourceRegistry } from "./resources.js";
 import type { Completer } from "./uri-template.js";

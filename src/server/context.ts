@@ -7,12 +7,6 @@ import { randomUUID } from "node:crypto";
 import { SdkError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, RequestOptions } from "../jsonrpc/session.js";
-import {
-  applyDefaults,
-  checkRequestedSchema,
-  messageContainsUrl,
-  validateElicitContent,
-} from "../revisions/elicitation.js";
 import type {
   CreateMessageParams,
   CreateMessageResult,
@@ -20,7 +14,8 @@ import type {
   ElicitResult,
   ElicitUrlParams,
   ListRootsResult,
-} from "../revisions/model.js";
+} from "../revisions/index.js";
+import { applyDefaults, checkRequestedSchema, messageContainsUrl, validateElicitContent } from "../revisions/index.js";
 import type { AuthInfo } from "../transports/transport.js";
 import type { LoggingLevel } from "./logging.js";
 import type { ServerSession } from "./session.js";

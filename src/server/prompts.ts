@@ -4,7 +4,7 @@
  */
 import * as z from "zod";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
-import type { GetPromptResult, Icon, Prompt, PromptArgument } from "../revisions/model.js";
+import type { GetPromptResult, Icon, Prompt, PromptArgument } from "../revisions/index.js";
 import type { RequestContext } from "./context.js";
 import { paginate } from "./pagination.js";
 import { type RegisteredHandle, Registry } from "./registry.js";

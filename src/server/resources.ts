@@ -9,7 +9,7 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate as ResourceTemplateDescription,
-} from "../revisions/model.js";
+} from "../revisions/index.js";
 import type { RequestContext } from "./context.js";
 import { paginate } from "./pagination.js";
 import { type RegisteredHandle, Registry } from "./registry.js";

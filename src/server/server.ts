@@ -4,7 +4,7 @@
  */
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { Params, Result } from "../jsonrpc/session.js";
-import type { Icon, Implementation, ServerCapabilities } from "../revisions/model.js";
+import type { Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { complete } from "./completion.js";
 import type { RequestContext } from "./context.js";

@@ -4,7 +4,7 @@
  * only an unknown tool and a thrown `ProtocolError` (such as -32042) are JSON-RPC errors.
  */
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
-import type { CallToolResult, Icon, Tool, ToolAnnotations } from "../revisions/model.js";
+import type { CallToolResult, Icon, Tool, ToolAnnotations } from "../revisions/index.js";
 import type { RequestContext } from "./context.js";
 import { paginate } from "./pagination.js";
 import { type RegisteredHandle, Registry } from "./registry.js";

@@ -2,7 +2,7 @@
  * Names and defaults of the Streamable HTTP transport (spec: basic/transports § Streamable HTTP).
  * Header names are lower-case because `Headers` compares them case-insensitively anyway.
  */
-import { STATEFUL_VERSIONS } from "../../revisions/versions.js";
+import { STATEFUL_VERSIONS } from "../../revisions/index.js";
 
 export const SESSION_ID_HEADER = "mcp-session-id";
 export const PROTOCOL_VERSION_HEADER = "mcp-protocol-version";
