@@ -50,6 +50,15 @@ describe("createGate for a client", () => {
     });
   });
 
+  it("lets an extension's notification through and still checks the ones the revision defines", () => {
+    expect(
+      gate.checkInbound({ jsonrpc: "2.0", method: "notifications/acme/heartbeat", params: { n: 1 } }),
+    ).toBeUndefined();
+    expect(
+      gate.checkInbound({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: 42 } }),
+    ).toMatchObject({ code: -32602 });
+  });
+
   it("takes batches from the revision", () => {
     const old = createGate(revision("2025-03-26"), { role: "client", peerCapabilities: {}, initialized: () => true });
     expect(old.acceptsBatch).toBe(true);

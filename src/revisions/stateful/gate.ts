@@ -61,6 +61,10 @@ export function createGate(revision: Revision, options: GateOptions): MessageGat
       if (role === "server" && isRequest(message) && message.method === "initialize") {
         return new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized");
       }
+      // A notification this revision does not define (an extension's) has no schema to check; the
+      // session drops it unless the application registered a handler for it.
+      const peer = role === "server" ? "client" : "server";
+      if (!isRequest(message) && !revision.hasNotification(message.method, peer)) return undefined;
       const refusal = revision.validateInbound(message, { role });
       if (refusal) return refusal;
       if (isRequest(message)) {
