@@ -53,6 +53,17 @@ describe("Streamable HTTP server: the standalone GET stream", () => {
     await events.return(undefined);
   });
 
+  it("keeps unrelated notifications sent before the GET stream opened and delivers them when it does", async () => {
+    const { url } = await start();
+    const sessionId = await initialize(url);
+    const answer = await post(url, announce(2, 2), { "mcp-session-id": sessionId });
+    expect(await sseMessages(answer)).toEqual([{ jsonrpc: "2.0", id: 2, result: {} }]);
+    const events = sseEvents(await openGet(url, sessionId));
+    expect(await nextMessage(events)).toEqual({ jsonrpc: "2.0", method: "notifications/announced", params: { n: 0 } });
+    expect(await nextMessage(events)).toEqual({ jsonrpc: "2.0", method: "notifications/announced", params: { n: 1 } });
+    await events.return(undefined);
+  });
+
   it("needs Accept: text/event-stream and a known session", async () => {
     const { url } = await start();
     const sessionId = await initialize(url);

@@ -42,6 +42,9 @@ export interface SessionTransportOptions {
  * layer connects to it like to any `Transport` and calls `setProtocolVersion` once the
  * revision is negotiated; from then on a request with another `MCP-Protocol-Version` gets 400.
  */
+/** How many unrelated notifications wait for the standalone stream; the oldest go first. */
+const MAX_UNSENT_NOTIFICATIONS = 100;
+
 export class StreamableHttpSessionTransport implements Transport {
   readonly sessionId: string | undefined;
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
@@ -56,6 +59,8 @@ export class StreamableHttpSessionTransport implements Transport {
   /** The stream of the POST being delivered right now, for an answer that has no id. */
   private delivering: OutboundStream | undefined;
   private readonly queue: Array<() => void> = [];
+  /** Notifications for the standalone stream sent before the client opened it. */
+  private readonly unsent: JsonRpcMessage[] = [];
   private started = false;
   private closed = false;
 
@@ -114,6 +119,12 @@ export class StreamableHttpSessionTransport implements Transport {
     if (!this.canCarry(target)) {
       if (isRequest(message)) {
         throw new SdkError("TRANSPORT_ERROR", `No open stream can carry the ${message.method} request`);
+      }
+      // A client opens its GET stream a moment after initializing; what the server says meanwhile
+      // (a completion, a list change) waits for it instead of being lost.
+      if (target === this.standalone) {
+        if (this.unsent.length === MAX_UNSENT_NOTIFICATIONS) this.unsent.shift();
+        this.unsent.push(message);
       }
       return;
     }
@@ -176,7 +187,9 @@ export class StreamableHttpSessionTransport implements Transport {
     if (this.standalone.sink?.open) {
       return httpError(409, TRANSPORT_ERROR_CODE, "An SSE stream is already open for this session", headers);
     }
-    return this.attachSse(this.standalone).response(headers);
+    const response = this.attachSse(this.standalone).response(headers);
+    for (const message of this.unsent.splice(0)) void this.write(this.standalone, message);
+    return response;
   }
 
   /** @internal Replays a stream after `lastEventId` and, if the stream is still live, continues it. */
