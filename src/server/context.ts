@@ -98,6 +98,8 @@ export interface ContextHost {
   log(level: LoggingLevel, data: unknown, logger: string | undefined, relatedRequestId: RequestId): Promise<void>;
   /** Reports a local problem to the server's logger. */
   report(message: string, error: unknown): void;
+  /** Notes which request a URL-mode elicitation was made in, so its completion can travel with it. */
+  elicitationStarted(elicitationId: string, requestId: RequestId): void;
 }
 
 export function createRequestContext(host: ContextHost, inbound: InboundRequest): RequestContext {
@@ -116,6 +118,7 @@ export function createRequestContext(host: ContextHost, inbound: InboundRequest)
     if (options.signal) requestOptions.signal = options.signal;
     if (params.mode === "url") {
       const sent = { ...params, elicitationId: params.elicitationId ?? randomUUID() };
+      host.elicitationStarted(sent.elicitationId, inbound.id);
       const result = checkAction(await inbound.request("elicitation/create", sent, requestOptions));
       return { ...result, elicitationId: sent.elicitationId };
     }

@@ -74,6 +74,8 @@ export class ServerConnection implements ServerSession {
   #announced: ServerCapabilities = {};
   #initialized = false;
   #logLevel: LoggingLevel | undefined;
+  /** URL-mode elicitations not yet completed, with the request each was made in (oldest first, bounded). */
+  readonly #elicitations = new Map<string, RequestId>();
   /** URIs this client subscribed to with `resources/subscribe`. */
   readonly subscriptions = new Set<string>();
 
@@ -145,7 +147,12 @@ export class ServerConnection implements ServerSession {
   }
 
   notifyElicitationComplete(elicitationId: string): Promise<void> {
-    return this.#rpc.notify("notifications/elicitation/complete", { elicitationId });
+    // While the request that asked is still open, its own stream carries the completion, so the
+    // client sees it before that request's result.
+    const requestId = this.#elicitations.get(elicitationId);
+    this.#elicitations.delete(elicitationId);
+    const options = requestId === undefined ? {} : { relatedRequestId: requestId };
+    return this.#rpc.notify("notifications/elicitation/complete", { elicitationId }, options);
   }
 
   #initialize(params: Params, inbound: InboundRequest): InitializeResult {
@@ -209,6 +216,10 @@ export class ServerConnection implements ServerSession {
         session: this,
         log: (level, data, logger, related) => this.log(level, data, logger, related),
         report: (message, error) => this.host.report(message, error, this.id),
+        elicitationStarted: (elicitationId, requestId) => {
+          if (this.#elicitations.size >= 1000) this.#elicitations.delete(this.#elicitations.keys().next().value ?? "");
+          this.#elicitations.set(elicitationId, requestId);
+        },
       },
       inbound,
     );

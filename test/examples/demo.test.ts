@@ -19,6 +19,7 @@ describe("npm run demo", () => {
       "browser  GET http://127.0.0.1:",
       "server   stored the API key",
       "server   sent notifications/elicitation/complete",
+      "client   notifications/elicitation/complete arrived",
       "client   the call returned: Tomorrow in Lisbon",
       "done     the hand-off completed",
     ].map((needle) => lines.findIndex((line) => line.includes(needle)));
