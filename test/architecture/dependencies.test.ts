@@ -1,0 +1,31 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "../..");
+const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
+
+function declared(manifest: string): string[] {
+  const json = JSON.parse(read(manifest)) as Record<string, Record<string, string> | undefined>;
+  return [...Object.keys(json.dependencies ?? {}), ...Object.keys(json.devDependencies ?? {})];
+}
+
+describe("docs/dependencies.md", () => {
+  const doc = read("docs/dependencies.md");
+  const documented = [...doc.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]);
+  const used = [...declared("package.json"), ...declared("test/conformance/package.json")];
+
+  it("gives every dependency its one-line reason", () => {
+    expect(used.filter((name) => !documented.includes(name))).toEqual([]);
+  });
+
+  it("lists no dependency that is gone", () => {
+    expect(documented.filter((name) => !used.includes(name as string))).toEqual([]);
+  });
+
+  it("pins every version exactly", () => {
+    const json = JSON.parse(read("package.json")) as Record<string, Record<string, string>>;
+    const ranges = Object.entries({ ...json.dependencies, ...json.devDependencies }).filter(([, v]) => !/^\d/.test(v));
+    expect(ranges).toEqual([]);
+  });
+});
