@@ -5,7 +5,14 @@
  * else to the standalone GET stream. Spec: basic/transports § Streamable HTTP.
  */
 import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
-import { isRequest, isResponse, type JsonRpcMessage, type RequestId } from "../../jsonrpc/messages.js";
+import {
+  isNotification,
+  isRequest,
+  isRequestId,
+  isResponse,
+  type JsonRpcMessage,
+  type RequestId,
+} from "../../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
 import { TRANSPORT_ERROR_CODE } from "./constants.js";
 import type { EventStore } from "./event-store.js";
@@ -56,6 +63,8 @@ export class StreamableHttpSessionTransport implements Transport {
   private readonly streams = new Map<string, OutboundStream>();
   private readonly byRequest = new Map<RequestId, OutboundStream>();
   private readonly standalone = newStream(`${this.tag}.standalone`, new Set());
+  /** Requests the client cancelled while they were pending; a response that crossed the cancellation is dropped. */
+  private readonly cancelled = new Set<RequestId>();
   /** The stream of the POST being delivered right now, for an answer that has no id. */
   private delivering: OutboundStream | undefined;
   private readonly queue: Array<() => void> = [];
@@ -102,6 +111,7 @@ export class StreamableHttpSessionTransport implements Transport {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The HTTP session is closed");
     if (isResponse(message)) {
       const stream = message.id === null ? this.delivering : this.byRequest.get(message.id);
+      if (stream === undefined && message.id !== null && this.cancelled.delete(message.id)) return;
       if (stream === undefined) {
         throw new SdkError("TRANSPORT_ERROR", `No pending request with id ${JSON.stringify(message.id)}`);
       }
@@ -141,6 +151,7 @@ export class StreamableHttpSessionTransport implements Transport {
     }
     this.streams.clear();
     this.byRequest.clear();
+    this.cancelled.clear();
     this.options.onterminate?.();
     this.onclose?.();
   }
@@ -262,6 +273,24 @@ export class StreamableHttpSessionTransport implements Transport {
     });
   }
 
+  /**
+   * A cancelled request gets no response (spec: basic/utilities/cancellation), so it stops holding
+   * its stream open: the stream ends once nothing else on it is pending, and the session can expire.
+   */
+  private releaseCancelled(messages: readonly JsonRpcMessage[]): void {
+    for (const message of messages) {
+      if (!isNotification(message) || message.method !== "notifications/cancelled") continue;
+      const id = message.params?.requestId;
+      if (!isRequestId(id)) continue;
+      const stream = this.byRequest.get(id);
+      if (stream === undefined) continue;
+      this.byRequest.delete(id);
+      stream.pending.delete(id);
+      this.cancelled.add(id);
+      if (stream.pending.size === 0) this.finish(stream);
+    }
+  }
+
   private deliver(payload: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra, stream?: OutboundStream): void {
     const run = () => {
       this.delivering = stream;
@@ -272,6 +301,7 @@ export class StreamableHttpSessionTransport implements Transport {
       } finally {
         this.delivering = undefined;
       }
+      this.releaseCancelled(Array.isArray(payload) ? payload : [payload]);
     };
     if (this.started) run();
     else this.queue.push(run);

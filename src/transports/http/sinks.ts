@@ -97,6 +97,11 @@ export class JsonSink implements Sink {
     for (const id of unanswered) {
       this.responses.push(errorResponse(id, ErrorCode.ConnectionClosed, "The connection closed before a response"));
     }
+    // Every request was cancelled: there is nothing to answer with, as for a POST of notifications.
+    if (this.responses.length === 0) {
+      this.resolve?.(new Response(null, { status: 202, headers: this.headers }));
+      return;
+    }
     // A refused batch is answered with one error object, as JSON-RPC 2.0 prescribes.
     const refusal = this.responses.find((r) => r.id === null);
     const body = refusal ?? (this.batch ? this.responses : this.responses[0]);
