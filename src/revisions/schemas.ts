@@ -1,8 +1,10 @@
 /**
  * The official JSON Schema of each revision, and the small amount of schema navigation the codec needs
  * (following `$ref`s, naming definitions). Draft-07 revisions keep definitions under `definitions`,
- * 2020-12 ones under `$defs`.
+ * 2020-12 ones under `$defs`. The documents are the embedded official files with the corrections
+ * of `errata.ts` applied.
  */
+import { applyErrata } from "./errata.js";
 import { schema as schema20241105 } from "./generated/2024-11-05.schema.js";
 import { schema as schema20250326 } from "./generated/2025-03-26.schema.js";
 import { schema as schema20250618 } from "./generated/2025-06-18.schema.js";
@@ -11,13 +13,13 @@ import type { JsonSchema, SchemaDocument } from "./schema-document.js";
 import type { ProtocolVersion } from "./versions.js";
 
 const DOCUMENTS: Record<ProtocolVersion, SchemaDocument> = {
-  "2024-11-05": schema20241105,
-  "2025-03-26": schema20250326,
-  "2025-06-18": schema20250618,
-  "2025-11-25": schema20251125,
+  "2024-11-05": applyErrata(schema20241105),
+  "2025-03-26": applyErrata(schema20250326),
+  "2025-06-18": applyErrata(schema20250618),
+  "2025-11-25": applyErrata(schema20251125),
 };
 
-/** The whole official schema document of a revision. */
+/** The whole schema document of a revision: the official file, corrected where it contradicts schema.ts. */
 export function schemaDocument(version: ProtocolVersion): SchemaDocument {
   return DOCUMENTS[version];
 }

@@ -2,8 +2,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { OUT_DIR, REVISIONS, render } from "../../scripts/gen-wire-types.js";
-import { schemaDocument } from "../../src/revisions/schemas.js";
+import { schema as embedded20241105 } from "../../src/revisions/generated/2024-11-05.schema.js";
+import { schema as embedded20250326 } from "../../src/revisions/generated/2025-03-26.schema.js";
+import { schema as embedded20250618 } from "../../src/revisions/generated/2025-06-18.schema.js";
+import { schema as embedded20251125 } from "../../src/revisions/generated/2025-11-25.schema.js";
 import { STATEFUL_VERSIONS } from "../../src/revisions/versions.js";
+
+/** The embedded files as generated, before the codec applies its errata. */
+const EMBEDDED = {
+  "2024-11-05": embedded20241105,
+  "2025-03-26": embedded20250326,
+  "2025-06-18": embedded20250618,
+  "2025-11-25": embedded20251125,
+};
 
 const SCHEMA_DIR = join(OUT_DIR, "../../../../shared/spec/schema");
 const haveSources = existsSync(SCHEMA_DIR);
@@ -22,7 +33,7 @@ describe("generated wire types", () => {
     "%s: the embedded schema is the official file, and regenerating changes nothing",
     async (version) => {
       const official = JSON.parse(readFileSync(join(SCHEMA_DIR, `${version}.json`), "utf8"));
-      expect(schemaDocument(version)).toEqual(official);
+      expect(EMBEDDED[version]).toEqual(official);
       const { types, schema } = await render(version);
       expect(types).toBe(readFileSync(join(OUT_DIR, `${version}.ts`), "utf8"));
       expect(schema).toBe(readFileSync(join(OUT_DIR, `${version}.schema.ts`), "utf8"));
