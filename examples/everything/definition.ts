@@ -1,0 +1,26 @@
+/**
+ * The everything server's definition: every tool, resource and prompt the official conformance
+ * suite asks for (test/conformance/REQUIREMENTS.md), on one `McpServer` that serves any number
+ * of connections.
+ */
+import { McpServer } from "../../src/server/index.js";
+import { registerPrompts } from "./prompts.js";
+import { registerResources } from "./resources.js";
+import { registerTools } from "./tools.js";
+
+export function createEverythingServer(): McpServer {
+  const server = new McpServer(
+    { name: "mcp-handoff-everything", version: "1.0.0", title: "Everything (mcp-handoff example)" },
+    {
+      instructions: "A test server: every tool, resource and prompt exists to exercise one protocol feature.",
+      logger: ({ level, message, error, sessionId }) => {
+        const detail = error instanceof Error ? `: ${error.message}` : "";
+        process.stderr.write(`[${level}]${sessionId ? ` session ${sessionId}` : ""} ${message}${detail}\n`);
+      },
+    },
+  );
+  registerTools(server);
+  registerResources(server);
+  registerPrompts(server);
+  return server;
+}

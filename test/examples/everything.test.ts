@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { afterAll, describe, expect, it } from "vitest";
+import { McpClient } from "../../src/client/index.js";
+import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
+import { StdioClientTransport } from "../../src/transports/stdio/index.js";
+import type { Transport } from "../../src/transports/transport.js";
+
+const SERVER = ["--import", "tsx", "examples/everything/server.ts"];
+
+/** Starts the server with `--http 0` and reads the endpoint it prints once it listens. */
+async function startHttpServer(): Promise<{ child: ChildProcess; url: URL }> {
+  const child = spawn(process.execPath, [...SERVER, "--http", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+  const lines = createInterface({ input: child.stderr as NodeJS.ReadableStream });
+  for await (const line of lines) {
+    const match = /everything server: (http:\/\/\S+)/.exec(line);
+    if (match?.[1]) return { child, url: new URL(match[1]) };
+  }
+  throw new Error("The HTTP server exited before listening");
+}
+
+let httpServer: Promise<{ child: ChildProcess; url: URL }> | undefined;
+
+const transports: Record<string, () => Promise<Transport>> = {
+  stdio: async () =>
+    new StdioClientTransport({ command: process.execPath, args: [...SERVER, "--stdio"], stderr: "ignore" }),
+  // Started on first use, then shared: each connection is its own session on it.
+  http: async () => {
+    httpServer ??= startHttpServer();
+    return new StreamableHttpClientTransport((await httpServer).url);
+  },
+};
+
+afterAll(async () => {
+  const started = await httpServer;
+  if (started && started.child.exitCode === null) {
+    started.child.kill("SIGTERM");
+    await once(started.child, "exit");
+  }
+});
+
+describe.each(Object.keys(transports))("the everything example over %s", (name) => {
+  it("lists its tools, resources and prompts and runs tools, one of which asks the client's model", async () => {
+    const client = new McpClient({ name: "everything-test", version: "1.0.0" });
+    client.setSamplingHandler((params) => {
+      const first = params.messages[0]?.content;
+      const prompt = first && !Array.isArray(first) && first.type === "text" ? first.text : "";
+      return { role: "assistant", content: { type: "text", text: `echo: ${prompt}` }, model: "test-model" };
+    });
+    await client.connect(await (transports[name] as () => Promise<Transport>)());
+    try {
+      const tools = (await client.listAllTools()).map((tool) => tool.name);
+      expect(tools).toEqual(expect.arrayContaining(["test_simple_text", "test_sampling", "test_elicitation"]));
+      const resources = (await client.listAllResources()).map((resource) => resource.uri);
+      expect(resources).toEqual(["test://static-text", "test://static-binary", "test://watched-resource"]);
+      const templates = await client.listAllResourceTemplates();
+      expect(templates.map((template) => template.uriTemplate)).toEqual(["test://template/{id}/data"]);
+      const prompts = (await client.listAllPrompts()).map((prompt) => prompt.name);
+      expect(prompts).toContain("test_prompt_with_arguments");
+
+      const simple = await client.callTool({ name: "test_simple_text" });
+      expect(simple.content).toEqual([{ type: "text", text: "This is a simple text response for testing." }]);
+      const sampled = await client.callTool({ name: "test_sampling", arguments: { prompt: "Hello" } });
+      expect(sampled.content).toEqual([{ type: "text", text: "LLM response: echo: Hello" }]);
+
+      const read = await client.readResource({ uri: "test://template/42/data" });
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual({
+        id: "42",
+        templateTest: true,
+        data: "Data for ID: 42",
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
