@@ -66,6 +66,11 @@ class StatefulRevision implements Revision {
       const paramsSchema = definition === undefined ? undefined : definitions[definition]?.properties?.params;
       if (paramsSchema === undefined || message.params === undefined) return message;
       let params = fitToSchema(this.version, paramsSchema, message.params) as Record<string, unknown>;
+      // `params._meta` (with `progressToken`) exists in every revision, though older generated
+      // definitions of specific requests and notifications leave it out.
+      if (message.params._meta !== undefined && params._meta === undefined) {
+        params = { ...params, _meta: message.params._meta };
+      }
       if (message.method === "elicitation/create" && params.requestedSchema !== undefined) {
         const requestedSchema = downgradeRequestedSchema(this.version, params.requestedSchema);
         if (requestedSchema !== params.requestedSchema) params = { ...params, requestedSchema };
