@@ -40,6 +40,18 @@ export function runEventStoreContract(name: string, make: () => EventStore): voi
       for (const id of ids) expect(id).not.toMatch(/[\r\n\0]/);
     });
 
+    it("gives a priming id, before or between messages, after which exactly the later messages replay", async () => {
+      const store = make();
+      const start = await store.primingEventId("p");
+      expect(await replay(store, start)).toMatchObject({ streamId: "p", messages: [] });
+      await store.storeEvent("p", note(1));
+      const middle = await store.primingEventId("p");
+      await store.storeEvent("p", note(2));
+      expect((await replay(store, start)).messages).toEqual([note(1), note(2)]);
+      expect((await replay(store, middle)).messages).toEqual([note(2)]);
+      expect(new Set([start, middle, await store.primingEventId("q")]).size).toBe(3);
+    });
+
     it("rejects an unknown event id", async () => {
       const store = make();
       await expect(replay(store, "nothing-like-this")).rejects.toThrow();

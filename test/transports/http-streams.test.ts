@@ -121,6 +121,46 @@ describe("Streamable HTTP server: resumability", () => {
     expect(await sseMessages(resumed)).toEqual([{ jsonrpc: "2.0", id: 5, result: { released: true } }]);
   });
 
+  it("opens every SSE connection with a priming event whose id resumes from the first message", async () => {
+    const { url } = await start({ eventStore: new MemoryEventStore(), retryIntervalMs: 250 });
+    const sessionId = await initialize(url);
+    const headers = { "mcp-session-id": sessionId };
+    const held = await post(url, { jsonrpc: "2.0", id: 7, method: "progress", params: { key: "q" } }, headers);
+    const events = sseEvents(held);
+    const priming = (await events.next()).value;
+    expect(priming).toMatchObject({ data: "", id: expect.any(String) });
+    expect(await nextMessage(events)).toMatchObject({ method: "notifications/progress" });
+    await events.return(undefined);
+    await (await post(url, { jsonrpc: "2.0", id: 8, method: "release", params: { key: "q" } }, headers)).text();
+
+    const raw = await (await openGet(url, sessionId, priming?.id)).text();
+    expect(raw).not.toContain("retry:");
+    expect(raw.match(/^data: .+$/gm)?.map((line) => JSON.parse(line.slice(6)))).toEqual([
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } },
+      { jsonrpc: "2.0", id: 7, result: { released: true } },
+    ]);
+    const standalone = await openGet(url, sessionId);
+    const reader = standalone.body?.getReader();
+    const first = new TextDecoder().decode((await reader?.read())?.value);
+    expect(first).toMatch(/^id: \S+\nretry: 250\ndata: \n\n$/);
+    await reader?.cancel();
+  });
+
+  it("sends no priming event without an event store, since nothing could be resumed", async () => {
+    const { url } = await start();
+    const sessionId = await initialize(url);
+    const raw = await (
+      await post(url, { jsonrpc: "2.0", id: 2, method: "echo" }, { "mcp-session-id": sessionId })
+    ).text();
+    expect(raw).toBe('event: message\ndata: {"jsonrpc":"2.0","id":2,"result":{"echo":{}}}\n\n');
+  });
+
+  it("refuses a retry interval that SSE cannot carry", () => {
+    const options = { onsession: () => {}, eventStore: new MemoryEventStore() };
+    expect(() => new StreamableHttpServer({ ...options, retryIntervalMs: 1.5 })).toThrow(TypeError);
+    expect(() => new StreamableHttpServer({ ...options, retryIntervalMs: -1 })).toThrow(TypeError);
+  });
+
   it("refuses a Last-Event-ID of another session", async () => {
     const { url } = await start({ eventStore: new MemoryEventStore() });
     const first = await initialize(url);

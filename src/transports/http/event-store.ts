@@ -13,6 +13,13 @@ export interface EventStore {
    */
   storeEvent(streamId: string, message: JsonRpcMessage): Promise<string>;
   /**
+   * Returns a fresh event id that marks the current end of stream `streamId` (new or not)
+   * without storing a message: replaying after it yields what the stream stores from now on.
+   * The server sends it as the priming event (an id with empty data) when an SSE connection
+   * opens, so a client can resume the stream before any message arrived.
+   */
+  primingEventId(streamId: string): Promise<string>;
+  /**
    * Calls `send` in order for each message stored on the same stream after `lastEventId`,
    * and returns that stream's id.
    * @throws when `lastEventId` is unknown to the store.
@@ -41,6 +48,8 @@ export class MemoryEventStore implements EventStore {
   private readonly streams = new Map<string, StoredEvent[]>();
   /** Stream ids in the order their events were stored, for dropping the oldest event first. */
   private readonly order: string[] = [];
+  /** Streams primed but still without events, oldest first; bounded like the events. */
+  private readonly primed = new Set<string>();
   private readonly maxEvents: number;
   private seq = 0;
 
@@ -50,6 +59,7 @@ export class MemoryEventStore implements EventStore {
 
   async storeEvent(streamId: string, message: JsonRpcMessage): Promise<string> {
     const seq = ++this.seq;
+    this.primed.delete(streamId);
     let events = this.streams.get(streamId);
     if (events === undefined) {
       events = [];
@@ -61,7 +71,19 @@ export class MemoryEventStore implements EventStore {
     return `${streamId}/${seq}`;
   }
 
-  /** @throws SdkError "INVALID_ARGUMENT" when the id does not name a stored stream. */
+  async primingEventId(streamId: string): Promise<string> {
+    if (!this.streams.has(streamId)) {
+      this.primed.delete(streamId);
+      this.primed.add(streamId);
+      for (const oldest of this.primed) {
+        if (this.primed.size <= this.maxEvents) break;
+        this.primed.delete(oldest);
+      }
+    }
+    return `${streamId}/${++this.seq}`;
+  }
+
+  /** @throws SdkError "INVALID_ARGUMENT" when the id does not name a stored or primed stream. */
   async replayEventsAfter(
     lastEventId: string,
     send: (eventId: string, message: JsonRpcMessage) => Promise<void>,
@@ -69,7 +91,7 @@ export class MemoryEventStore implements EventStore {
     const slash = lastEventId.lastIndexOf("/");
     const streamId = lastEventId.slice(0, Math.max(0, slash));
     const after = Number(lastEventId.slice(slash + 1));
-    const events = this.streams.get(streamId);
+    const events = this.streams.get(streamId) ?? (this.primed.has(streamId) ? [] : undefined);
     if (slash < 0 || !Number.isInteger(after) || events === undefined) {
       throw new SdkError("INVALID_ARGUMENT", `Unknown event id "${lastEventId}"`);
     }

@@ -38,8 +38,17 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    * DELETE answer 405, and a server-to-client request can only travel on the POST's stream.
    */
   sessionIdGenerator?: (() => string) | undefined;
-  /** Makes SSE streams resumable with `Last-Event-ID`; see `MemoryEventStore`. */
+  /**
+   * Makes SSE streams resumable with `Last-Event-ID`; see `MemoryEventStore`. Each SSE
+   * connection then opens with a priming event (an event id and empty data).
+   */
   eventStore?: EventStore;
+  /**
+   * ms a client should wait before reconnecting to a dropped SSE stream, sent as the `retry`
+   * field of each priming event (so only with an `eventStore`). Default: not sent.
+   * @throws TypeError from the constructor when it is not a non-negative integer.
+   */
+  retryIntervalMs?: number;
   /** Answer POSTs with one JSON body instead of an SSE stream. Default false. */
   enableJsonResponse?: boolean;
   /** Bytes; default 4 MiB. A larger body gets 413 with a JSON-RPC error naming the limit. */
@@ -78,6 +87,10 @@ export class StreamableHttpServer {
     this.generateId = stateless ? undefined : (options.sessionIdGenerator ?? (() => globalThis.crypto.randomUUID()));
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.versions = options.supportedProtocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
+    const retry = options.retryIntervalMs;
+    if (retry !== undefined && !(Number.isSafeInteger(retry) && retry >= 0)) {
+      throw new TypeError(`retryIntervalMs must be a non-negative integer, got ${retry}`);
+    }
   }
 
   /** Sessions currently open. */
@@ -192,6 +205,7 @@ export class StreamableHttpServer {
       sessionId,
       eventStore: this.options.eventStore,
       enableJsonResponse: this.options.enableJsonResponse ?? false,
+      retryIntervalMs: this.options.retryIntervalMs,
       closeWhenIdle: sessionId === undefined,
       onterminate: () => this.forget(transport),
     });

@@ -38,6 +38,8 @@ export interface SessionTransportOptions {
   sessionId: string | undefined;
   eventStore: EventStore | undefined;
   enableJsonResponse: boolean;
+  /** ms sent as `retry` in each priming event; `undefined` leaves the client's default. */
+  retryIntervalMs: number | undefined;
   /** Stateless mode: close once every request received is answered. */
   closeWhenIdle: boolean;
   /** Runs once on close, before `onclose`, so the server forgets the session. */
@@ -237,12 +239,25 @@ export class StreamableHttpSessionTransport implements Transport {
     return sink.response(headers);
   }
 
-  private attachSse(stream: OutboundStream, attachNow = true): SseSink {
+  /**
+   * A new SSE connection for `stream`. A fresh one (not a resumption) is attached at once and,
+   * when events are stored, starts with a priming event so the client can resume it from the
+   * first message on (spec 2025-11-25: basic/transports § Sending Messages to the Server).
+   */
+  private attachSse(stream: OutboundStream, fresh = true): SseSink {
     const sink = new SseSink(() => {
       if (stream.sink === sink) stream.sink = undefined;
     });
-    if (attachNow) stream.sink = sink;
     stream.resumable = true;
+    if (!fresh) return sink;
+    stream.sink = sink;
+    const store = this.options.eventStore;
+    if (store !== undefined) {
+      // Through the stream's chain: what was queued earlier goes out first, and the id marks the point after it.
+      stream.chain = stream.chain
+        .then(async () => sink.prime(await store.primingEventId(stream.id), this.options.retryIntervalMs))
+        .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    }
     return sink;
   }
 

@@ -44,12 +44,19 @@ export class SseSink implements Sink {
 
   write(message: JsonRpcMessage, eventId?: string): void {
     if (!this.isOpen) return;
-    if (eventId !== undefined && /[\r\n\0]/.test(eventId)) {
-      throw new TypeError("An SSE event id must not contain line breaks or NUL");
-    }
-    const id = eventId === undefined ? "" : `id: ${eventId}\n`;
+    const id = eventId === undefined ? "" : idField(eventId);
     // JSON.stringify escapes line breaks, so the data always fits on one `data:` line.
     this.controller?.enqueue(encoder.encode(`${id}event: message\ndata: ${JSON.stringify(message)}\n\n`));
+  }
+
+  /**
+   * Writes the priming event: an id and empty data, which clients keep as `Last-Event-ID`
+   * but do not dispatch as a message, and `retry` (ms) to wait before reconnecting.
+   */
+  prime(eventId: string, retryMs?: number): void {
+    if (!this.isOpen) return;
+    const retry = retryMs === undefined ? "" : `retry: ${retryMs}\n`;
+    this.controller?.enqueue(encoder.encode(`${idField(eventId)}${retry}data: \n\n`));
   }
 
   end(): void {
@@ -64,6 +71,11 @@ export class SseSink implements Sink {
       headers: { ...headers, "content-type": SSE_MEDIA_TYPE, "cache-control": "no-cache, no-transform" },
     });
   }
+}
+
+function idField(eventId: string): string {
+  if (/[\r\n\0]/.test(eventId)) throw new TypeError("An SSE event id must not contain line breaks or NUL");
+  return `id: ${eventId}\n`;
 }
 
 /** Collects responses and answers with one JSON body: an object, or an array for a batch. */
