@@ -1,0 +1,47 @@
+/**
+ * `mcp-handoff`: what every runtime can use, with no Node.js built-in behind it. The JSON-RPC
+ * message shapes and framing, the two error families, the JSON-RPC session (correlation,
+ * timeouts, cancellation, progress), the transport contract with its in-memory pair, and the
+ * neutral model types that server and client code are written against. Servers, clients and
+ * the stdio and HTTP transports live in the subpath exports (`mcp-handoff/server`, ...).
+ */
+export {
+  ErrorCode,
+  ProtocolError,
+  SdkError,
+  type SdkErrorCode,
+  type UrlElicitation,
+  UrlElicitationRequiredError,
+} from "./jsonrpc/errors.js";
+export { type DecodedFrame, decodeFrame } from "./jsonrpc/frame.js";
+export {
+  isErrorResponse,
+  isNotification,
+  isRequest,
+  isRequestId,
+  isResponse,
+  type JsonRpcErrorObject,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcResultResponse,
+  type RequestId,
+} from "./jsonrpc/messages.js";
+export type { Progress, ProgressCallback, ProgressToken } from "./jsonrpc/progress.js";
+export {
+  type InboundRequest,
+  JsonRpcSession,
+  type JsonRpcSessionOptions,
+  type NotificationHandler,
+  type Params,
+  type RequestHandler,
+  type RequestOptions,
+  type Result,
+} from "./jsonrpc/session.js";
+// The neutral model (types only, so no codec is loaded). Its own `Result` and `ProgressToken` are
+// shadowed by the session's and the progress module's names above, which session code handles.
+export type * from "./revisions/index.js";
+export { createMemoryTransportPair } from "./transports/memory.js";
+export type { AuthInfo, MessageExtra, SendOptions, Transport } from "./transports/transport.js";
