@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+/**
+ * Tests the package as it ships: a fresh build, packed with `npm pack`, installed from the
+ * tarball into an empty folder, then used from there. It checks that the tarball holds the build
+ * and nothing else (no tests, no sources, no stale files), that every subpath export in
+ * package.json imports and carries its key symbols, that one error class is shared by all
+ * subpaths, that a server and a client from the installed package can talk, and that the
+ * `handoff` command runs. Dependencies come from the npm cache when they are there.
+ *
+ * Usage: node scripts/test-package.mjs   (KEEP_PACKAGE_TEST=1 keeps the temporary folder)
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const windows = process.platform === "win32";
+const npm = windows ? "npm.cmd" : "npm";
+const npx = windows ? "npx.cmd" : "npx";
+
+/** Symbols each subpath must export; a subpath not listed here must still import. */
+const EXPECTED = {
+  ".": ["ProtocolError", "SdkError", "ErrorCode", "JsonRpcSession", "createMemoryTransportPair", "decodeFrame"],
+  "./server": ["McpServer", "ResourceTemplate", "ProtocolError"],
+  "./client": ["McpClient", "ProtocolError", "UrlElicitationRequiredError"],
+  "./stdio": ["StdioServerTransport", "StdioClientTransport"],
+  "./http": ["StreamableHttpServer", "StreamableHttpClientTransport", "toNodeHandler"],
+  "./memory": ["createMemoryTransportPair"],
+};
+
+const problems = [];
+const fail = (message) => problems.push(message);
+
+function run(command, args, cwd) {
+  // Node refuses to start a .cmd file without a shell.
+  return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], shell: windows });
+}
+
+function step(title) {
+  process.stdout.write(`== ${title}\n`);
+}
+
+const work = mkdtempSync(join(tmpdir(), "mcp-handoff-package-"));
+try {
+  step("build");
+  // A fresh build, so that files of an older layout cannot slip into the tarball.
+  rmSync(join(root, "dist"), { recursive: true, force: true });
+  run(npm, ["run", "build", "--silent"], root);
+
+  step("pack");
+  const [packed] = JSON.parse(run(npm, ["pack", "--json", "--pack-destination", work], root));
+  const files = packed.files.map((file) => file.path);
+  checkContents(files);
+  process.stdout.write(`${packed.filename}: ${files.length} files, ${packed.size} bytes\n`);
+
+  step("install");
+  const app = join(work, "app");
+  mkdirSync(app);
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "package-test", private: true, type: "module" }));
+  run(npm, ["install", join(work, packed.filename), "--no-audit", "--no-fund", "--prefer-offline", "--silent"], app);
+
+  step("import every subpath export");
+  writeFileSync(join(app, "check.mjs"), checkScript());
+  process.stdout.write(run(process.execPath, ["check.mjs"], app));
+
+  step("npx handoff --help");
+  // `--no` forbids fetching anything; `--` keeps `--help` away from npx itself.
+  const help = run(npx, ["--no", "--", "handoff", "--help"], app);
+  if (!/handoff/.test(help)) fail(`handoff --help printed no usage:\n${help}`);
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+} finally {
+  if (process.env.KEEP_PACKAGE_TEST) process.stdout.write(`kept ${work}\n`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+if (problems.length > 0) {
+  process.stderr.write(`\nThe package is not right:\n${problems.map((p) => `- ${p}`).join("\n")}\n`);
+  process.exit(1);
+}
+process.stdout.write("The package installs and works.\n");
+
+/** The tarball holds package.json, docs and the build of src/, with every declared entry point. */
+function checkContents(files) {
+  const allowed = /^(package\.json|README\.md|LICENSE(\.md)?|CHANGELOG\.md|dist\/.+)$/;
+  for (const file of files) {
+    if (!allowed.test(file)) fail(`unexpected file in the tarball: ${file}`);
+    if (/(^|\/)(test|tests|__tests__)\/|\.test\.|\.spec\./.test(file)) fail(`test file in the tarball: ${file}`);
+    // Every built file must come from a source file that exists now.
+    const source = /^dist\/(.+?)\.(js|d\.ts|js\.map|d\.ts\.map)$/.exec(file)?.[1];
+    if (source !== undefined && !existsSync(join(root, "src", `${source}.ts`))) fail(`stale build output: ${file}`);
+  }
+  const targets = [...Object.values(manifest.bin ?? {})];
+  for (const [subpath, entry] of Object.entries(manifest.exports)) {
+    if (typeof entry === "string") targets.push(entry);
+    else for (const condition of Object.values(entry)) targets.push(condition);
+    if (!(subpath in EXPECTED)) process.stdout.write(`note: no key symbols listed for export "${subpath}"\n`);
+  }
+  for (const target of targets) {
+    const path = target.replace(/^\.\//, "");
+    if (!files.includes(path)) fail(`package.json points at ${target}, which is not in the tarball`);
+  }
+}
+
+/** The script run inside the install: imports by package name only, as a user would. */
+function checkScript() {
+  const subpaths = Object.keys(manifest.exports);
+  return `
+const subpaths = ${JSON.stringify(subpaths)};
+const expected = ${JSON.stringify(EXPECTED)};
+const problems = [];
+const modules = {};
+for (const subpath of subpaths) {
+  const specifier = subpath === "." ? ${JSON.stringify(manifest.name)} : ${JSON.stringify(manifest.name)} + subpath.slice(1);
+  try {
+    modules[subpath] = await import(specifier);
+  } catch (error) {
+    problems.push(\`import "\${specifier}" failed: \${error.message}\`);
+    continue;
+  }
+  const names = Object.keys(modules[subpath]);
+  if (names.length === 0) problems.push(\`"\${specifier}" exports nothing\`);
+  for (const name of expected[subpath] ?? []) {
+    if (modules[subpath][name] === undefined) problems.push(\`"\${specifier}" lacks \${name}\`);
+  }
+  console.log(\`\${specifier}: \${names.length} exports\`);
+}
+
+// One package, one copy of each class: an error from any subpath is an instance of the root's.
+const root = modules["."];
+for (const [subpath, module] of Object.entries(modules)) {
+  if (module.ProtocolError !== undefined && module.ProtocolError !== root?.ProtocolError) {
+    problems.push(\`ProtocolError of "\${subpath}" is not the root's\`);
+  }
+}
+
+// A server and a client from the installed package talk over the in-memory pair.
+if (problems.length === 0) {
+  const { McpServer } = modules["./server"];
+  const { McpClient } = modules["./client"];
+  const server = new McpServer({ name: "packaged", version: "1.0.0" });
+  server.registerTool(
+    "echo",
+    { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+    ({ text }) => ({ content: [{ type: "text", text }] }),
+  );
+  const [clientEnd, serverEnd] = root.createMemoryTransportPair();
+  await server.connect(serverEnd);
+  const client = new McpClient({ name: "packaged-client", version: "1.0.0" });
+  await client.connect(clientEnd);
+  const result = await client.callTool({ name: "echo", arguments: { text: "shipped" } });
+  if (result.content?.[0]?.text !== "shipped") problems.push(\`tools/call answered \${JSON.stringify(result)}\`);
+  await client.close();
+  await server.close();
+  console.log("a server and a client from the package talked");
+}
+
+if (problems.length > 0) {
+  console.error(problems.join("\\n"));
+  process.exit(1);
+}
+`;
+}
