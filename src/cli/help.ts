@@ -1,0 +1,41 @@
+/** The text of `handoff --help`. docs/cli.md says the same at more length; a test keeps the exit codes in step. */
+import { EXIT_CODE_MEANINGS } from "./exit-codes.js";
+
+export function helpText(): string {
+  const codes = Object.entries(EXIT_CODE_MEANINGS)
+    .map(([code, meaning]) => `  ${code}  ${meaning}`)
+    .join("\n");
+  return `handoff: talk to a Model Context Protocol server from the command line
+
+Usage:
+  handoff tools      <target> [options]
+  handoff resources  <target> [options]
+  handoff prompts    <target> [options]
+  handoff call       <target> <tool> [json-arguments] [options]
+  handoff read       <target> <uri> [options]
+
+Target, one of:
+  https://host/path             a Streamable HTTP endpoint
+  --config FILE --server NAME   an entry of an "mcpServers" JSON file (--server may be
+                                left out when the file has one server)
+  -- <command> [args...]        a stdio server to start. It takes the rest of the line, so
+                                put it last:  handoff call echo '{"text":"hi"}' -- node server.js
+
+Options:
+  --json             print the raw result objects as JSON
+  --no-browser       never open a browser; print the page's URL instead
+  --header "K: V"    add an HTTP header (repeatable; http targets only)
+  --timeout <ms>     per-request timeout in milliseconds (default 60000; call waits
+                     without limit unless this is given, since a tool may be asking you)
+  -h, --help         show this help
+  -V, --version      show the version
+
+When the server asks for information, each field is asked at the terminal; Ctrl-C cancels.
+When it asks you to open a page, you see which server asks, its message, the full URL and
+its host, and no browser opens unless you say yes. Without a terminal on stdin, both are
+declined.
+
+Exit codes:
+${codes}
+`;
+}

@@ -1,0 +1,23 @@
+/**
+ * Everything a command touches outside itself, passed in so that tests can drive commands
+ * in-process: output streams, prompts, the browser opener, and how to reach a server.
+ */
+import type { CliClient, ClientSetup, ConnectOptions } from "./client.js";
+import type { Prompter } from "./prompter.js";
+import type { Target } from "./target.js";
+
+export interface CliIo {
+  /** Results. Nothing else is written here, so it can be piped. */
+  stdout: (text: string) => void;
+  /** Messages, warnings, the server's questions. */
+  stderr: (text: string) => void;
+  prompter: Prompter;
+  /** Opens a URL in the system browser; rejects when it cannot. */
+  open: (url: string) => Promise<void>;
+  /** Whether stdin is a terminal, so that the user can be asked. */
+  interactive: boolean;
+  /** Aborted when the user interrupts the command (Ctrl-C outside a prompt). */
+  signal?: AbortSignal;
+  /** Connects to a target; by default an `McpClient` over the target's transport. */
+  connect?: (target: Target, setup: ClientSetup, options: ConnectOptions) => Promise<CliClient>;
+}

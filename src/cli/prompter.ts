@@ -1,0 +1,113 @@
+/**
+ * The few terminal prompts the command needs, behind an interface so that commands can be
+ * driven in tests with scripted answers. `clackPrompter` is the real one, on `@clack/prompts`.
+ */
+import type { Readable, Writable } from "node:stream";
+import * as clack from "@clack/prompts";
+
+/** What a prompt returns when the user pressed Ctrl-C or Escape, or its `signal` was aborted. */
+export const CANCELLED: unique symbol = Symbol("cancelled");
+export type Cancelled = typeof CANCELLED;
+
+export interface Choice {
+  value: string;
+  label: string;
+  hint?: string;
+}
+
+interface Common {
+  message: string;
+  /** Closes the prompt (answering {@link CANCELLED}) when aborted. */
+  signal?: AbortSignal;
+}
+
+export interface TextPrompt extends Common {
+  /** Shown greyed out while the field is empty. */
+  placeholder?: string;
+  /** Pre-filled, editable. */
+  initialValue?: string;
+  /** A message to show for a value that is not acceptable, or `undefined` to accept it. */
+  validate?: (value: string) => string | undefined;
+}
+
+export interface ConfirmPrompt extends Common {
+  initialValue?: boolean;
+}
+
+export interface SelectPrompt extends Common {
+  choices: Choice[];
+  initialValue?: string;
+}
+
+export interface MultiSelectPrompt extends Common {
+  choices: Choice[];
+  initialValues?: string[];
+  /** Whether at least one choice must be ticked. */
+  required: boolean;
+}
+
+export interface Prompter {
+  text(prompt: TextPrompt): Promise<string | Cancelled>;
+  confirm(prompt: ConfirmPrompt): Promise<boolean | Cancelled>;
+  select(prompt: SelectPrompt): Promise<string | Cancelled>;
+  multiselect(prompt: MultiSelectPrompt): Promise<string[] | Cancelled>;
+}
+
+/**
+ * Prompts at a terminal. They are drawn on `output` (stderr by default), so that stdout carries
+ * only the command's result even while it asks.
+ */
+export function clackPrompter(input?: Readable, output: Writable = process.stderr): Prompter {
+  const io = { output, ...(input === undefined ? {} : { input }) };
+  const answer = <T>(value: T): Exclude<T, symbol> | Cancelled =>
+    clack.isCancel(value) ? CANCELLED : (value as Exclude<T, symbol>);
+  const options = (choices: Choice[]) =>
+    choices.map(({ value, label, hint }) => (hint === undefined ? { value, label } : { value, label, hint }));
+  return {
+    async text({ message, signal, placeholder, initialValue, validate }) {
+      return answer(
+        await clack.text({
+          ...io,
+          message,
+          ...(signal === undefined ? {} : { signal }),
+          ...(placeholder === undefined ? {} : { placeholder }),
+          ...(initialValue === undefined ? {} : { initialValue }),
+          ...(validate === undefined ? {} : { validate: (value) => validate(value ?? "") }),
+        }),
+      );
+    },
+    async confirm({ message, signal, initialValue }) {
+      return answer(
+        await clack.confirm({
+          ...io,
+          message,
+          ...(signal === undefined ? {} : { signal }),
+          ...(initialValue === undefined ? {} : { initialValue }),
+        }),
+      );
+    },
+    async select({ message, signal, choices, initialValue }) {
+      return answer(
+        await clack.select<string>({
+          ...io,
+          message,
+          options: options(choices),
+          ...(signal === undefined ? {} : { signal }),
+          ...(initialValue === undefined ? {} : { initialValue }),
+        }),
+      );
+    },
+    async multiselect({ message, signal, choices, initialValues, required }) {
+      return answer(
+        await clack.multiselect<string>({
+          ...io,
+          message,
+          options: options(choices),
+          required,
+          ...(signal === undefined ? {} : { signal }),
+          ...(initialValues === undefined ? {} : { initialValues }),
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * One run of `handoff`: parse, resolve the target, connect, run the command, close. Every
+ * failure ends here as a message on stderr and an exit code; nothing is thrown out.
+ */
+import { type ParsedCommandLine, parseCommandLine } from "./args.js";
+import { connectClient } from "./client.js";
+import { type CommandRun, commands } from "./commands/index.js";
+import { describeError, ExitCode, exitCodeOf, UsageError } from "./exit-codes.js";
+import { helpText } from "./help.js";
+import { Interactions } from "./interactions.js";
+import type { CliIo } from "./io.js";
+import { describeTarget, resolveTarget } from "./target.js";
+import { VERSION } from "./version.js";
+
+/** ms to wait for the `initialize` answer unless `--timeout` says otherwise. */
+const CONNECT_TIMEOUT_MS = 60_000;
+
+/** Runs the command line `argv` (without node and script paths) and resolves with the exit code. */
+export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  let parsed: ParsedCommandLine;
+  let start: CommandRun;
+  try {
+    parsed = parseCommandLine(argv);
+    if (parsed.kind === "help") {
+      io.stdout(helpText());
+      return ExitCode.Success;
+    }
+    if (parsed.kind === "version") {
+      io.stdout(`${VERSION}\n`);
+      return ExitCode.Success;
+    }
+    start = commands[parsed.command](parsed.operands);
+  } catch (error) {
+    return fail(io, error);
+  }
+  return connectAndRun(parsed, start, io);
+}
+
+async function connectAndRun(
+  parsed: Extract<ParsedCommandLine, { kind: "command" }>,
+  start: CommandRun,
+  io: CliIo,
+): Promise<ExitCode> {
+  const { options } = parsed;
+  const signal = io.signal;
+  const withSignal = signal === undefined ? {} : { signal };
+  const interactions = new Interactions(io, options.noBrowser);
+  let target: Awaited<ReturnType<typeof resolveTarget>>;
+  let client: Awaited<ReturnType<typeof connectClient>>;
+  try {
+    target = await resolveTarget(parsed.target, options.headers);
+  } catch (error) {
+    return fail(io, error);
+  }
+  try {
+    client = await (io.connect ?? connectClient)(target, interactions.setup(), {
+      timeoutMs: options.timeoutMs ?? CONNECT_TIMEOUT_MS,
+      ...withSignal,
+    });
+  } catch (error) {
+    return fail(io, error, `Could not connect to ${describeTarget(target)}: `);
+  }
+  try {
+    const code = await start({
+      client,
+      io,
+      options,
+      interactions,
+      requestOptions: { ...withSignal, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
+      callOptions: { ...withSignal, timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY },
+    });
+    // The result is printed either way; the exit code says the user turned something down.
+    return interactions.declined ? ExitCode.Declined : code;
+  } catch (error) {
+    return fail(io, error);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+function fail(io: CliIo, error: unknown, prefix = ""): ExitCode {
+  io.stderr(`handoff: ${prefix}${describeError(error)}\n`);
+  if (error instanceof UsageError) io.stderr("Run `handoff --help` for usage.\n");
+  return exitCodeOf(error);
+}

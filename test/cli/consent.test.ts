@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { askUrlConsent, type ConsentIo, renderConsent, urlWarnings } from "../../src/cli/consent.js";
+import { CANCELLED, type Cancelled } from "../../src/cli/prompter.js";
+
+const server = { name: "github-bridge", version: "1.0.0", title: "GitHub Bridge" };
+const longUrl = `https://auth.example.com/connect/7f3a?state=${"x".repeat(120)}&redirect=https%3A%2F%2Fapp.example.com%2Fdone`;
+
+/** A consent io whose answer is scripted, recording what was shown, asked and opened, in order. */
+function consentIo(answer: boolean | Cancelled, options: { noBrowser?: boolean; openFails?: boolean } = {}) {
+  const events: string[] = [];
+  let shown = "";
+  const io: ConsentIo = {
+    confirm: async (message) => {
+      events.push(`asked: ${message}`);
+      return answer;
+    },
+    open: async (url) => {
+      events.push(`opened: ${url}`);
+      if (options.openFails) throw new Error("no browser found");
+    },
+    write: (text) => {
+      shown += text;
+      events.push("shown");
+    },
+    noBrowser: options.noBrowser ?? false,
+  };
+  return { io, events, shown: () => shown };
+}
+
+describe("URL consent text", () => {
+  it("names the server, shows its message, the full URL and the host on its own line", () => {
+    const text = renderConsent({ server, message: "Connect your GitHub account.", url: longUrl });
+    expect(text).toContain("GitHub Bridge (github-bridge) asks you to open a web page.");
+    expect(text).toContain("  Connect your GitHub account.");
+    expect(text).toContain(`  URL:  ${longUrl}\n`);
+    expect(text).toContain("  Host: auth.example.com\n");
+    expect(text).not.toContain("Warning");
+  });
+
+  it("warns about plain http, user-info, IP literals, punycode and very long URLs", () => {
+    const warnings = (url: string) => urlWarnings(new URL(url)).join("\n");
+    expect(warnings("http://example.com/")).toMatch(/not encrypted/);
+    expect(warnings("https://github.com@evil.example/login")).toMatch(/user name or password.*really evil\.example/);
+    expect(warnings("https://192.168.1.20/connect")).toMatch(/IP address/);
+    expect(warnings("https://[::1]:8443/connect")).toMatch(/IP address/);
+    expect(warnings("https://аpple.com/")).toMatch(/international characters \(аpple\.com\)/);
+    expect(warnings(`https://example.com/?q=${"a".repeat(3000)}`)).toMatch(/unusually long/);
+    const text = renderConsent({ server, message: "Sign in", url: "https://аpple.com/login" });
+    expect(text).toContain("Host: xn--pple-43d.com");
+    expect(text).toContain("Warning: The host has international characters");
+  });
+
+  it("shows control characters from the server as escapes, so they cannot rewrite the screen", () => {
+    const text = renderConsent({
+      server: { name: "evil\u001b[2J", version: "1" },
+      message: "Hi\u001b[1A\rthere",
+      url: longUrl,
+    });
+    expect(text).not.toContain("\u001b");
+    expect(text).toContain("evil\\u{1b}[2J");
+    expect(text).toContain("Hi\\u{1b}[1A\\u{d}there");
+  });
+
+  it("says a URL that is not http(s) will not be opened", () => {
+    expect(renderConsent({ server, message: "Run this", url: "javascript:alert(1)" })).toMatch(
+      /not an http\(s\) address/,
+    );
+  });
+});
+
+describe("URL consent", () => {
+  it("opens the browser only after the user says yes, with the URL that was shown", async () => {
+    const { io, events, shown } = consentIo(true);
+    expect(await askUrlConsent({ server, message: "Sign in", url: longUrl }, io)).toBe("accept");
+    expect(events).toEqual(["shown", "asked: Open it in your browser?", `opened: ${longUrl}`, "shown"]);
+    expect(shown()).toContain(longUrl);
+  });
+
+  it("declines without opening anything when the user says no, and cancels on Ctrl-C", async () => {
+    const no = consentIo(false);
+    expect(await askUrlConsent({ server, message: "Sign in", url: longUrl }, no.io)).toBe("decline");
+    expect(no.events.some((e) => e.startsWith("opened"))).toBe(false);
+    const ctrlC = consentIo(CANCELLED);
+    expect(await askUrlConsent({ server, message: "Sign in", url: longUrl }, ctrlC.io)).toBe("cancel");
+    expect(ctrlC.events.some((e) => e.startsWith("opened"))).toBe(false);
+  });
+
+  it("prints the URL instead of opening it with --no-browser", async () => {
+    const { io, events, shown } = consentIo(true, { noBrowser: true });
+    expect(await askUrlConsent({ server, message: "Sign in", url: longUrl }, io)).toBe("accept");
+    expect(events.some((e) => e.startsWith("opened"))).toBe(false);
+    expect(shown()).toContain(`Open this page in your browser:\n  ${longUrl}\n`);
+  });
+
+  it("prints the URL when the browser cannot be opened, and still accepts", async () => {
+    const { io, shown } = consentIo(true, { openFails: true });
+    expect(await askUrlConsent({ server, message: "Sign in", url: longUrl }, io)).toBe("accept");
+    expect(shown()).toContain(`Could not open a browser (no browser found). Open this page yourself:\n  ${longUrl}\n`);
+  });
+
+  it("declines a URL that is not http(s) without asking", async () => {
+    const { io, events } = consentIo(true);
+    expect(await askUrlConsent({ server, message: "Open", url: "file:///etc/passwd" }, io)).toBe("decline");
+    expect(events).toEqual(["shown"]);
+  });
+});
