@@ -281,9 +281,14 @@ export class JsonRpcSession {
     if (this.gate.checkInbound(message)) return;
     const handler = this.notificationHandlers.get(message.method);
     if (!handler) return;
-    Promise.resolve()
-      .then(() => handler(message.params ?? {}, extra))
-      .catch((error: unknown) => this.onerror?.(asError(error)));
+    // Run at once, in arrival order: a progress notification that precedes its response must be
+    // seen before the response settles the request.
+    try {
+      const outcome = handler(message.params ?? {}, extra);
+      if (outcome instanceof Promise) outcome.catch((error: unknown) => this.onerror?.(asError(error)));
+    } catch (error) {
+      this.onerror?.(asError(error));
+    }
   }
 
   private receiveRequest(message: JsonRpcRequest, extra: MessageExtra | undefined): void {

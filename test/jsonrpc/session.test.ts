@@ -220,6 +220,23 @@ describe("JsonRpcSession", () => {
     await expect(pending).resolves.toMatchObject({ code: "REQUEST_TIMEOUT" });
   });
 
+  it("delivers a progress notification that arrives right before its response", async () => {
+    const { session, wire, received } = await sessionAndWire();
+    const seen: unknown[] = [];
+    const pending = session.request("work", {}, { onprogress: (p) => seen.push(p) });
+    const sent = (await until(() => received[0])) as unknown as { params: { _meta: { progressToken: number } } };
+    const progressToken = sent.params._meta.progressToken;
+    // Written back to back, as a server does when the work ends with a last update.
+    void wire.send({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken, progress: 1, total: 1 },
+    });
+    void wire.send({ jsonrpc: "2.0", id: 0, result: {} });
+    await pending;
+    expect(seen).toEqual([{ progress: 1, total: 1 }]);
+  });
+
   it("lets a handler report progress with the token the requester chose", async () => {
     const { left, right } = await connectedPair();
     right.setRequestHandler("work", async (_p, req) => {
