@@ -87,6 +87,14 @@ export interface RequestContext {
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare `roots`.
    */
   listRoots(options?: RequestOptions): Promise<ListRootsResult>;
+  /**
+   * Closes the connection that carries this request's answer, without ending its stream, so a
+   * long call holds no connection open (Streamable HTTP with an event store; spec 2025-11-25:
+   * basic/transports § Sending Messages to the Server). The client reconnects, after the
+   * server's `retryIntervalMs`, and receives what was sent meanwhile, the result included.
+   * @returns false, having done nothing, on a transport that cannot do this.
+   */
+  closeSseStream(): boolean;
   /** Sends any notification tied to this request. @throws SdkError when the revision or client does not allow it. */
   notify(method: string, params?: Record<string, unknown>): Promise<void>;
 }
@@ -154,6 +162,11 @@ export function createRequestContext(host: ContextHost, inbound: InboundRequest)
       (await inbound.request("sampling/createMessage", { ...params }, options)) as unknown as CreateMessageResult,
     listRoots: async (options) =>
       (await inbound.request("roots/list", undefined, options)) as unknown as ListRootsResult,
+    closeSseStream() {
+      const close = inbound.extra?.closeSseStream;
+      close?.();
+      return close !== undefined;
+    },
     notify: (method, params) => inbound.notify(method, params),
   };
 }

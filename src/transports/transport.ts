@@ -12,6 +12,12 @@ export interface MessageExtra {
   headers?: Record<string, string>;
   /** Verified bearer-token information, when an auth layer sits in front of the transport. */
   authInfo?: AuthInfo;
+  /**
+   * Streamable HTTP with an event store: closes the connection carrying the SSE stream of the
+   * POST this message came in, without ending the stream. The client reconnects with
+   * `Last-Event-ID` and gets what was sent meanwhile. Absent where that is not possible.
+   */
+  closeSseStream?: () => void;
 }
 
 /** Verified identity of the caller, set by a resource-server layer (MCP authorization). */

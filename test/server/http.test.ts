@@ -2,16 +2,28 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { McpServer } from "../../src/server/index.js";
-import { StreamableHttpClientTransport, StreamableHttpServer } from "../../src/transports/http/index.js";
+import {
+  MemoryEventStore,
+  StreamableHttpClientTransport,
+  StreamableHttpServer,
+  type StreamableHttpServerOptions,
+} from "../../src/transports/http/index.js";
 import { until } from "./support.js";
 
 /** The HTTP server's web-standard handler, called directly: no socket is opened. */
-function httpPair(server: McpServer) {
-  const http = new StreamableHttpServer({ onsession: (transport) => void server.connect(transport) });
+function httpPair(server: McpServer, options: Partial<StreamableHttpServerOptions> = {}) {
+  const http = new StreamableHttpServer({ onsession: (transport) => void server.connect(transport), ...options });
+  /** Each request the client made, as `METHOD` or `GET after <Last-Event-ID>`. */
+  const requests: string[] = [];
   const transport = new StreamableHttpClientTransport(new URL("http://127.0.0.1/mcp"), {
-    fetch: (input, init) => http.handle(new Request(input, init)),
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      const resumed = request.headers.get("last-event-id");
+      requests.push(resumed === null ? request.method : `${request.method} after ${resumed}`);
+      return http.handle(request);
+    },
   });
-  return { http, transport };
+  return { http, transport, requests };
 }
 
 const closers: (() => Promise<void>)[] = [];
@@ -61,5 +73,72 @@ describe("McpServer over Streamable HTTP", () => {
     // The completion travels on the standalone GET stream, so it may trail the POST's answer.
     await until(() => completions[0]);
     expect(completions).toEqual([{ elicitationId: expect.any(String) }]);
+  });
+
+  it("lets a tool close its SSE connection mid-call; the client resumes and gets the rest and the result", async () => {
+    const server = new McpServer({ name: "http", version: "1" });
+    const closed: boolean[] = [];
+    server.registerTool("poll", {}, async (_args, ctx) => {
+      await ctx.progress(1, 3);
+      closed.push(ctx.closeSseStream());
+      await ctx.progress(2, 3);
+      await ctx.progress(3, 3);
+      return { content: [{ type: "text", text: "done" }] };
+    });
+    const { http, transport, requests } = httpPair(server, {
+      eventStore: new MemoryEventStore(),
+      retryIntervalMs: 0,
+    });
+    const client = new JsonRpcSession();
+    closers.push(
+      () => client.close(),
+      () => server.close(),
+      () => http.close(),
+    );
+    await client.connect(transport);
+    await client.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+    });
+    transport.setProtocolVersion?.("2025-11-25");
+    await client.notify("notifications/initialized");
+
+    const seen: number[] = [];
+    const result = await client.request(
+      "tools/call",
+      { name: "poll", arguments: {} },
+      { onprogress: ({ progress }) => seen.push(progress) },
+    );
+    expect(result).toEqual({ content: [{ type: "text", text: "done" }] });
+    expect(closed).toEqual([true]);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(requests.filter((r) => r.startsWith("GET after "))).toHaveLength(1);
+  });
+
+  it("cannot close a connection where no stream can be resumed", async () => {
+    const server = new McpServer({ name: "http", version: "1" });
+    let closed: boolean | undefined;
+    server.registerTool("poll", {}, (_args, ctx) => {
+      closed = ctx.closeSseStream();
+      return { content: [] };
+    });
+    const { http, transport } = httpPair(server);
+    const client = new JsonRpcSession();
+    closers.push(
+      () => client.close(),
+      () => server.close(),
+      () => http.close(),
+    );
+    await client.connect(transport);
+    await client.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+    });
+    transport.setProtocolVersion?.("2025-11-25");
+    await client.notify("notifications/initialized");
+    await client.request("tools/call", { name: "poll", arguments: {} });
+    expect(closed).toBe(false);
   });
 });

@@ -146,6 +146,36 @@ describe("Streamable HTTP server: resumability", () => {
     await reader?.cancel();
   });
 
+  it("closes a POST's connection on request without ending its stream; the rest is resumed", async () => {
+    const { url, extras } = await start({ eventStore: new MemoryEventStore() });
+    const sessionId = await initialize(url);
+    const headers = { "mcp-session-id": sessionId };
+    const held = await post(url, { jsonrpc: "2.0", id: 9, method: "progress", params: { key: "c" } }, headers);
+    const events = sseEvents(held);
+    const progress = await nextMessage(events);
+    extras.at(-1)?.closeSseStream?.();
+    // The connection ends without the response.
+    expect((await events.next()).done).toBe(true);
+
+    await (await post(url, { jsonrpc: "2.0", id: 10, method: "release", params: { key: "c" } }, headers)).text();
+    const resumed = await openGet(url, sessionId, progress.eventId);
+    expect(await sseMessages(resumed)).toEqual([{ jsonrpc: "2.0", id: 9, result: { released: true } }]);
+  });
+
+  it("offers no way to close a connection that could not be resumed", async () => {
+    const { url, extras } = await start();
+    const sessionId = await initialize(url);
+    await (await post(url, { jsonrpc: "2.0", id: 2, method: "echo" }, { "mcp-session-id": sessionId })).text();
+    expect(extras.at(-1)?.closeSseStream).toBeUndefined();
+  });
+
+  it("neither primes nor offers to close streams in stateless mode, where no GET can resume them", async () => {
+    const { url, extras } = await start({ sessionIdGenerator: undefined, eventStore: new MemoryEventStore() });
+    const raw = await (await post(url, { jsonrpc: "2.0", id: 3, method: "echo" })).text();
+    expect(raw.match(/^data: .*$/gm)).toEqual(['data: {"jsonrpc":"2.0","id":3,"result":{"echo":{}}}']);
+    expect(extras.at(-1)?.closeSseStream).toBeUndefined();
+  });
+
   it("sends no priming event without an event store, since nothing could be resumed", async () => {
     const { url } = await start();
     const sessionId = await initialize(url);

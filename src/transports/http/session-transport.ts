@@ -88,6 +88,11 @@ export class StreamableHttpSessionTransport implements Transport {
     this.version = version;
   }
 
+  /** Whether a client can resume this session's streams: events are stored and a GET can reach them. */
+  private get resumable(): boolean {
+    return this.options.eventStore !== undefined && this.sessionId !== undefined;
+  }
+
   /** Whether closing now would cut off a request in progress or an open connection. */
   get busy(): boolean {
     return this.byRequest.size > 0 || this.standalone.sink?.open === true;
@@ -191,7 +196,11 @@ export class StreamableHttpSessionTransport implements Transport {
       const sink = this.attachSse(stream);
       response = sink.response(headers);
     }
-    this.deliver(payload, extra, stream);
+    const delivered =
+      this.resumable && !this.options.enableJsonResponse
+        ? { ...extra, closeSseStream: () => this.disconnect(stream) }
+        : extra;
+    this.deliver(payload, delivered, stream);
     return response;
   }
 
@@ -252,13 +261,27 @@ export class StreamableHttpSessionTransport implements Transport {
     if (!fresh) return sink;
     stream.sink = sink;
     const store = this.options.eventStore;
-    if (store !== undefined) {
+    if (store !== undefined && this.resumable) {
       // Through the stream's chain: what was queued earlier goes out first, and the id marks the point after it.
       stream.chain = stream.chain
         .then(async () => sink.prime(await store.primingEventId(stream.id), this.options.retryIntervalMs))
         .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
     }
     return sink;
+  }
+
+  /**
+   * Ends the connection of a stream but not the stream: later messages are stored, and the
+   * client gets them by resuming with `Last-Event-ID` (spec 2025-11-25: basic/transports,
+   * the server "MAY close the connection (without terminating the SSE stream)").
+   */
+  private disconnect(stream: OutboundStream): void {
+    // Through the chain, so that messages already queued reach the client before the close.
+    stream.chain = stream.chain.then(() => {
+      const sink = stream.sink;
+      stream.sink = undefined;
+      sink?.end();
+    });
   }
 
   /** A stream can take a request or notification if it is connected, or resumable and stored. */
