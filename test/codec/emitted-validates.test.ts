@@ -182,13 +182,8 @@ async function converse({ version, modes, completion }: Revision): Promise<Sent[
   await client.setLoggingLevel({ level: "debug" });
   const tools = await client.listTools();
   expect(tools.tools.map((tool) => tool.name)).toEqual(["weather", "ask", "think", "slow"]);
-  const progress: unknown[] = [];
-  const weather = await client.callTool(
-    { name: "weather", arguments: { city: "Paris" } },
-    { onprogress: (p) => progress.push(p) },
-  );
+  const weather = await client.callTool({ name: "weather", arguments: { city: "Paris" } }, { onprogress: () => {} });
   expect(weather.content?.[0]).toEqual({ type: "text", text: "Sunny in Paris" });
-  expect(progress).toHaveLength(2);
   expect(logs).toHaveLength(1);
 
   await client.listResources();
