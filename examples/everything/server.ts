@@ -10,15 +10,20 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { McpServer } from "../../src/server/index.js";
-import { StreamableHttpServer, toNodeHandler } from "../../src/transports/http/index.js";
+import { MemoryEventStore, StreamableHttpServer, toNodeHandler } from "../../src/transports/http/index.js";
 import { closeOnSignals, StdioServerTransport } from "../../src/transports/stdio/index.js";
 import { createEverythingServer } from "./definition.js";
 
 const MCP_PATH = "/mcp";
+/** ms a client waits before reconnecting to a stream whose connection the server closed. */
+const RETRY_INTERVAL_MS = 500;
 
 async function serveHttp(server: McpServer, port: number, host: string): Promise<void> {
   const endpoint = new StreamableHttpServer({
     onsession: (transport) => server.connect(transport).then(() => {}),
+    // Resumable streams: a tool may close its connection mid-call (test_reconnection).
+    eventStore: new MemoryEventStore(),
+    retryIntervalMs: RETRY_INTERVAL_MS,
     bindHost: host,
     onerror: (error) => process.stderr.write(`HTTP error: ${error.message}\n`),
   });

@@ -104,6 +104,22 @@ export function registerTools(server: McpServer): void {
   );
 
   server.registerTool(
+    "test_reconnection",
+    {
+      description: "Closes its SSE connection mid-call; the client reconnects to get the result",
+      inputSchema: NO_ARGUMENTS,
+    },
+    async (_args, ctx) => {
+      const closed = ctx.closeSseStream();
+      // Long enough that the result is sent while the client is away.
+      await sleep(100);
+      return text(
+        closed ? "Reconnection test completed successfully" : "Completed; this transport keeps the connection open",
+      );
+    },
+  );
+
+  server.registerTool(
     "test_sampling",
     {
       description: "Asks the client's model to answer a prompt",

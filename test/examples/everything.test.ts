@@ -20,6 +20,11 @@ async function startHttpServer(): Promise<{ child: ChildProcess; url: URL }> {
   throw new Error("The HTTP server exited before listening");
 }
 
+const RECONNECTION_TEXT: Record<string, string> = {
+  stdio: "Completed; this transport keeps the connection open",
+  http: "Reconnection test completed successfully",
+};
+
 let httpServer: Promise<{ child: ChildProcess; url: URL }> | undefined;
 
 const transports: Record<string, () => Promise<Transport>> = {
@@ -41,7 +46,7 @@ afterAll(async () => {
 });
 
 describe.each(Object.keys(transports))("the everything example over %s", (name) => {
-  it("lists its tools, resources and prompts and runs tools, one of which asks the client's model", async () => {
+  it("lists its tools, resources and prompts, and runs tools that answer, ask the client's model, or reconnect", async () => {
     const client = new McpClient({ name: "everything-test", version: "1.0.0" });
     client.setSamplingHandler((params) => {
       const first = params.messages[0]?.content;
@@ -63,6 +68,10 @@ describe.each(Object.keys(transports))("the everything example over %s", (name) 
       expect(simple.content).toEqual([{ type: "text", text: "This is a simple text response for testing." }]);
       const sampled = await client.callTool({ name: "test_sampling", arguments: { prompt: "Hello" } });
       expect(sampled.content).toEqual([{ type: "text", text: "LLM response: echo: Hello" }]);
+
+      // Over HTTP the tool closes its connection mid-call and the client resumes the stream.
+      const reconnected = await client.callTool({ name: "test_reconnection" });
+      expect(reconnected.content).toEqual([{ type: "text", text: RECONNECTION_TEXT[name] }]);
 
       const read = await client.readResource({ uri: "test://template/42/data" });
       expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual({
