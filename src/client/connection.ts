@@ -155,7 +155,7 @@ export abstract class ClientConnection {
     if (!session?.isConnected || !handshake) {
       throw new SdkError("NOT_CONNECTED", `Cannot send ${method}: the client is not connected`);
     }
-    const refusal = assertServerCapability(handshake.capabilities, method, params);
+    const refusal = assertServerCapability(handshake.capabilities, method, params, this.revision?.serverCapabilities);
     if (refusal) throw refusal;
     try {
       return await this.send(session, method, params, options);

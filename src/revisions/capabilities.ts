@@ -123,7 +123,8 @@ const SERVER_NEEDS: ReadonlyMap<string, readonly string[]> = new Map(
  * `resources/*` needs `resources` (and `resources.subscribe === true` to subscribe), `prompts/*`
  * needs `prompts`, `completion/complete` needs `completions`, `logging/setLevel` needs `logging`,
  * task requests need `tasks`, and a task-augmented `tools/call` needs `tasks.requests.tools.call`.
- * `initialize`, `ping` and unknown methods need nothing here.
+ * `initialize`, `ping` and unknown methods need nothing here. With `defined` (the negotiated
+ * revision's `serverCapabilities`), a capability that revision does not define is not required.
  *
  * @returns SdkError `CAPABILITY_NOT_SUPPORTED` naming the missing capability, or `undefined`.
  */
@@ -131,9 +132,14 @@ export function assertServerCapability(
   caps: Declared,
   method: string,
   params?: Record<string, unknown>,
+  defined?: ReadonlySet<string>,
 ): SdkError | undefined {
   const path = SERVER_NEEDS.get(method);
-  if (path !== undefined && declared(caps, path) === undefined) return missing("server", method, path.join("."));
+  // A capability the negotiated revision does not define cannot be declared, so it is not required.
+  const definable = path === undefined || defined === undefined || defined.has(path[0] ?? "");
+  if (path !== undefined && definable && declared(caps, path) === undefined) {
+    return missing("server", method, path.join("."));
+  }
   if (
     (method === "resources/subscribe" || method === "resources/unsubscribe") &&
     declared(caps, ["resources"])?.subscribe !== true

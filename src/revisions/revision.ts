@@ -40,6 +40,11 @@ export interface Revision {
   readonly methods: MethodTable;
   /** Elicitation modes the revision defines: none before 2025-06-18, form in 2025-06-18, both after. */
   readonly elicitationModes: readonly ElicitationMode[];
+  /**
+   * The top-level server capabilities this revision's schema defines. A request whose capability
+   * the revision lacks (`completions` in 2024-11-05) needs no declaration in that revision.
+   */
+  readonly serverCapabilities: ReadonlySet<string>;
 
   /** Whether `sender` may send request `method` in this revision. */
   hasRequest(method: string, sender: Role): boolean;

@@ -18,18 +18,13 @@ interface Revision {
   version: StatefulVersion;
   /** Elicitation modes the revision defines; the conversation elicits only in these. */
   modes: readonly ("form" | "url")[];
-  /**
-   * Whether `completion/complete` is sent. McpClient asks for the server's `completions`
-   * capability, which 2024-11-05 does not define, so it refuses the request on that revision.
-   */
-  completion: boolean;
 }
 
 const REVISIONS: readonly Revision[] = [
-  { version: "2024-11-05", modes: [], completion: false },
-  { version: "2025-03-26", modes: [], completion: true },
-  { version: "2025-06-18", modes: ["form"], completion: true },
-  { version: "2025-11-25", modes: ["form", "url"], completion: true },
+  { version: "2024-11-05", modes: [] },
+  { version: "2025-03-26", modes: [] },
+  { version: "2025-06-18", modes: ["form"] },
+  { version: "2025-11-25", modes: ["form", "url"] },
 ];
 
 const ICONS = [{ src: "https://example.com/icon.png", mimeType: "image/png", sizes: ["48x48"] }];
@@ -153,7 +148,7 @@ function buildServer(): { server: McpServer; slowStarted: Promise<AbortSignal> }
   return { server, slowStarted };
 }
 
-async function converse({ version, modes, completion }: Revision): Promise<Sent[]> {
+async function converse({ version, modes }: Revision): Promise<Sent[]> {
   const log: Sent[] = [];
   const [clientEnd, serverEnd] = createMemoryTransportPair();
   recordSends(clientEnd, "client", log);
@@ -202,18 +197,16 @@ async function converse({ version, modes, completion }: Revision): Promise<Sent[
 
   await client.listPrompts();
   await client.getPrompt({ name: "review", arguments: { language: "typescript", code: "let x = 1" } });
-  if (completion) {
-    const languages = await client.complete({
-      ref: { type: "ref/prompt", name: "review" },
-      argument: { name: "language", value: "ty" },
-    });
-    expect(languages.completion.values).toEqual(["typescript"]);
-    await client.complete({
-      ref: { type: "ref/resource", uri: "users://{id}/profile" },
-      argument: { name: "id", value: "a" },
-      context: { arguments: {} },
-    });
-  }
+  const languages = await client.complete({
+    ref: { type: "ref/prompt", name: "review" },
+    argument: { name: "language", value: "ty" },
+  });
+  expect(languages.completion.values).toEqual(["typescript"]);
+  await client.complete({
+    ref: { type: "ref/resource", uri: "users://{id}/profile" },
+    argument: { name: "id", value: "a" },
+    context: { arguments: {} },
+  });
 
   const thought = await client.callTool({ name: "think", arguments: {} });
   expect(thought.content).toEqual([{ type: "text", text: "1 hi" }]);

@@ -97,7 +97,7 @@ export function createGate(revision: Revision, options: GateOptions): MessageGat
         role === "server"
           ? (elicitationRefusal(revision, peerCapabilities, message) ??
             assertClientCapability(peerCapabilities, message.method, message.params))
-          : assertServerCapability(peerCapabilities, message.method, message.params);
+          : assertServerCapability(peerCapabilities, message.method, message.params, revision.serverCapabilities);
       if (missing) return missing;
       const invalid = revision.validateOutbound(message, { role });
       if (invalid) return new SdkError("INVALID_ARGUMENT", invalid.message, { cause: invalid });

@@ -32,8 +32,10 @@ class StatefulRevision implements Revision {
   readonly protocolVersionHeader: boolean;
   readonly methods;
   readonly elicitationModes: readonly ElicitationMode[];
+  readonly serverCapabilities: ReadonlySet<string>;
 
   constructor(readonly version: StatefulVersion) {
+    this.serverCapabilities = new Set(Object.keys(definitionsOf(version).ServerCapabilities?.properties ?? {}));
     this.supportsBatch = version === "2025-03-26";
     this.protocolVersionHeader = version !== "2024-11-05" && version !== "2025-03-26";
     this.methods = STATEFUL_METHODS[version];
