@@ -1,0 +1,57 @@
+/**
+ * The neutral model of an out-of-band user interaction (a hand-off): the server sends the user to
+ * a URL it controls, the user finishes something there that must not pass through the MCP client
+ * (a third-party OAuth grant, an API key, a payment), and the original request can then succeed.
+ * Every wire form (2025-11-25 URL-mode elicitation, the user-interaction proposal, 2026-07-28
+ * multi round-trip requests) is mapped onto this one shape by the revision codecs.
+ */
+
+/**
+ * pending → accepted | declined | cancelled (the client's answer) → completed (the web side
+ * finished) | expired (the deadline passed first). `completed` and `expired` are final.
+ */
+export type InteractionStatus = "pending" | "accepted" | "declined" | "cancelled" | "completed" | "expired";
+
+/** A verified user: the authorization server that vouched for them and their `sub` there. */
+export interface UserRef {
+  issuer: string;
+  subject: string;
+}
+
+export interface UserInteraction {
+  /** Unique, unguessable (at least 128 random bits); doubles as `elicitationId` on the wire. */
+  id: string;
+  /** The page the user is sent to; served by this server (the connect URL), never a third party directly. */
+  url: string;
+  /** Why the user should go there; plain text, never containing a URL. */
+  message: string;
+  /** The user the interaction was created for; only this user may complete it. */
+  user: UserRef;
+  /** The MCP session that asked; completion is delivered there. */
+  sessionId: string;
+  status: InteractionStatus;
+  /** ms since the epoch. */
+  createdAt: number;
+  /** ms since the epoch; an interaction past it cannot complete. */
+  expiresAt: number;
+  /** What the web side must do, e.g. `{ kind: "oauth", provider: "github", scopes: [...] }`; opaque to the store. */
+  purpose?: Record<string, unknown>;
+}
+
+/** What creating an interaction needs; the store fills `status`, `createdAt`. */
+export type NewInteraction = Omit<UserInteraction, "status" | "createdAt">;
+
+/** A credential obtained through a hand-off and kept by the server, never sent to the client. */
+export interface StoredCredential {
+  /** e.g. `"github"` or `"forecast-api-key"`. */
+  provider: string;
+  /** OAuth access token or the secret the user entered. */
+  secret: string;
+  /** OAuth refresh token, when there is one. */
+  refreshToken?: string;
+  scopes?: string[];
+  /** ms since the epoch, when the secret stops working (OAuth `expires_in`). */
+  expiresAt?: number;
+  /** ms since the epoch. */
+  updatedAt: number;
+}

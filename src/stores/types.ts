@@ -1,0 +1,46 @@
+/**
+ * Small storage interfaces with embedded defaults (memory, SQLite) and, later, distributed
+ * engines (Redis, PostgreSQL). Each interface has one contract test suite every implementation
+ * runs. Writes are atomic; secrets are encrypted at rest by the vault implementations.
+ */
+import type {
+  InteractionStatus,
+  NewInteraction,
+  StoredCredential,
+  UserInteraction,
+  UserRef,
+} from "../interaction/model.js";
+
+export interface InteractionStore {
+  /** Stores a new interaction as `pending`. @throws SdkError "INVALID_ARGUMENT" when the id exists. */
+  create(interaction: NewInteraction): Promise<UserInteraction>;
+  /** The interaction, with `status: "expired"` reported once `expiresAt` has passed; `undefined` if unknown. */
+  get(id: string): Promise<UserInteraction | undefined>;
+  /**
+   * Atomically moves an interaction from one of `from` to `to`. Returns the updated interaction,
+   * or `undefined` when it is unknown, expired, or not in one of `from` (nothing changes then).
+   */
+  transition(
+    id: string,
+    from: readonly InteractionStatus[],
+    to: InteractionStatus,
+  ): Promise<UserInteraction | undefined>;
+  /** Removes interactions whose `expiresAt` is before `now` (ms); returns how many. */
+  purgeExpired(now?: number): Promise<number>;
+}
+
+export interface CredentialVault {
+  /** Stores or replaces the user's credential for `credential.provider`, atomically. */
+  put(user: UserRef, credential: StoredCredential): Promise<void>;
+  get(user: UserRef, provider: string): Promise<StoredCredential | undefined>;
+  /** @returns whether something was removed. */
+  delete(user: UserRef, provider: string): Promise<boolean>;
+}
+
+/** Delivers small messages (e.g. "interaction X completed") to whichever instance holds the session. */
+export interface MessageBus {
+  publish(channel: string, message: string): Promise<void>;
+  /** @returns a function that unsubscribes. */
+  subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
