@@ -58,7 +58,9 @@ export type SdkErrorCode =
   | "INVALID_RESULT"
   | "INVALID_ARGUMENT"
   | "ALREADY_CONNECTED"
-  | "TRANSPORT_ERROR";
+  | "TRANSPORT_ERROR"
+  /** A stored credential cannot be decrypted: its key is not configured or wrong, or the row was altered or moved. */
+  | "CREDENTIAL_UNREADABLE";
 
 /** A local failure: a capability the peer did not declare, a timeout, a closed connection. */
 export class SdkError extends Error {
