@@ -149,7 +149,11 @@ export class JsonRpcSession {
     if (!transport || this.closed) {
       return Promise.reject(new SdkError("NOT_CONNECTED", `Cannot send ${method}: not connected`));
     }
-    options.signal?.throwIfAborted();
+    if (options.signal?.aborted) {
+      return Promise.reject(
+        new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: options.signal.reason }),
+      );
+    }
     const id = this.nextId++;
     const progressToken = options.onprogress ? id : undefined;
     const sentParams =

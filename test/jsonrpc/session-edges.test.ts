@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { SdkError } from "../../src/jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
+import { JsonRpcSession } from "../../src/jsonrpc/session.js";
+import { createMemoryTransportPair } from "../../src/transports/memory.js";
+
+/** A session on one side and the raw transport on the other, to see exactly what goes over the wire. */
+async function sessionAndWire() {
+  const [a, b] = createMemoryTransportPair();
+  const session = new JsonRpcSession();
+  const received: JsonRpcMessage[] = [];
+  b.onmessage = (m) => {
+    if (Array.isArray(m)) received.push(...m);
+    else received.push(m);
+  };
+  await b.start();
+  await session.connect(a);
+  return { session, wire: b, received };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe("JsonRpcSession edge cases", () => {
+  it("rejects (never throws) with REQUEST_CANCELLED when the signal is already aborted, and sends nothing", async () => {
+    const { session, received } = await sessionAndWire();
+    const controller = new AbortController();
+    controller.abort(new Error("user gave up"));
+    let outcome: unknown;
+    try {
+      outcome = await session.request("x", {}, { signal: controller.signal }).catch((e: unknown) => e);
+    } catch (thrown) {
+      outcome = { thrownSynchronously: thrown };
+    }
+    expect(outcome).toBeInstanceOf(SdkError);
+    expect(outcome).toMatchObject({ code: "REQUEST_CANCELLED" });
+    expect((outcome as SdkError).cause).toEqual(new Error("user gave up"));
+    await flush();
+    expect(received).toEqual([]);
+  });
+});
