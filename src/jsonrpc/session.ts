@@ -52,7 +52,10 @@ export interface InboundRequest {
   readonly progressToken: ProgressToken | undefined;
   /** Where the message came from (HTTP session, auth info). */
   readonly extra: MessageExtra | undefined;
-  /** Sends `notifications/progress` for this request; a no-op when the peer asked for none. */
+  /**
+   * Sends `notifications/progress` for this request; a no-op when the peer asked for none, and once
+   * the request is answered, cancelled or its connection closed.
+   */
   sendProgress(progress: Progress): Promise<void>;
   /** Sends a notification tied to this request. */
   notify(method: string, params?: Params): Promise<void>;
@@ -333,7 +336,8 @@ export class JsonRpcSession {
       progressToken,
       extra,
       sendProgress: async (progress) => {
-        if (progressToken === undefined || controller.signal.aborted) return;
+        // Progress stops once the request is answered, cancelled or the connection closed.
+        if (progressToken === undefined || this.inbound.get(id) !== controller) return;
         await this.notify("notifications/progress", { progressToken, ...progress }, { relatedRequestId: id });
       },
       notify: (m, p) => this.notify(m, p, { relatedRequestId: id }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SdkError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
-import { JsonRpcSession } from "../../src/jsonrpc/session.js";
+import { type InboundRequest, JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 
 /** A session on one side and the raw transport on the other, to see exactly what goes over the wire. */
@@ -20,6 +20,15 @@ async function sessionAndWire() {
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
+async function until<T>(read: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const value = read();
+    if (value !== undefined) return value;
+    await flush();
+  }
+  throw new Error("condition never held");
+}
+
 describe("JsonRpcSession edge cases", () => {
   it("rejects (never throws) with REQUEST_CANCELLED when the signal is already aborted, and sends nothing", async () => {
     const { session, received } = await sessionAndWire();
@@ -36,5 +45,19 @@ describe("JsonRpcSession edge cases", () => {
     expect((outcome as SdkError).cause).toEqual(new Error("user gave up"));
     await flush();
     expect(received).toEqual([]);
+  });
+
+  it("sends no progress for a request once its response is sent (spec: basic/utilities/progress)", async () => {
+    const { session, wire, received } = await sessionAndWire();
+    let done: InboundRequest | undefined;
+    session.setRequestHandler("work", (_params, request) => {
+      done = request;
+      return {};
+    });
+    await wire.send({ jsonrpc: "2.0", id: 7, method: "work", params: { _meta: { progressToken: "t" } } });
+    await until(() => received[0]);
+    await done?.sendProgress({ progress: 1 });
+    await flush();
+    expect(received).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
   });
 });
