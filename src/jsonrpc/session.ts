@@ -351,7 +351,13 @@ export class JsonRpcSession {
     Promise.resolve()
       .then(() => handler(params, inbound))
       .then(
-        (result): JsonRpcResponse => ({ jsonrpc: "2.0", id, result }),
+        (result: unknown): JsonRpcResponse => {
+          if (isResultObject(result)) return { jsonrpc: "2.0", id, result };
+          // A response without a result object is no response at all to the peer, which would wait for ever.
+          const kind = result === null ? "null" : Array.isArray(result) ? "an array" : typeof result;
+          this.onerror?.(new Error(`The ${method} handler returned ${kind} instead of a result object`));
+          return errorResponse(id, ErrorCode.InternalError, "Internal error");
+        },
         (error: unknown): JsonRpcResponse => ({ jsonrpc: "2.0", id, error: toErrorObject(error) }),
       )
       .then((response) => {
@@ -395,6 +401,10 @@ export class JsonRpcSession {
     this.inbound.clear();
     this.onclose?.();
   }
+}
+
+function isResultObject(value: unknown): value is Result {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function asError(error: unknown): Error {

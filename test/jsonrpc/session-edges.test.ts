@@ -60,4 +60,23 @@ describe("JsonRpcSession edge cases", () => {
     await flush();
     expect(received).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
   });
+
+  it("answers -32603 when a handler returns something other than a result object", async () => {
+    const { session, wire, received } = await sessionAndWire();
+    const errors: Error[] = [];
+    session.onerror = (error) => errors.push(error);
+    session.setRequestHandler("nothing", (() => undefined) as unknown as () => Record<string, unknown>);
+    session.setRequestHandler("list", (() => [1, 2]) as unknown as () => Record<string, unknown>);
+    await wire.send({ jsonrpc: "2.0", id: 1, method: "nothing" });
+    await wire.send({ jsonrpc: "2.0", id: 2, method: "list" });
+    await until(() => received[1]);
+    expect(received).toEqual([
+      { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } },
+      { jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } },
+    ]);
+    expect(errors.map((e) => e.message)).toEqual([
+      "The nothing handler returned undefined instead of a result object",
+      "The list handler returned an array instead of a result object",
+    ]);
+  });
 });
