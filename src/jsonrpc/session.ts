@@ -222,10 +222,15 @@ export class JsonRpcSession {
     await this.write(message, options);
   }
 
-  private async write(message: JsonRpcMessage, options: SendOptions): Promise<void> {
+  /**
+   * `encode: false` sends the message as it is. The gate pairs each response with the request it
+   * answers and then forgets that request, so a refusal of a duplicate id must not pass through it:
+   * the gate would forget the first request, still in flight, under the same id.
+   */
+  private async write(message: JsonRpcMessage, options: SendOptions, encode = true): Promise<void> {
     const transport = this.transport;
     if (!transport || this.closed) throw new SdkError("CONNECTION_CLOSED", "The connection is closed");
-    await transport.send(this.gate.encode(message), options);
+    await transport.send(encode ? this.gate.encode(message) : message, options);
   }
 
   /** Removes a pending request and returns it, so that it settles at most once. */
@@ -303,13 +308,12 @@ export class JsonRpcSession {
     const reply = (response: JsonRpcResponse) =>
       this.write(response, { relatedRequestId: id }).catch((error: unknown) => this.onerror?.(asError(error)));
     if (this.inbound.has(id)) {
-      reply(
-        errorResponse(
-          id,
-          ErrorCode.InvalidRequest,
-          `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`,
-        ),
+      const duplicate = errorResponse(
+        id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`,
       );
+      this.write(duplicate, { relatedRequestId: id }, false).catch((error: unknown) => this.onerror?.(asError(error)));
       return;
     }
     const refusal = this.gate.checkInbound(message);
