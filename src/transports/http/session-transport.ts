@@ -53,6 +53,11 @@ export interface SessionTransportOptions {
  */
 /** How many unrelated notifications wait for the standalone stream; the oldest go first. */
 const MAX_UNSENT_NOTIFICATIONS = 100;
+/**
+ * How many cancelled request ids are remembered to drop a response that crossed the cancellation;
+ * such a response follows its cancellation closely, so the oldest ids are forgotten first.
+ */
+const MAX_CANCELLED_IDS = 1000;
 
 export class StreamableHttpSessionTransport implements Transport {
   readonly sessionId: string | undefined;
@@ -325,6 +330,8 @@ export class StreamableHttpSessionTransport implements Transport {
       this.byRequest.delete(id);
       stream.pending.delete(id);
       this.cancelled.add(id);
+      if (this.cancelled.size > MAX_CANCELLED_IDS)
+        this.cancelled.delete(this.cancelled.values().next().value as RequestId);
       if (stream.pending.size === 0) this.finish(stream);
     }
   }
