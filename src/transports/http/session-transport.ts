@@ -46,11 +46,6 @@ export interface SessionTransportOptions {
   onterminate?: () => void;
 }
 
-/**
- * The per-session transport handed to `StreamableHttpServerOptions.onsession`. The protocol
- * layer connects to it like to any `Transport` and calls `setProtocolVersion` once the
- * revision is negotiated; from then on a request with another `MCP-Protocol-Version` gets 400.
- */
 /** How many unrelated notifications wait for the standalone stream; the oldest go first. */
 const MAX_UNSENT_NOTIFICATIONS = 100;
 /**
@@ -59,6 +54,11 @@ const MAX_UNSENT_NOTIFICATIONS = 100;
  */
 const MAX_CANCELLED_IDS = 1000;
 
+/**
+ * The per-session transport handed to `StreamableHttpServerOptions.onsession`. The protocol
+ * layer connects to it like to any `Transport` and calls `setProtocolVersion` once the
+ * revision is negotiated; from then on a request with another `MCP-Protocol-Version` gets 400.
+ */
 export class StreamableHttpSessionTransport implements Transport {
   readonly sessionId: string | undefined;
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
