@@ -110,12 +110,7 @@ async function writeWebResponse(response: Response, res: ServerResponse): Promis
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          res.once("drain", resolve);
-          res.once("close", resolve);
-        });
-      }
+      if (!res.write(value)) await drained(res);
     }
   } catch {
     // The client went away mid-stream; nothing is left to write to.
@@ -123,4 +118,21 @@ async function writeWebResponse(response: Response, res: ServerResponse): Promis
     res.off("close", stop);
     res.end();
   }
+}
+
+/** Waits until `res` can take more, or is gone; leaves no listener behind either way. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (res.destroyed) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
