@@ -1,0 +1,16 @@
+/** MCP authorization, resource-server side (`mcp-handoff/auth`); spec 2025-11-25: basic/authorization. */
+export { bearerChallenge, type Challenge, challengeResponse } from "./challenge.js";
+export { AuthorizationServerUnavailableError, type BearerErrorCode, BearerTokenError } from "./errors.js";
+export { sameUser, userOf } from "./identity.js";
+export type { IntrospectionOptions } from "./introspection.js";
+export {
+  type MetadataHandlerOptions,
+  type ProtectedResourceMetadata,
+  type ProtectedResourceMetadataOptions,
+  protectedResourceMetadata,
+  protectedResourceMetadataHandler,
+  protectedResourceMetadataUrl,
+} from "./metadata.js";
+export { authenticate, type BearerAuthOptions, type WebHandler, withBearerAuth } from "./middleware.js";
+export { nodeBearerAuth } from "./node.js";
+export { type BearerVerifier, type BearerVerifierOptions, createBearerVerifier } from "./verifier.js";
