@@ -4,6 +4,7 @@
  * request needs and whether the peer made it.
  */
 import { SdkError } from "../jsonrpc/errors.js";
+import { declaredInteractionTypes, INTERACTION_CREATE } from "./extensions/user-interaction.js";
 import type { ClientCapabilities, ServerCapabilities } from "./model.js";
 import type { ElicitationMode } from "./revision.js";
 
@@ -70,7 +71,8 @@ const CLIENT_TASK_REQUESTS: ReadonlyMap<string, readonly string[]> = new Map(
  * Server side: whether the client declared what a server request needs. `sampling/createMessage`
  * needs `sampling` (and `sampling.tools` when it offers tools), `roots/list` needs `roots`,
  * `elicitation/create` needs its mode (`params.mode`, form when absent) among
- * `clientElicitationModes(caps)`; task requests need `tasks`.
+ * `clientElicitationModes(caps)`; task requests need `tasks`; `interaction/create` (the
+ * user-interaction proposal) needs its `type` among `userInteraction.types`.
  *
  * @returns SdkError `CAPABILITY_NOT_SUPPORTED` naming the missing capability, or `undefined`.
  */
@@ -86,6 +88,9 @@ export function assertClientCapability(
     if (!clientElicitationModes(caps).includes(mode as ElicitationMode)) {
       return missing("client", `elicitation/create in ${String(mode)} mode`, `elicitation.${String(mode)}`);
     }
+  }
+  if (method === INTERACTION_CREATE && !declaredInteractionTypes(caps).includes(String(params?.type))) {
+    return missing("client", `${method} of type ${JSON.stringify(params?.type)}`, "userInteraction.types");
   }
   if (method === "sampling/createMessage" && params?.tools !== undefined && !declared(caps, ["sampling", "tools"])) {
     return missing("client", "sampling/createMessage with tools", "sampling.tools");

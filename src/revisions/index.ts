@@ -1,7 +1,7 @@
 /**
  * What the rest of the package uses from the revision codecs: negotiation, the `Revision` object,
- * capability checks, elicitation helpers and the neutral model. Generated wire types of older
- * revisions stay inside this folder.
+ * capability checks, elicitation helpers, the wire forms of a hand-off and the neutral model.
+ * Generated wire types of older revisions stay inside this folder.
  */
 export {
   assertClientCapability,
@@ -14,6 +14,25 @@ export {
   messageContainsUrl,
   validateElicitContent,
 } from "./elicitation.js";
+export {
+  declaredInteractionTypes,
+  INTERACTION_DECLINED_CODE,
+  INTERACTION_REQUIRED_CODE,
+  interactionDeclinedError,
+  isInteractionTrackComplete,
+  readInteractionCreate,
+  readInteractionRequired,
+  type UaInteraction,
+} from "./extensions/user-interaction.js";
+export type {
+  InteractionAction,
+  InteractionForm,
+  InteractionTracking,
+  InteractionWire,
+  TrackedStatus,
+  WireInteraction,
+  WireMessage,
+} from "./interaction-wire.js";
 export type { MethodTable, NotificationSpec, RequestSpec } from "./method-table.js";
 export type * from "./model.js";
 export {

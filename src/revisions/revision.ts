@@ -4,6 +4,7 @@
  */
 import type { ProtocolError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../jsonrpc/messages.js";
+import type { InteractionTracking, InteractionWire } from "./interaction-wire.js";
 import type { MethodTable } from "./method-table.js";
 import type { ProtocolVersion } from "./versions.js";
 
@@ -64,4 +65,19 @@ export interface Revision {
    * and content the revision lacks are dropped. Returns the message itself when nothing changes.
    */
   encodeOutbound<M extends JsonRpcMessage>(message: M, context: MessageContext): M;
+
+  /**
+   * This revision as spoken with a client that declared `clientCapabilities`: extensions the client
+   * declared (the user-interaction proposal's `userInteraction`) add their methods and schemas.
+   * Returns this revision itself when the client declared none.
+   */
+  forClient(clientCapabilities: unknown): Revision;
+  /**
+   * How to hand a client off to a web page: URL-mode elicitation where the revision defines it and
+   * the client declared `elicitation.url`, else the user-interaction proposal where the client
+   * declared `userInteraction` with type `ua`, else `none`.
+   */
+  interactionWire(clientCapabilities: unknown): InteractionWire;
+  /** `interaction/track` when the client declared the user-interaction extension, else `undefined`. */
+  interactionTracking(clientCapabilities: unknown): InteractionTracking | undefined;
 }

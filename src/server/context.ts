@@ -1,9 +1,11 @@
 /**
  * `RequestContext`: what a tool, resource or prompt handler gets besides its arguments. It sends
  * progress and logs tied to the request, and asks the client for input (elicitation), model
- * output (sampling) or roots, each only when the client declared the capability.
+ * output (sampling), roots or a visit to a web page (a hand-off), each only when the client
+ * declared the capability.
  */
 import { randomUUID } from "node:crypto";
+import type { UserInteraction } from "../interaction/model.js";
 import { SdkError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, RequestOptions } from "../jsonrpc/session.js";
@@ -17,8 +19,10 @@ import type {
 } from "../revisions/index.js";
 import { applyDefaults, checkRequestedSchema, messageContainsUrl, validateElicitContent } from "../revisions/index.js";
 import type { AuthInfo } from "../transports/transport.js";
+import type { InteractionOutcome, InteractOptions, InteractParams } from "./interactions.js";
 import type { LoggingLevel } from "./logging.js";
 import type { ServerSession } from "./session.js";
+import type { SessionInteractions } from "./session-interactions.js";
 
 /** Form-mode elicitation as a handler asks for it; `mode` may be left out. */
 export type FormElicitation = Omit<ElicitFormParams, "mode"> & { mode?: "form" };
@@ -97,6 +101,28 @@ export interface RequestContext {
   closeSseStream(): boolean;
   /** Sends any notification tied to this request. @throws SdkError when the revision or client does not allow it. */
   notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  /**
+   * Hands the user off to a page of this server (an out-of-band user interaction), in the form the
+   * client understands: URL-mode `elicitation/create` with `elicitationId` = the interaction's id
+   * (spec 2025-11-25: client/elicitation), else the user-interaction proposal's `interaction/create`
+   * of type `ua` (an empty result is `accept`, error -32099 is `decline`). The interaction is stored
+   * for the request's verified user (its authorization's issuer and subject, or the manager's
+   * local user without authorization) and this session. Resolves with the user's answer; `accept`
+   * means the page was opened, not that the interaction is done: see `waitForInteraction`.
+   * Completion is sent to this session only (`notifications/elicitation/complete`, or progress on
+   * the client's `interaction/track`).
+   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client can do neither (nothing is stored or
+   *   sent); "INVALID_ARGUMENT" for a URL in `message`, a `url` that is not absolute http(s), a
+   *   request without a verified user, or a server without the `interactions` option;
+   *   "REQUEST_CANCELLED"/"REQUEST_TIMEOUT"; ProtocolError when the client answers another error.
+   */
+  interact(params: InteractParams, options?: InteractOptions): Promise<InteractionOutcome>;
+  /**
+   * Resolves with the interaction once the web side has completed it. Stops waiting when this
+   * request is cancelled or `options.signal` aborts.
+   * @throws the manager's error (`InteractionError` "EXPIRED", "DECLINED", "CANCELLED", "NOT_FOUND").
+   */
+  waitForInteraction(id: string, options?: { signal?: AbortSignal }): Promise<UserInteraction>;
 }
 
 /** What the context needs from its session. */
@@ -108,6 +134,8 @@ export interface ContextHost {
   report(message: string, error: unknown): void;
   /** Notes which request a URL-mode elicitation was made in, so its completion can travel with it. */
   elicitationStarted(elicitationId: string, requestId: RequestId): void;
+  /** The connection's hand-offs. */
+  readonly interactions: SessionInteractions;
 }
 
 export function createRequestContext(host: ContextHost, inbound: InboundRequest): RequestContext {
@@ -168,6 +196,12 @@ export function createRequestContext(host: ContextHost, inbound: InboundRequest)
       return close !== undefined;
     },
     notify: (method, params) => inbound.notify(method, params),
+    interact: (params, options = {}) => host.interactions.interact(params, options, inbound),
+    waitForInteraction: (id, options = {}) =>
+      host.interactions.waitFor(
+        id,
+        options.signal ? AbortSignal.any([options.signal, inbound.signal]) : inbound.signal,
+      ),
   };
 }
 

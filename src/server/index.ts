@@ -9,6 +9,15 @@ export {
   UrlElicitationRequiredError,
 } from "../jsonrpc/errors.js";
 export type { ElicitOptions, FormElicitation, RequestContext, UrlElicitation, UrlElicitResult } from "./context.js";
+export {
+  type InteractionAction,
+  type InteractionInput,
+  type InteractionOutcome,
+  InteractionRequired,
+  type InteractionService,
+  type InteractOptions,
+  type InteractParams,
+} from "./interactions.js";
 export { LOGGING_LEVELS, type LoggingLevel, type ServerLogger } from "./logging.js";
 export type { PromptCallback, PromptChanges, PromptConfig, PromptHandle } from "./prompts.js";
 export type { RegisteredHandle } from "./registry.js";

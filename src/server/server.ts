@@ -8,6 +8,7 @@ import type { Icon, Implementation, ServerCapabilities } from "../revisions/inde
 import type { Transport } from "../transports/transport.js";
 import { complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
+import type { InteractionService } from "./interactions.js";
 import type { ServerLogger } from "./logging.js";
 import { type PromptCallback, type PromptConfig, type PromptHandle, PromptRegistry } from "./prompts.js";
 import {
@@ -47,6 +48,12 @@ export interface McpServerOptions {
   pageSize?: number;
   /** Receives the server's own problems (a notification that could not be sent); default: dropped. */
   logger?: ServerLogger;
+  /**
+   * Keeps hand-offs to web pages (out-of-band user interactions), e.g. an `InteractionManager`
+   * from `mcp-handoff/interaction`. Without it `ctx.interact` and `InteractionRequired` fail with
+   * a local error.
+   */
+  interactions?: InteractionService;
 }
 
 type ListKind = "tools" | "resources" | "prompts";
@@ -99,6 +106,7 @@ export class McpServer {
     const session = new ServerConnection({
       serverInfo: this.#info,
       instructions: this.#options.instructions,
+      interactions: this.#options.interactions,
       capabilities: () => this.capabilities(),
       route: (method, params, ctx, from) => this.#route(method, params, ctx, from),
       report: (message, error, sessionId) => this.#report("error", message, error, sessionId),

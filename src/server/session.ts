@@ -11,7 +11,9 @@ import type { ClientCapabilities, Implementation, InitializeResult, ServerCapabi
 import { createGate, createHandshakeGate, negotiateVersion } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { createRequestContext, type RequestContext } from "./context.js";
+import { InteractionRequired, type InteractionService } from "./interactions.js";
 import { isAtLeast, isLoggingLevel, type LoggingLevel } from "./logging.js";
+import { SessionInteractions } from "./session-interactions.js";
 
 /** One connected client, as handlers and the server's owner see it. */
 export interface ServerSession {
@@ -41,6 +43,8 @@ export interface ServerSession {
 export interface SessionHost {
   readonly serverInfo: Implementation;
   readonly instructions: string | undefined;
+  /** Keeps hand-offs (out-of-band user interactions); without it handlers cannot start one. */
+  readonly interactions: InteractionService | undefined;
   /** Capabilities as they stand now (derived from what is registered). */
   capabilities(): ServerCapabilities;
   /** Routes a request that needs server capability `capability` (e.g. `tools`). */
@@ -78,11 +82,20 @@ export class ServerConnection implements ServerSession {
   readonly #elicitations = new Map<string, RequestId>();
   /** URIs this client subscribed to with `resources/subscribe`. */
   readonly subscriptions = new Set<string>();
+  readonly #interactions: SessionInteractions;
 
   constructor(private readonly host: SessionHost) {
+    this.#interactions = new SessionInteractions({
+      sessionId: () => this.id,
+      service: host.interactions,
+      started: (interactionId, requestId) => this.#rememberAsking(interactionId, requestId),
+      notifyAbout: (interactionId, method, params) => this.#notifyAbout(interactionId, method, params),
+      report: (message, error) => host.report(message, error, this.id),
+    });
     this.#rpc.setGate(createHandshakeGate("server"));
     this.#rpc.onerror = (error) => host.report("Session error", error, this.id);
     this.#rpc.onclose = () => {
+      void this.#interactions.close();
       this.subscriptions.clear();
       host.closed(this);
     };
@@ -147,12 +160,21 @@ export class ServerConnection implements ServerSession {
   }
 
   notifyElicitationComplete(elicitationId: string): Promise<void> {
+    return this.#notifyAbout(elicitationId, "notifications/elicitation/complete", { elicitationId });
+  }
+
+  #notifyAbout(interactionId: string, method: string, params: Params): Promise<void> {
     // While the request that asked is still open, its own stream carries the completion, so the
     // client sees it before that request's result.
-    const requestId = this.#elicitations.get(elicitationId);
-    this.#elicitations.delete(elicitationId);
+    const requestId = this.#elicitations.get(interactionId);
+    this.#elicitations.delete(interactionId);
     const options = requestId === undefined ? {} : { relatedRequestId: requestId };
-    return this.#rpc.notify("notifications/elicitation/complete", { elicitationId }, options);
+    return this.#rpc.notify(method, params, options);
+  }
+
+  #rememberAsking(interactionId: string, requestId: RequestId): void {
+    if (this.#elicitations.size >= 1000) this.#elicitations.delete(this.#elicitations.keys().next().value ?? "");
+    this.#elicitations.set(interactionId, requestId);
   }
 
   #initialize(params: Params, inbound: InboundRequest): InitializeResult {
@@ -175,6 +197,10 @@ export class ServerConnection implements ServerSession {
     this.#announced = this.host.capabilities();
     this.#protocolVersion = version;
     this.#transport?.setProtocolVersion?.(version);
+    const tracking = this.#interactions.start(revision, clientCapabilities);
+    if (tracking !== undefined) {
+      this.#rpc.setRequestHandler(tracking.method, (p, request) => this.#interactions.track(p, request));
+    }
     // Installed before returning, so the result itself is encoded for the agreed revision.
     this.#rpc.setGate(
       createGate(revision, {
@@ -216,13 +242,16 @@ export class ServerConnection implements ServerSession {
         session: this,
         log: (level, data, logger, related) => this.log(level, data, logger, related),
         report: (message, error) => this.host.report(message, error, this.id),
-        elicitationStarted: (elicitationId, requestId) => {
-          if (this.#elicitations.size >= 1000) this.#elicitations.delete(this.#elicitations.keys().next().value ?? "");
-          this.#elicitations.set(elicitationId, requestId);
-        },
+        elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
+        interactions: this.#interactions,
       },
       inbound,
     );
-    return this.host.route(method, params, ctx, this);
+    try {
+      return await this.host.route(method, params, ctx, this);
+    } catch (error) {
+      if (!(error instanceof InteractionRequired)) throw error;
+      return this.#interactions.required(error, method, inbound.extra?.authInfo);
+    }
   }
 }

@@ -6,6 +6,7 @@
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { CallToolResult, Icon, Tool, ToolAnnotations } from "../revisions/index.js";
 import type { RequestContext } from "./context.js";
+import { InteractionRequired } from "./interactions.js";
 import { paginate } from "./pagination.js";
 import { type RegisteredHandle, Registry } from "./registry.js";
 import { type CompiledSchema, compileObjectSchema, type InferSchema, type SchemaInput } from "./schema.js";
@@ -33,8 +34,8 @@ export interface ToolConfig<I extends SchemaInput = SchemaInput, O extends Schem
 
 /**
  * Runs a tool. Return a `CallToolResult`; throw to report a failure as `isError: true` with the
- * error's message, or throw a `ProtocolError` (e.g. `UrlElicitationRequiredError`) to answer
- * with that JSON-RPC error instead.
+ * error's message, throw a `ProtocolError` (e.g. `UrlElicitationRequiredError`) to answer
+ * with that JSON-RPC error instead, or throw `InteractionRequired` to hand the user off to a page.
  */
 export type ToolHandler<I extends SchemaInput = SchemaInput> = (
   args: InferSchema<I>,
@@ -117,7 +118,8 @@ export class ToolRegistry {
     try {
       result = await entry.handler(checked.value, ctx);
     } catch (error) {
-      if (error instanceof ProtocolError) throw error;
+      // Both become JSON-RPC errors (or the hand-off's own answer) rather than tool results.
+      if (error instanceof ProtocolError || error instanceof InteractionRequired) throw error;
       const message = error instanceof Error ? error.message : String(error);
       return errorResult(message || `Tool ${entry.name} failed`);
     }

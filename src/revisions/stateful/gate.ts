@@ -36,6 +36,11 @@ export interface GateOptions {
   initialized: () => boolean;
   /** Requests already received whose responses will pass through this gate. */
   inFlight?: readonly InFlightRequest[];
+  /**
+   * Client: the capabilities it declared in `initialize`, so that extensions it declared (such as
+   * `userInteraction`) are spoken. A server reads them from `peerCapabilities`.
+   */
+  localCapabilities?: Record<string, unknown>;
 }
 
 /**
@@ -48,9 +53,11 @@ export interface GateOptions {
  *   revision (`SdkError("CAPABILITY_NOT_SUPPORTED")`); the message must be valid for the revision
  *   (`SdkError("INVALID_ARGUMENT")`);
  * - encode: the revision's codec, with responses matched to the request they answer.
+ * Extensions the client declared (the user-interaction proposal) join the revision's methods.
  */
-export function createGate(revision: Revision, options: GateOptions): MessageGate {
+export function createGate(negotiated: Revision, options: GateOptions): MessageGate {
   const { role, peerCapabilities, initialized } = options;
+  const revision = negotiated.forClient(role === "server" ? peerCapabilities : (options.localCapabilities ?? {}));
   const answering = new Map<RequestId, { method: string; params?: Record<string, unknown> }>();
   for (const request of options.inFlight ?? []) answering.set(request.id, request);
 

@@ -5,6 +5,14 @@
 import { ErrorCode, ProtocolError } from "../../jsonrpc/errors.js";
 import { isErrorResponse, isNotification, isRequest, type JsonRpcMessage } from "../../jsonrpc/messages.js";
 import { explainMismatch } from "../explain.js";
+import { extendRevision } from "../extensions/extended.js";
+import { declaredInteractionTypes, USER_INTERACTION_EXTENSION } from "../extensions/user-interaction.js";
+import {
+  type InteractionTracking,
+  type InteractionWire,
+  interactionTrackingFor,
+  interactionWireFor,
+} from "../interaction-wire.js";
 import type { RequestSpec } from "../method-table.js";
 import type { ElicitationMode, MessageContext, Revision, Role } from "../revision.js";
 import { definitionsOf } from "../schemas.js";
@@ -33,6 +41,7 @@ class StatefulRevision implements Revision {
   readonly methods;
   readonly elicitationModes: readonly ElicitationMode[];
   readonly serverCapabilities: ReadonlySet<string>;
+  #withUserInteraction: Revision | undefined;
 
   constructor(readonly version: StatefulVersion) {
     this.serverCapabilities = new Set(Object.keys(definitionsOf(version).ServerCapabilities?.properties ?? {}));
@@ -87,6 +96,20 @@ class StatefulRevision implements Revision {
       return result === message.result ? message : { ...message, result };
     }
     return message;
+  }
+
+  forClient(clientCapabilities: unknown): Revision {
+    if (declaredInteractionTypes(clientCapabilities).length === 0) return this;
+    this.#withUserInteraction ??= extendRevision(this, USER_INTERACTION_EXTENSION);
+    return this.#withUserInteraction;
+  }
+
+  interactionWire(clientCapabilities: unknown): InteractionWire {
+    return interactionWireFor(this.elicitationModes, clientCapabilities);
+  }
+
+  interactionTracking(clientCapabilities: unknown): InteractionTracking | undefined {
+    return interactionTrackingFor(clientCapabilities);
   }
 
   private requestSpec(method: string, sender: Role): RequestSpec | undefined {

@@ -1,0 +1,29 @@
+/**
+ * Why the interaction manager refused: a local error with a stable code, for the web side (the
+ * connect flow) to turn into a page. It never crosses the MCP wire and never carries the
+ * interaction's URL or its user.
+ */
+
+export type InteractionErrorCode =
+  /** No interaction has this id (or it was purged). */
+  | "NOT_FOUND"
+  /** The interaction belongs to another user (issuer or subject differ). */
+  | "WRONG_USER"
+  /** Its deadline passed before it completed. */
+  | "EXPIRED"
+  /** It is no longer waiting: already completed, declined or cancelled. */
+  | "NOT_PENDING"
+  /** The user declined to open the page. */
+  | "DECLINED"
+  /** The request that asked was cancelled, or the client dismissed it. */
+  | "CANCELLED";
+
+export class InteractionError extends Error {
+  override readonly name = "InteractionError";
+  constructor(
+    readonly code: InteractionErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * `InteractionManager`: creates hand-offs for a verified user and an MCP session, lets only that
+ * user complete them before their deadline, and tells the owning session through the message
+ * bus, so completion reaches it on whichever server instance holds it.
+ */
+import { randomBytes } from "node:crypto";
+import { SdkError } from "../../jsonrpc/errors.js";
+import { messageContainsUrl } from "../../revisions/index.js";
+import type { InteractionAction, InteractionInput, InteractionService } from "../../server/index.js";
+import type { InteractionStore, MessageBus } from "../../stores/types.js";
+import type { AuthInfo } from "../../transports/transport.js";
+import type { InteractionStatus, UserInteraction, UserRef } from "../model.js";
+import { InteractionError } from "./errors.js";
+import { waitForSettled } from "./wait.js";
+
+export interface InteractionManagerOptions {
+  store: InteractionStore;
+  /** Carries "interaction X changed" to the instance that holds the session. */
+  bus: MessageBus;
+  /** The clock, ms since the epoch; default `Date.now`. Give the store the same one. */
+  now?: () => number;
+  /** ms an interaction stays open; default 600,000 (10 minutes). */
+  ttlMs?: number;
+  /**
+   * UNSAFE on any server reachable by more than one person. The user every request *without*
+   * authorization is taken to be, e.g. `{ issuer: "local", subject: os.userInfo().username }` for
+   * a stdio server that only the person at this machine can start. On a remote server without
+   * MCP authorization anyone would be this user and could complete anyone's hand-off: leave it
+   * unset there, so unauthenticated requests cannot start one. Requests that carry authorization
+   * never use it.
+   */
+  unsafeLocalUser?: UserRef;
+  /** Prefix of the bus channels (one per MCP session); default `mcp-handoff:interactions:`. */
+  channelPrefix?: string;
+}
+
+/** What the bus carries: which interaction changed and to what. Never the URL or the user. */
+interface Change {
+  id: string;
+  status: InteractionStatus;
+}
+
+const ANSWERED: Readonly<Record<InteractionAction, InteractionStatus>> = {
+  accept: "accepted",
+  decline: "declined",
+  cancel: "cancelled",
+};
+
+function sameUser(a: UserRef, b: UserRef): boolean {
+  return a.issuer === b.issuer && a.subject === b.subject;
+}
+
+function readChange(message: string): Change | undefined {
+  try {
+    const change = JSON.parse(message) as Partial<Change> | null;
+    return typeof change?.id === "string" && typeof change.status === "string" ? (change as Change) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class InteractionManager implements InteractionService {
+  readonly #store: InteractionStore;
+  readonly #bus: MessageBus;
+  readonly #now: () => number;
+  readonly #ttlMs: number;
+  readonly #localUser: UserRef | undefined;
+  readonly #prefix: string;
+
+  constructor(options: InteractionManagerOptions) {
+    this.#store = options.store;
+    this.#bus = options.bus;
+    this.#now = options.now ?? Date.now;
+    this.#ttlMs = options.ttlMs ?? 600_000;
+    this.#localUser = options.unsafeLocalUser;
+    this.#prefix = options.channelPrefix ?? "mcp-handoff:interactions:";
+  }
+
+  /**
+   * The user behind a request: the issuer and subject of its verified authorization. A request
+   * with authorization that names no user (no issuer or no `sub`) has none. A request without
+   * authorization is `unsafeLocalUser` when configured. Never derived from the session id.
+   */
+  userFor(authInfo: AuthInfo | undefined): UserRef | undefined {
+    if (authInfo === undefined) return this.#localUser && { ...this.#localUser };
+    const { issuer, subject } = authInfo;
+    if (typeof issuer !== "string" || issuer === "" || typeof subject !== "string" || subject === "") return undefined;
+    return { issuer, subject };
+  }
+
+  /**
+   * Stores a new `pending` interaction with a fresh id (128 random bits, base64url) that expires
+   * `ttlMs` from now.
+   * @throws SdkError "INVALID_ARGUMENT" when `url` is not an absolute http(s) URL, `message` contains
+   *   a URL, or `user` or `sessionId` is empty.
+   */
+  async create(input: InteractionInput): Promise<UserInteraction> {
+    let url: URL;
+    try {
+      url = new URL(input.url);
+    } catch {
+      throw new SdkError("INVALID_ARGUMENT", "An interaction's url must be an absolute URL");
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      throw new SdkError("INVALID_ARGUMENT", "An interaction's url must be http or https");
+    }
+    if (messageContainsUrl(input.message)) {
+      throw new SdkError("INVALID_ARGUMENT", "An interaction message must not contain a URL; it goes in `url`");
+    }
+    if (!input.user?.issuer || !input.user.subject || !input.sessionId) {
+      throw new SdkError("INVALID_ARGUMENT", "An interaction needs a user (issuer and subject) and a session id");
+    }
+    const interaction = {
+      id: randomBytes(16).toString("base64url"),
+      url: input.url,
+      message: input.message,
+      user: { issuer: input.user.issuer, subject: input.user.subject },
+      sessionId: input.sessionId,
+      expiresAt: this.#now() + this.#ttlMs,
+    };
+    return this.#store.create(input.purpose === undefined ? interaction : { ...interaction, purpose: input.purpose });
+  }
+
+  /** The interaction, `expired` once its deadline passed unless it completed first; `undefined` if unknown. */
+  async get(id: string): Promise<UserInteraction | undefined> {
+    const interaction = await this.#store.get(id);
+    if (interaction === undefined) return undefined;
+    const live = interaction.status === "pending" || interaction.status === "accepted";
+    return live && this.#now() >= interaction.expiresAt ? { ...interaction, status: "expired" } : interaction;
+  }
+
+  /** Records the client's answer to a `pending` interaction; `undefined` (nothing changes) otherwise. */
+  async recordAnswer(id: string, action: InteractionAction): Promise<UserInteraction | undefined> {
+    const current = await this.get(id);
+    if (current?.status !== "pending") return undefined;
+    const updated = await this.#store.transition(id, ["pending"], ANSWERED[action]);
+    if (updated !== undefined) await this.#publish(updated);
+    return updated;
+  }
+
+  /**
+   * Called by the web side when the user finished: marks the interaction `completed` and tells the
+   * session that owns it. Only the user it was created for may complete it (same issuer and same
+   * subject), only while it is `pending` or `accepted` and before its deadline; any refusal
+   * changes nothing.
+   * @throws InteractionError "NOT_FOUND", "WRONG_USER", "EXPIRED" or "NOT_PENDING".
+   */
+  async complete(id: string, by: { user: UserRef }): Promise<UserInteraction> {
+    const current = await this.get(id);
+    if (current === undefined) throw new InteractionError("NOT_FOUND", "No such interaction");
+    // Checked first, so someone else learns nothing about the interaction's state.
+    if (!sameUser(current.user, by.user)) {
+      throw new InteractionError("WRONG_USER", "This interaction was created for another user");
+    }
+    if (current.status === "expired") throw new InteractionError("EXPIRED", "This interaction has expired");
+    if (current.status !== "pending" && current.status !== "accepted") {
+      throw new InteractionError("NOT_PENDING", `This interaction is already ${current.status}`);
+    }
+    const updated = await this.#store.transition(id, ["pending", "accepted"], "completed");
+    if (updated === undefined) {
+      const now = await this.get(id);
+      if (now?.status === "expired") throw new InteractionError("EXPIRED", "This interaction has expired");
+      throw new InteractionError("NOT_PENDING", "This interaction is no longer waiting");
+    }
+    await this.#publish(updated);
+    return updated;
+  }
+
+  /**
+   * Resolves with the interaction once it is `completed`, wherever it was completed.
+   * @throws InteractionError "NOT_FOUND", "EXPIRED" (its deadline passed first), "DECLINED" or
+   *   "CANCELLED"; the signal's reason when `signal` aborts first.
+   */
+  waitForCompletion(id: string, signal?: AbortSignal): Promise<UserInteraction> {
+    return waitForSettled({
+      id,
+      signal,
+      now: this.#now,
+      read: () => this.get(id),
+      subscribe: (sessionId, onChange) =>
+        this.#bus.subscribe(this.#channel(sessionId), (message) => {
+          if (readChange(message)?.id === id) onChange();
+        }),
+    });
+  }
+
+  /**
+   * Calls `listener` with the id of each interaction of `sessionId` that completes, on this or any
+   * other instance sharing the bus. @returns a function that stops listening.
+   */
+  watchSession(sessionId: string, listener: (id: string) => void): Promise<() => Promise<void>> {
+    return this.#bus.subscribe(this.#channel(sessionId), (message) => {
+      const change = readChange(message);
+      if (change?.status === "completed") listener(change.id);
+    });
+  }
+
+  #channel(sessionId: string): string {
+    return `${this.#prefix}${sessionId}`;
+  }
+
+  #publish(interaction: UserInteraction): Promise<void> {
+    const change: Change = { id: interaction.id, status: interaction.status };
+    return this.#bus.publish(this.#channel(interaction.sessionId), JSON.stringify(change));
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * What `McpServer` needs to hand a user off to a web page (an out-of-band user interaction): the
+ * service that keeps interactions (`InteractionManager` in `mcp-handoff/interaction` implements
+ * it), and `InteractionRequired`, which a handler throws when a request cannot go on until the
+ * user has been to a page.
+ */
+import type { UserInteraction, UserRef } from "../interaction/model.js";
+import type { InteractionAction } from "../revisions/index.js";
+import type { AuthInfo } from "../transports/transport.js";
+
+export type { InteractionAction };
+
+/** What creating an interaction needs. */
+export interface InteractionInput {
+  /** The page the user is sent to: an absolute http(s) URL served by this server. */
+  url: string;
+  /** Why the user should go there: plain text without a URL. */
+  message: string;
+  user: UserRef;
+  /** The MCP session that asks; completion is delivered there only. */
+  sessionId: string;
+  /** What the web side must do; opaque here. */
+  purpose?: Record<string, unknown>;
+}
+
+/** Keeps interactions and tells sessions when theirs complete, on this or any other server instance. */
+export interface InteractionService {
+  /**
+   * The verified user behind a request: the `issuer` and `subject` of its authorization, or, for a
+   * request without authorization, the configured local user; `undefined` when neither applies.
+   */
+  userFor(authInfo: AuthInfo | undefined): UserRef | undefined;
+  /** Stores a new `pending` interaction. @throws SdkError "INVALID_ARGUMENT" for a bad URL or a URL in the message. */
+  create(input: InteractionInput): Promise<UserInteraction>;
+  get(id: string): Promise<UserInteraction | undefined>;
+  /** Records the client's answer (`pending` → `accepted` | `declined` | `cancelled`); `undefined` if it no longer applies. */
+  recordAnswer(id: string, action: InteractionAction): Promise<UserInteraction | undefined>;
+  /**
+   * Resolves with the interaction once it is `completed`.
+   * @throws the service's error when it expires, is declined or cancelled, or is unknown; the
+   *   signal's reason when `signal` aborts first.
+   */
+  waitForCompletion(id: string, signal?: AbortSignal): Promise<UserInteraction>;
+  /**
+   * Calls `listener` with the id of each interaction of session `sessionId` that completes,
+   * wherever it was completed. @returns a function that stops listening.
+   */
+  watchSession(sessionId: string, listener: (id: string) => void): Promise<() => Promise<void>>;
+}
+
+/** What `ctx.interact` asks for. */
+export interface InteractParams {
+  /** The page: an absolute http(s) URL served by this server (the connect URL). */
+  url: string;
+  /** Why the user should go there: plain text without a URL. */
+  message: string;
+  /** What the web side must do, stored with the interaction, e.g. `{ kind: "oauth", provider: "github" }`. */
+  purpose?: Record<string, unknown>;
+}
+
+export interface InteractOptions {
+  /** ms to wait for the client's answer; default: no limit (a person answers). */
+  timeoutMs?: number;
+  /** Aborting cancels the request to the client. The handler's own signal always does. */
+  signal?: AbortSignal;
+}
+
+/** The client's answer to `ctx.interact`. */
+export interface InteractionOutcome {
+  /** `accept`: the client opened the page (the interaction is not finished yet); `decline`, `cancel`: it did not. */
+  action: InteractionAction;
+  /** The interaction as stored after the answer (`accepted`, `declined` or `cancelled`). */
+  interaction: UserInteraction;
+}
+
+/**
+ * Thrown by a tool, resource or prompt handler: the request needs the user to visit `url` first.
+ * The server stores an interaction for the request's user and answers with the error the client
+ * understands: -32042 with `data.elicitations` (URL-mode elicitation), -32003
+ * `interaction_required` (the user-interaction proposal); a client that can do neither gets a tool
+ * result with `isError: true` that says so and carries no URL (other requests: -32603).
+ * The client retries the request once the interaction completes.
+ */
+export class InteractionRequired extends Error {
+  override readonly name = "InteractionRequired";
+  readonly url: string;
+  readonly purpose: Record<string, unknown> | undefined;
+
+  /** @param params `message` is shown to the user and must not contain a URL. */
+  constructor(params: InteractParams) {
+    // The message never carries the URL: only the wire form's `url` field may.
+    super(params.message);
+    this.url = params.url;
+    this.purpose = params.purpose;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The hand-offs of one client connection: asking the client to open a page in the form it
+ * understands, answering `InteractionRequired` with that form's error, following an interaction
+ * for `interaction/track`, and telling the client when one of its interactions completed.
+ */
+
+import type { UserInteraction, UserRef } from "../interaction/model.js";
+import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
+import type { RequestId } from "../jsonrpc/messages.js";
+import type { InboundRequest, Params, Result } from "../jsonrpc/session.js";
+import type { InteractionTracking, InteractionWire, Revision } from "../revisions/index.js";
+import { messageContainsUrl } from "../revisions/index.js";
+import type { AuthInfo } from "../transports/transport.js";
+import type {
+  InteractionOutcome,
+  InteractionRequired,
+  InteractionService,
+  InteractOptions,
+  InteractParams,
+} from "./interactions.js";
+
+/** What the connection gives its hand-offs. */
+export interface InteractionsHost {
+  sessionId(): string;
+  readonly service: InteractionService | undefined;
+  /** Notes the request an interaction was asked in, so its completion can travel with it. */
+  started(interactionId: string, requestId: RequestId): void;
+  /** Sends a notification about an interaction, with the request that asked for it while that is open. */
+  notifyAbout(interactionId: string, method: string, params: Params): Promise<void>;
+  report(message: string, error: unknown): void;
+}
+
+const CANNOT_OPEN =
+  "This client cannot open the page where that happens: it supports neither URL-mode elicitation nor user interaction.";
+
+function sameUser(a: UserRef, b: UserRef): boolean {
+  return a.issuer === b.issuer && a.subject === b.subject;
+}
+
+export class SessionInteractions {
+  #wire: InteractionWire | undefined;
+  #tracking: InteractionTracking | undefined;
+  #watching: Promise<() => Promise<void>> | undefined;
+  #closed = false;
+
+  constructor(private readonly host: InteractionsHost) {}
+
+  /**
+   * Learns the client's wire form once `initialize` is answered.
+   * @returns the `interaction/track` handling when the client declared it, for the connection to serve.
+   */
+  start(revision: Revision, clientCapabilities: unknown): InteractionTracking | undefined {
+    this.#wire = revision.interactionWire(clientCapabilities);
+    this.#tracking = revision.interactionTracking(clientCapabilities);
+    return this.#tracking;
+  }
+
+  /** `ctx.interact`: asks the client to open the page and resolves with the user's answer. */
+  async interact(
+    params: InteractParams,
+    options: InteractOptions,
+    inbound: InboundRequest,
+  ): Promise<InteractionOutcome> {
+    const { wire, service, interaction } = await this.#create(params, inbound.extra?.authInfo);
+    const request = wire.request(interaction);
+    if (request === undefined) throw new SdkError("CAPABILITY_NOT_SUPPORTED", CANNOT_OPEN);
+    this.host.started(interaction.id, inbound.id);
+    const requestOptions: { timeoutMs: number; signal?: AbortSignal } = {
+      timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY,
+    };
+    if (options.signal) requestOptions.signal = options.signal;
+    let action: InteractionOutcome["action"];
+    try {
+      action = wire.answer(await inbound.request(request.method, request.params, requestOptions));
+    } catch (error) {
+      const answered = wire.answerFromError(error);
+      if (answered === undefined) {
+        await service.recordAnswer(interaction.id, "cancel").catch(() => undefined);
+        throw error;
+      }
+      action = answered;
+    }
+    const updated = await service.recordAnswer(interaction.id, action);
+    return { action, interaction: updated ?? (await service.get(interaction.id)) ?? interaction };
+  }
+
+  /**
+   * A handler threw `InteractionRequired`: stores the interaction and throws the wire form's error.
+   * When no hand-off is possible, a tool call gets an `isError` result saying why (never the URL);
+   * other requests get -32603 with that text.
+   */
+  async required(error: InteractionRequired, method: string, authInfo: AuthInfo | undefined): Promise<Result> {
+    let refusal: ProtocolError | undefined;
+    try {
+      const { wire, interaction } = await this.#create(
+        error.purpose === undefined
+          ? { url: error.url, message: error.message }
+          : { url: error.url, message: error.message, purpose: error.purpose },
+        authInfo,
+      );
+      refusal = wire.requiredError(interaction);
+    } catch (failure) {
+      const text = failure instanceof Error ? failure.message : String(failure);
+      if (method === "tools/call") return { content: [{ type: "text", text }], isError: true };
+      throw new ProtocolError(ErrorCode.InternalError, text);
+    }
+    throw refusal ?? new ProtocolError(ErrorCode.InternalError, CANNOT_OPEN);
+  }
+
+  /**
+   * `interaction/track`: reports where the interaction stands at once, then completion (progress
+   * equal to total), and answers `{}` once it is over. An id this client's user did not receive on
+   * this session is refused with -32602, the same as an unknown id, and gets no progress.
+   */
+  async track(params: Params, inbound: InboundRequest): Promise<Result> {
+    const tracking = this.#tracking;
+    const service = this.host.service;
+    const id = tracking?.trackedId(params);
+    const user = service?.userFor(inbound.extra?.authInfo);
+    const interaction = id === undefined || user === undefined ? undefined : await service?.get(id);
+    if (
+      tracking === undefined ||
+      service === undefined ||
+      user === undefined ||
+      interaction === undefined ||
+      interaction.sessionId !== this.host.sessionId() ||
+      !sameUser(interaction.user, user)
+    ) {
+      throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: no interaction with this id was sent to you");
+    }
+    await inbound.sendProgress(tracking.progress(interaction.status));
+    if (interaction.status !== "pending" && interaction.status !== "accepted") return {};
+    try {
+      await service.waitForCompletion(interaction.id, inbound.signal);
+      await inbound.sendProgress(tracking.progress("completed"));
+    } catch {
+      // Declined, cancelled or expired: the answer without full progress says it did not complete.
+    }
+    return {};
+  }
+
+  /** `ctx.waitForInteraction`. */
+  waitFor(id: string, signal: AbortSignal): Promise<UserInteraction> {
+    return this.#service().waitForCompletion(id, signal);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const stop = await this.#watching?.catch(() => undefined);
+    await stop?.().catch((error: unknown) => this.host.report("Could not stop watching interactions", error));
+  }
+
+  #service(): InteractionService {
+    const service = this.host.service;
+    if (service === undefined) {
+      throw new SdkError(
+        "INVALID_ARGUMENT",
+        "This server cannot hand users off to a page: create McpServer with the `interactions` option",
+      );
+    }
+    return service;
+  }
+
+  /** Checks everything, stores the interaction and makes sure its completion will reach this session. */
+  async #create(params: InteractParams, authInfo: AuthInfo | undefined) {
+    // Only the wire form's `url` field may carry the URL (spec 2025-11-25: client/elicitation § Safety).
+    if (messageContainsUrl(params.message)) {
+      throw new SdkError("INVALID_ARGUMENT", "An interaction message must not contain a URL; it goes in `url`");
+    }
+    const wire = this.#wire;
+    if (wire === undefined || wire.form === "none") {
+      throw new SdkError("CAPABILITY_NOT_SUPPORTED", `${params.message} ${CANNOT_OPEN}`.trim());
+    }
+    const service = this.#service();
+    const user = service.userFor(authInfo);
+    if (user === undefined) {
+      throw new SdkError(
+        "INVALID_ARGUMENT",
+        "Cannot start a hand-off: the request carries no verified user (authorization with an issuer and a subject)",
+      );
+    }
+    const input = { url: params.url, message: params.message, user, sessionId: this.host.sessionId() };
+    const interaction = await service.create(
+      params.purpose === undefined ? input : { ...input, purpose: params.purpose },
+    );
+    if (wire.completionNotice(interaction.id) !== undefined) await this.#watch(service, wire);
+    return { wire, service, interaction };
+  }
+
+  /** Subscribes once, before the client can learn of any interaction, so no completion is missed. */
+  async #watch(service: InteractionService, wire: InteractionWire): Promise<void> {
+    this.#watching ??= service
+      .watchSession(this.host.sessionId(), (id) => void this.#deliver(service, wire, id))
+      .catch((error: unknown) => {
+        this.#watching = undefined;
+        throw error;
+      });
+    const stop = await this.#watching;
+    // Closed meanwhile: nothing would stop the subscription later.
+    if (this.#closed) await stop();
+  }
+
+  async #deliver(service: InteractionService, wire: InteractionWire, id: string): Promise<void> {
+    try {
+      // The bus only says which id; the store says whether it is really this session's and done.
+      const interaction = await service.get(id);
+      if (interaction?.sessionId !== this.host.sessionId() || interaction.status !== "completed") return;
+      const notice = wire.completionNotice(id);
+      if (notice !== undefined) await this.host.notifyAbout(id, notice.method, notice.params);
+    } catch (error) {
+      this.host.report("Could not deliver an interaction's completion", error);
+    }
+  }
+}
