@@ -22,6 +22,15 @@ describe("DNS-rebinding defence", () => {
     expect(checkOrigin(request("evil.example:3000", "http://evil.example:3000"), {}, "::1")).toMatch(/Host/);
   });
 
+  it("keeps the loopback rule for a request on a loopback socket of a server bound to every address", () => {
+    // DNS rebinding: the attacker's name resolves to 127.0.0.1, and Origin matches Host.
+    const rebound = request("evil.example:3000", "http://evil.example:3000");
+    expect(checkOrigin(rebound, { bindHost: "0.0.0.0" }, "127.0.0.1")).toMatch(/Host/);
+    expect(checkOrigin(rebound, { bindHost: "::" }, "::ffff:127.0.0.1")).toMatch(/Host/);
+    expect(checkOrigin(request("localhost:3000"), { bindHost: "0.0.0.0" }, "127.0.0.1")).toBeUndefined();
+    expect(checkOrigin(request("mcp.example:3000"), { bindHost: "0.0.0.0" }, "10.0.0.5")).toBeUndefined();
+  });
+
   it("takes allowedHosts instead of the loopback rule; an entry without a port allows any port", () => {
     const policy = { bindHost: "127.0.0.1", allowedHosts: ["mcp.internal", "localhost:3000"] };
     expect(checkOrigin(request("mcp.internal:8080"), policy)).toBeUndefined();

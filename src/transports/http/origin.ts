@@ -10,22 +10,26 @@ export interface OriginPolicy {
   allowedOrigins?: readonly string[] | undefined;
   /** `Host` values allowed; an entry without a port allows any port. Replaces the loopback rule. */
   allowedHosts?: readonly string[] | undefined;
-  /** The address the server listens on; a loopback address turns the loopback rule on. */
+  /**
+   * The address the server listens on; a loopback address turns the loopback rule on for every
+   * request. Whatever it is, a request that arrived on a loopback socket address gets the rule.
+   */
   bindHost?: string | undefined;
 }
 
 /**
  * Returns why the request is refused, or `undefined` when it may pass.
  * `localAddress` is the socket address the request arrived on, when the adapter knows it;
- * it stands in for `bindHost`. The `Host` header is never used to decide whether the
+ * a loopback one turns the loopback rule on, as a loopback `bindHost` does. The `Host` header is never used to decide whether the
  * server is local, because under DNS rebinding that header is the attacker's.
  */
 export function checkOrigin(request: Request, policy: OriginPolicy, localAddress?: string): string | undefined {
   const host = (request.headers.get("host") ?? new URL(request.url).host).toLowerCase();
+  // Either says so: a server bound to every address (0.0.0.0, ::) is still reached over loopback,
+  // which is where a rebound name lands.
   const local =
-    policy.bindHost !== undefined
-      ? isLoopbackName(policy.bindHost)
-      : localAddress !== undefined && isLoopbackName(localAddress);
+    (policy.bindHost !== undefined && isLoopbackName(policy.bindHost)) ||
+    (localAddress !== undefined && isLoopbackName(localAddress));
 
   if (policy.allowedHosts !== undefined) {
     if (!policy.allowedHosts.some((allowed) => hostMatches(host, allowed))) return `Host "${host}" is not allowed`;
