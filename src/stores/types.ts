@@ -14,18 +14,26 @@ import type {
 export interface InteractionStore {
   /** Stores a new interaction as `pending`. @throws SdkError "INVALID_ARGUMENT" when the id exists. */
   create(interaction: NewInteraction): Promise<UserInteraction>;
-  /** The interaction, with `status: "expired"` reported once `expiresAt` has passed; `undefined` if unknown. */
+  /**
+   * The interaction, with `status: "expired"` reported once `expiresAt` has passed (`now >= expiresAt`),
+   * unless it completed before; `undefined` if unknown.
+   */
   get(id: string): Promise<UserInteraction | undefined>;
   /**
    * Atomically moves an interaction from one of `from` to `to`. Returns the updated interaction,
-   * or `undefined` when it is unknown, expired, or not in one of `from` (nothing changes then).
+   * or `undefined` when it is unknown, not in one of `from`, or past its deadline while `to` is not
+   * `"expired"` (nothing changes then). The check is on the stored status, so `["pending"] -> "expired"`
+   * records the expiry of a pending interaction whose deadline passed.
    */
   transition(
     id: string,
     from: readonly InteractionStatus[],
     to: InteractionStatus,
   ): Promise<UserInteraction | undefined>;
-  /** Removes interactions whose `expiresAt` is before `now` (ms); returns how many. */
+  /**
+   * Removes interactions whose `expiresAt` is at or before `now` (ms; defaults to the store's clock),
+   * whatever their status; returns how many.
+   */
   purgeExpired(now?: number): Promise<number>;
 }
 

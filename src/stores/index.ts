@@ -1,0 +1,13 @@
+/**
+ * Storage for hand-offs: interaction stores, credential vaults and message buses, each in
+ * memory and (for the first two) in SQLite. Every implementation passes the same contract tests.
+ */
+
+/** How long a hand-off stays open when its creator names no deadline: 10 minutes, in ms. */
+export const DEFAULT_INTERACTION_TTL_MS = 600_000;
+
+export { InProcessMessageBus, type InProcessMessageBusOptions } from "./in-process-message-bus.js";
+export { MemoryInteractionStore, type MemoryInteractionStoreOptions } from "./memory-interaction-store.js";
+export type { SqliteDatabase, SqliteFileOptions } from "./sqlite.js";
+export { SqliteInteractionStore, type SqliteInteractionStoreOptions } from "./sqlite-interaction-store.js";
+export type { CredentialVault, InteractionStore, MessageBus } from "./types.js";

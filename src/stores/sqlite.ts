@@ -1,0 +1,75 @@
+/** Opening a SQLite database for the stores, and the version table their schemas are recorded in. */
+import Database from "better-sqlite3";
+import { SdkError } from "../jsonrpc/errors.js";
+
+export type SqliteDatabase = Database.Database;
+
+/**
+ * Where a SQLite store keeps its tables: a file it opens (and closes), or a database the caller
+ * opened and shares, for example between an interaction store and a vault (`close()` leaves that one open).
+ */
+export type SqliteFileOptions =
+  | {
+      /** A file path, or `":memory:"` for a private in-memory database that ends with `close()`. */
+      filename: string;
+      database?: never;
+    }
+  | {
+      /** An open better-sqlite3 database; its owner chooses its journal mode and closes it. */
+      database: SqliteDatabase;
+      filename?: never;
+    };
+
+/** An open database and whether the store owns (and so closes) it. */
+export interface SqliteHandle {
+  db: SqliteDatabase;
+  owned: boolean;
+}
+
+const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS handoff_schema_versions (
+  component TEXT PRIMARY KEY,
+  version INTEGER NOT NULL
+)`;
+
+/**
+ * Opens the database and creates `component`'s tables with `schema` unless the version table says
+ * they exist. A file the store opens itself uses WAL, so readers never wait for a writer.
+ * @throws SdkError "INVALID_ARGUMENT" when the database holds a newer schema version than `version`.
+ */
+export function openSqlite(
+  options: SqliteFileOptions,
+  component: string,
+  version: number,
+  schema: string,
+): SqliteHandle {
+  const owned = options.database === undefined;
+  const db = options.database ?? new Database(options.filename);
+  try {
+    if (owned && !db.memory) db.pragma("journal_mode = WAL");
+    // Two processes opening the same new file both try to create it; IMMEDIATE lets one go first.
+    db.transaction(() => {
+      db.exec(VERSION_TABLE);
+      const row = db.prepare("SELECT version FROM handoff_schema_versions WHERE component = ?").get(component) as
+        | { version: number }
+        | undefined;
+      if (row === undefined) {
+        db.exec(schema);
+        db.prepare("INSERT INTO handoff_schema_versions (component, version) VALUES (?, ?)").run(component, version);
+      } else if (row.version > version) {
+        throw new SdkError(
+          "INVALID_ARGUMENT",
+          `The database holds ${component} schema version ${row.version}; this version of mcp-handoff reads up to ${version}.`,
+        );
+      }
+    }).immediate();
+    return { db, owned };
+  } catch (error) {
+    if (owned) db.close();
+    throw error;
+  }
+}
+
+/** @throws SdkError "CONNECTION_CLOSED" once the store or its database was closed. */
+export function assertOpen(db: SqliteDatabase, closed: boolean): void {
+  if (closed || !db.open) throw new SdkError("CONNECTION_CLOSED", "The store is closed.");
+}

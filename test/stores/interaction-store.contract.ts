@@ -1,0 +1,172 @@
+/**
+ * What every `InteractionStore` promises, run against each implementation: creation, the
+ * compare-and-set transition, expiry read from an injected clock, and purging.
+ */
+import { describe, expect, it, onTestFinished } from "vitest";
+import type { NewInteraction } from "../../src/interaction/model.js";
+import { SdkError } from "../../src/jsonrpc/errors.js";
+import type { InteractionStore } from "../../src/stores/index.js";
+
+/** Opens an empty store reading time from `now`; `close` (when there is one) runs after the test. */
+export type OpenInteractionStore = (now: () => number) => InteractionStore & { close?(): Promise<void> };
+
+const START = 1_700_000_000_000;
+const TTL = 600_000;
+
+export function newInteraction(id: string, overrides: Partial<NewInteraction> = {}): NewInteraction {
+  return {
+    id,
+    url: `https://mcp.example.com/connect/${id}`,
+    message: "Connect your GitHub account so the assistant can open issues for you.",
+    user: { issuer: "https://auth.example.com", subject: "user-1" },
+    sessionId: "session-1",
+    expiresAt: START + TTL,
+    ...overrides,
+  };
+}
+
+export function runInteractionStoreContract(name: string, open: OpenInteractionStore): void {
+  function setup() {
+    const clock = { now: START };
+    const store = open(() => clock.now);
+    onTestFinished(async () => {
+      await store.close?.();
+    });
+    return { store, clock };
+  }
+
+  describe(`${name} interaction store`, () => {
+    it("creates a pending interaction stamped with the clock, and reads it back", async () => {
+      const { store } = setup();
+      const purpose = { kind: "oauth", provider: "github", scopes: ["repo"], nested: { a: [1, null] } };
+      const created = await store.create(newInteraction("a", { purpose }));
+      expect(created).toStrictEqual({ ...newInteraction("a", { purpose }), status: "pending", createdAt: START });
+      expect(await store.get("a")).toStrictEqual(created);
+      expect(await store.get("unknown")).toBeUndefined();
+    });
+
+    it("leaves purpose out when there is none, and drops fields the model does not have", async () => {
+      const { store } = setup();
+      const extra = { ...newInteraction("b"), status: "completed", secret: "x" } as unknown as NewInteraction;
+      await store.create(extra);
+      const read = await store.get("b");
+      expect(read).toStrictEqual({ ...newInteraction("b"), status: "pending", createdAt: START });
+      expect(read && "purpose" in read).toBe(false);
+    });
+
+    it("hands out copies: changing a returned interaction changes nothing stored", async () => {
+      const { store } = setup();
+      const created = await store.create(newInteraction("c", { purpose: { scopes: ["repo"] } }));
+      created.status = "completed";
+      created.user.subject = "someone-else";
+      (created.purpose?.scopes as string[]).push("admin");
+      expect(await store.get("c")).toMatchObject({
+        status: "pending",
+        user: { subject: "user-1" },
+        purpose: { scopes: ["repo"] },
+      });
+    });
+
+    it("refuses a second interaction with the same id and keeps the first", async () => {
+      const { store } = setup();
+      await store.create(newInteraction("d"));
+      const error = await store.create(newInteraction("d", { message: "another" })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SdkError);
+      expect(error).toMatchObject({ code: "INVALID_ARGUMENT" });
+      expect(await store.get("d")).toMatchObject({ message: newInteraction("d").message });
+    });
+
+    it("refuses malformed interactions without storing them", async () => {
+      const { store } = setup();
+      const bad = [
+        newInteraction(""),
+        newInteraction("e", { expiresAt: Number.NaN }),
+        newInteraction("e", { user: undefined as never }),
+        newInteraction("e", { purpose: ["not", "an", "object"] as never }),
+      ];
+      for (const interaction of bad) {
+        await expect(store.create(interaction)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+      }
+      expect(await store.get("e")).toBeUndefined();
+    });
+
+    it("moves along allowed transitions and returns the updated interaction", async () => {
+      const { store } = setup();
+      await store.create(newInteraction("f"));
+      expect(await store.transition("f", ["pending"], "accepted")).toMatchObject({ id: "f", status: "accepted" });
+      expect(await store.transition("f", ["pending", "accepted"], "completed")).toMatchObject({ status: "completed" });
+      expect(await store.get("f")).toMatchObject({ status: "completed" });
+    });
+
+    it("refuses a transition from a status not listed, or of an unknown id, and changes nothing", async () => {
+      const { store } = setup();
+      await store.create(newInteraction("g"));
+      expect(await store.transition("g", ["accepted"], "completed")).toBeUndefined();
+      expect(await store.transition("g", [], "accepted")).toBeUndefined();
+      expect(await store.transition("nope", ["pending"], "accepted")).toBeUndefined();
+      expect(await store.get("g")).toMatchObject({ status: "pending" });
+      await expect(store.transition("g", ["pending"], "finished" as never)).rejects.toMatchObject({
+        code: "INVALID_ARGUMENT",
+      });
+      expect(await store.get("g")).toMatchObject({ status: "pending" });
+    });
+
+    it("lets exactly one of many concurrent transitions win", async () => {
+      const { store } = setup();
+      await store.create(newInteraction("h"));
+      const targets = ["accepted", "declined", "cancelled", "accepted", "declined", "cancelled"] as const;
+      const results = await Promise.all(targets.map((to) => store.transition("h", ["pending"], to)));
+      const winners = results.filter((result) => result !== undefined);
+      expect(winners).toHaveLength(1);
+      expect(await store.get("h")).toMatchObject({ status: winners[0]?.status });
+    });
+
+    it("reports expired once the clock reaches expiresAt, and then only lets it move to expired", async () => {
+      const { store, clock } = setup();
+      await store.create(newInteraction("i"));
+      clock.now = START + TTL - 1;
+      expect(await store.get("i")).toMatchObject({ status: "pending" });
+      clock.now = START + TTL;
+      expect(await store.get("i")).toMatchObject({ status: "expired" });
+      expect(await store.transition("i", ["pending"], "accepted")).toBeUndefined();
+      expect(await store.transition("i", ["pending"], "completed")).toBeUndefined();
+      expect(await store.transition("i", ["pending"], "expired")).toMatchObject({ status: "expired" });
+      expect(await store.transition("i", ["pending"], "expired")).toBeUndefined();
+      expect(await store.get("i")).toMatchObject({ status: "expired" });
+    });
+
+    it("reports an accepted interaction past its deadline as expired, and refuses to complete it", async () => {
+      const { store, clock } = setup();
+      await store.create(newInteraction("j"));
+      await store.transition("j", ["pending"], "accepted");
+      clock.now = START + TTL + 1;
+      expect(await store.get("j")).toMatchObject({ status: "expired" });
+      expect(await store.transition("j", ["accepted"], "completed")).toBeUndefined();
+    });
+
+    it("keeps a completion that happened before the deadline", async () => {
+      const { store, clock } = setup();
+      await store.create(newInteraction("k"));
+      await store.transition("k", ["pending"], "completed");
+      clock.now = START + TTL * 2;
+      expect(await store.get("k")).toMatchObject({ status: "completed" });
+    });
+
+    it("purges the interactions at or past their deadline, by the clock or a given time", async () => {
+      const { store, clock } = setup();
+      await store.create(newInteraction("early", { expiresAt: START + 1_000 }));
+      await store.create(newInteraction("done", { expiresAt: START + 1_000 }));
+      await store.transition("done", ["pending"], "completed");
+      await store.create(newInteraction("late", { expiresAt: START + 5_000 }));
+      expect(await store.purgeExpired(START + 999)).toBe(0);
+      expect(await store.purgeExpired(START + 1_000)).toBe(2);
+      expect(await store.get("early")).toBeUndefined();
+      expect(await store.get("done")).toBeUndefined();
+      expect(await store.get("late")).toMatchObject({ status: "pending" });
+      clock.now = START + 5_000;
+      expect(await store.purgeExpired()).toBe(1);
+      expect(await store.get("late")).toBeUndefined();
+      expect(await store.purgeExpired()).toBe(0);
+    });
+  });
+}

@@ -1,0 +1,74 @@
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { MemoryInteractionStore, SqliteInteractionStore } from "../../src/stores/index.js";
+import { newInteraction, runInteractionStoreContract } from "./interaction-store.contract.js";
+import { tempDir } from "./temp-dir.js";
+
+const nextFile = tempDir();
+
+runInteractionStoreContract("memory", (now) => new MemoryInteractionStore({ now }));
+runInteractionStoreContract("SQLite :memory:", (now) => new SqliteInteractionStore({ filename: ":memory:", now }));
+runInteractionStoreContract("SQLite file", (now) => new SqliteInteractionStore({ filename: nextFile(), now }));
+
+describe("SqliteInteractionStore", () => {
+  it("keeps interactions across reopening the file, which is in WAL mode", async () => {
+    const filename = nextFile();
+    const first = new SqliteInteractionStore({ filename });
+    const created = await first.create(newInteraction("kept", { expiresAt: Date.now() + 60_000 }));
+    await first.close();
+    const again = new SqliteInteractionStore({ filename });
+    expect(await again.get("kept")).toStrictEqual(created);
+    await again.close();
+    const raw = new Database(filename, { readonly: true });
+    expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(raw.prepare("SELECT version FROM handoff_schema_versions WHERE component = 'interactions'").get()).toEqual({
+      version: 1,
+    });
+    raw.close();
+  });
+
+  it("lets one of two connections to the same file win a race for the same interaction", async () => {
+    const filename = nextFile();
+    const a = new SqliteInteractionStore({ filename });
+    const b = new SqliteInteractionStore({ filename });
+    await a.create(newInteraction("raced", { expiresAt: Date.now() + 60_000 }));
+    const results = await Promise.all([
+      a.transition("raced", ["pending"], "accepted"),
+      b.transition("raced", ["pending"], "declined"),
+      b.transition("raced", ["pending"], "cancelled"),
+    ]);
+    expect(results.filter((result) => result !== undefined)).toHaveLength(1);
+    expect((await a.get("raced"))?.status).toBe((await b.get("raced"))?.status);
+    await a.close();
+    await b.close();
+  });
+
+  it("refuses a file whose interaction schema is newer than it knows", async () => {
+    const filename = nextFile();
+    await new SqliteInteractionStore({ filename }).close();
+    const raw = new Database(filename);
+    raw.prepare("UPDATE handoff_schema_versions SET version = 2 WHERE component = 'interactions'").run();
+    raw.close();
+    expect(() => new SqliteInteractionStore({ filename })).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+    );
+  });
+
+  it("shares a database the caller opened, and leaves it open on close", async () => {
+    const database = new Database(":memory:");
+    const store = new SqliteInteractionStore({ database });
+    await store.create(newInteraction("shared", { expiresAt: Date.now() + 60_000 }));
+    await store.close();
+    await expect(store.get("shared")).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+    expect(database.open).toBe(true);
+    expect(await new SqliteInteractionStore({ database }).get("shared")).toMatchObject({ status: "pending" });
+    database.close();
+  });
+
+  it("rejects calls after close", async () => {
+    const store = new SqliteInteractionStore({ filename: ":memory:" });
+    await store.close();
+    await expect(store.create(newInteraction("late"))).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+    await expect(store.purgeExpired()).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+  });
+});
