@@ -48,7 +48,9 @@ export async function complete(
     if (!template && !resources.hasResource(ref.uri)) {
       throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`, { uri: ref.uri });
     }
-    completer = template?.callbacks.complete?.[argument.name];
+    const completers = template?.callbacks.complete ?? {};
+    // Only the template's own entries: a client-chosen name such as "constructor" must not reach Object.prototype.
+    completer = Object.hasOwn(completers, argument.name) ? completers[argument.name] : undefined;
   } else {
     throw invalid(`unknown reference type ${JSON.stringify(ref.type)}`);
   }

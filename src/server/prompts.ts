@@ -119,7 +119,9 @@ export class PromptRegistry {
 
   /** The completer of one argument; `undefined` when it has none. @throws ProtocolError -32602 for an unknown prompt. */
   completer(name: unknown, argument: string): Completer | undefined {
-    return this.#find(name).config.complete?.[argument];
+    const completers = this.#find(name).config.complete ?? {};
+    // Only the prompt's own entries: a client-chosen name such as "constructor" must not reach Object.prototype.
+    return Object.hasOwn(completers, argument) ? completers[argument] : undefined;
   }
 
   #find(name: unknown): PromptEntry {
