@@ -6,8 +6,15 @@
 /** How long a hand-off stays open when its creator names no deadline: 10 minutes, in ms. */
 export const DEFAULT_INTERACTION_TTL_MS = 600_000;
 
+export {
+  INSECURE_PLAINTEXT_VAULT_FOR_TESTS,
+  type VaultEncryption,
+  type VaultKeys,
+} from "./credential-cipher.js";
 export { InProcessMessageBus, type InProcessMessageBusOptions } from "./in-process-message-bus.js";
+export { MemoryCredentialVault, type MemoryCredentialVaultOptions } from "./memory-credential-vault.js";
 export { MemoryInteractionStore, type MemoryInteractionStoreOptions } from "./memory-interaction-store.js";
 export type { SqliteDatabase, SqliteFileOptions } from "./sqlite.js";
+export { SqliteCredentialVault, type SqliteCredentialVaultOptions } from "./sqlite-credential-vault.js";
 export { SqliteInteractionStore, type SqliteInteractionStoreOptions } from "./sqlite-interaction-store.js";
 export type { CredentialVault, InteractionStore, MessageBus } from "./types.js";

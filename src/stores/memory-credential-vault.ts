@@ -1,0 +1,91 @@
+import type { StoredCredential, UserRef } from "../interaction/model.js";
+import { CredentialCipher, type SealedSecret, type VaultEncryption } from "./credential-cipher.js";
+import type { CredentialVault } from "./types.js";
+import {
+  type CredentialMetadata,
+  checkCredential,
+  checkProvider,
+  checkUser,
+  metadataOf,
+  toStoredCredential,
+} from "./vault-records.js";
+
+interface MemoryRecord {
+  user: UserRef;
+  provider: string;
+  sealed: SealedSecret;
+  metadata: CredentialMetadata;
+}
+
+export interface MemoryCredentialVaultOptions {
+  /** Keys to seal secrets with, or `INSECURE_PLAINTEXT_VAULT_FOR_TESTS`. */
+  encryption: VaultEncryption;
+  /**
+   * Carry on with the credentials of an earlier vault, sharing them (for example to change keys
+   * without a restart: open one with the new keys `from` the old, then `rotate()`).
+   */
+  from?: MemoryCredentialVault;
+}
+
+/**
+ * A `CredentialVault` in this process's memory. It seals secrets exactly as the SQLite vault
+ * does, so a heap dump holds ciphertext, not the secrets it keeps.
+ */
+export class MemoryCredentialVault implements CredentialVault {
+  readonly #cipher: CredentialCipher;
+  readonly #records: Map<string, MemoryRecord>;
+
+  /** @throws SdkError "INVALID_ARGUMENT" when a key is not 32 bytes or `currentKeyId` is not among the keys. */
+  constructor(options: MemoryCredentialVaultOptions) {
+    this.#cipher = new CredentialCipher(options.encryption);
+    this.#records = options.from ? options.from.#records : new Map();
+  }
+
+  /** @throws SdkError "INVALID_ARGUMENT" when a field has the wrong type. */
+  async put(user: UserRef, credential: StoredCredential): Promise<void> {
+    checkUser(user);
+    checkCredential(credential);
+    const owner = { issuer: user.issuer, subject: user.subject };
+    this.#records.set(recordKey(owner, credential.provider), {
+      user: owner,
+      provider: credential.provider,
+      sealed: this.#cipher.seal(owner, credential.provider, credential),
+      metadata: metadataOf(credential),
+    });
+  }
+
+  /** @throws SdkError "CREDENTIAL_UNREADABLE" when the stored secret cannot be decrypted. */
+  async get(user: UserRef, provider: string): Promise<StoredCredential | undefined> {
+    checkUser(user);
+    checkProvider(provider);
+    const record = this.#records.get(recordKey(user, provider));
+    if (record === undefined) return undefined;
+    return toStoredCredential(provider, this.#cipher.open(user, provider, record.sealed), record.metadata);
+  }
+
+  async delete(user: UserRef, provider: string): Promise<boolean> {
+    checkUser(user);
+    checkProvider(provider);
+    return this.#records.delete(recordKey(user, provider));
+  }
+
+  /**
+   * Re-seals every credential not sealed with the current key; all or none.
+   * @returns how many were re-sealed.
+   * @throws SdkError "CREDENTIAL_UNREADABLE" (and changes nothing) when one cannot be decrypted.
+   */
+  async rotate(): Promise<number> {
+    const resealed: [string, MemoryRecord][] = [];
+    for (const [key, record] of this.#records) {
+      if (record.sealed.keyId === this.#cipher.currentKeyId) continue;
+      const secrets = this.#cipher.open(record.user, record.provider, record.sealed);
+      resealed.push([key, { ...record, sealed: this.#cipher.seal(record.user, record.provider, secrets) }]);
+    }
+    for (const [key, record] of resealed) this.#records.set(key, record);
+    return resealed.length;
+  }
+}
+
+function recordKey(user: UserRef, provider: string): string {
+  return JSON.stringify([user.issuer, user.subject, provider]);
+}

@@ -1,0 +1,179 @@
+import type { Statement } from "better-sqlite3";
+import type { StoredCredential, UserRef } from "../interaction/model.js";
+import { CredentialCipher, type SealedSecret, type VaultEncryption } from "./credential-cipher.js";
+import { assertOpen, openSqlite, type SqliteDatabase, type SqliteFileOptions } from "./sqlite.js";
+import type { CredentialVault } from "./types.js";
+import {
+  type CredentialMetadata,
+  checkCredential,
+  checkProvider,
+  checkUser,
+  metadataOf,
+  toStoredCredential,
+} from "./vault-records.js";
+
+const SCHEMA = `
+CREATE TABLE handoff_credentials (
+  issuer TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  iv BLOB NOT NULL,
+  ciphertext BLOB NOT NULL,
+  tag BLOB NOT NULL,
+  scopes TEXT,
+  expires_at INTEGER,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (issuer, subject, provider)
+) WITHOUT ROWID;
+`;
+
+interface Row {
+  issuer: string;
+  subject: string;
+  provider: string;
+  key_id: string;
+  iv: Buffer;
+  ciphertext: Buffer;
+  tag: Buffer;
+  scopes: string | null;
+  expires_at: number | null;
+  updated_at: number;
+}
+
+type RowKey = Pick<Row, "issuer" | "subject" | "provider">;
+
+export type SqliteCredentialVaultOptions = SqliteFileOptions & {
+  /** Keys to seal secrets with, or `INSECURE_PLAINTEXT_VAULT_FOR_TESTS`. */
+  encryption: VaultEncryption;
+};
+
+/**
+ * A `CredentialVault` in a SQLite database (better-sqlite3). Secrets rest sealed with AES-256-GCM;
+ * each row records its key id, so rows sealed with an older key stay readable until `rotate()`.
+ */
+export class SqliteCredentialVault implements CredentialVault {
+  readonly #cipher: CredentialCipher;
+  readonly #db: SqliteDatabase;
+  readonly #ownsDb: boolean;
+  #closed = false;
+  readonly #upsert: Statement<[Row]>;
+  readonly #select: Statement<[RowKey], Row>;
+  readonly #delete: Statement<[RowKey]>;
+  readonly #stale: Statement<[string], Row>;
+  readonly #reseal: Statement<[Pick<Row, "key_id" | "iv" | "ciphertext" | "tag"> & RowKey & { old_key_id: string }]>;
+
+  /**
+   * @throws SdkError "INVALID_ARGUMENT" when a key is not 32 bytes, `currentKeyId` is not among the
+   * keys, or the file holds a newer schema.
+   */
+  constructor(options: SqliteCredentialVaultOptions) {
+    this.#cipher = new CredentialCipher(options.encryption);
+    const { db, owned } = openSqlite(options, "credentials", 1, SCHEMA);
+    this.#db = db;
+    this.#ownsDb = owned;
+    const where = "issuer = @issuer AND subject = @subject AND provider = @provider";
+    this.#upsert = this.#db.prepare(
+      `INSERT INTO handoff_credentials
+         (issuer, subject, provider, key_id, iv, ciphertext, tag, scopes, expires_at, updated_at)
+       VALUES (@issuer, @subject, @provider, @key_id, @iv, @ciphertext, @tag, @scopes, @expires_at, @updated_at)
+       ON CONFLICT (issuer, subject, provider) DO UPDATE SET
+         key_id = excluded.key_id, iv = excluded.iv, ciphertext = excluded.ciphertext, tag = excluded.tag,
+         scopes = excluded.scopes, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
+    );
+    this.#select = this.#db.prepare(`SELECT * FROM handoff_credentials WHERE ${where}`);
+    this.#delete = this.#db.prepare(`DELETE FROM handoff_credentials WHERE ${where}`);
+    this.#stale = this.#db.prepare("SELECT * FROM handoff_credentials WHERE key_id != ?");
+    this.#reseal = this.#db.prepare(
+      `UPDATE handoff_credentials SET key_id = @key_id, iv = @iv, ciphertext = @ciphertext, tag = @tag
+       WHERE ${where} AND key_id = @old_key_id`,
+    );
+  }
+
+  /** @throws SdkError "INVALID_ARGUMENT" when a field has the wrong type. */
+  async put(user: UserRef, credential: StoredCredential): Promise<void> {
+    assertOpen(this.#db, this.#closed);
+    checkUser(user);
+    checkCredential(credential);
+    const sealed = this.#cipher.seal(user, credential.provider, credential);
+    const metadata = metadataOf(credential);
+    this.#upsert.run({
+      ...rowKey(user, credential.provider),
+      ...sealedColumns(sealed),
+      scopes: metadata.scopes === undefined ? null : JSON.stringify(metadata.scopes),
+      expires_at: metadata.expiresAt ?? null,
+      updated_at: metadata.updatedAt,
+    });
+  }
+
+  /** @throws SdkError "CREDENTIAL_UNREADABLE" when the stored secret cannot be decrypted. */
+  async get(user: UserRef, provider: string): Promise<StoredCredential | undefined> {
+    assertOpen(this.#db, this.#closed);
+    checkUser(user);
+    checkProvider(provider);
+    const row = this.#select.get(rowKey(user, provider));
+    if (row === undefined) return undefined;
+    return toStoredCredential(provider, this.#cipher.open(user, provider, sealedOf(row)), metadataOfRow(row));
+  }
+
+  async delete(user: UserRef, provider: string): Promise<boolean> {
+    assertOpen(this.#db, this.#closed);
+    checkUser(user);
+    checkProvider(provider);
+    return this.#delete.run(rowKey(user, provider)).changes > 0;
+  }
+
+  /**
+   * Re-seals, in one transaction, every row not sealed with the current key. Afterwards the old
+   * keys can be dropped from the configuration.
+   * @returns how many rows were re-sealed.
+   * @throws SdkError "CREDENTIAL_UNREADABLE" (and changes nothing) when a row cannot be decrypted.
+   */
+  async rotate(): Promise<number> {
+    assertOpen(this.#db, this.#closed);
+    const rotateAll = this.#db.transaction(() => {
+      let count = 0;
+      for (const row of this.#stale.all(this.#cipher.currentKeyId)) {
+        const user = { issuer: row.issuer, subject: row.subject };
+        const secrets = this.#cipher.open(user, row.provider, sealedOf(row));
+        const sealed = this.#cipher.seal(user, row.provider, secrets);
+        count += this.#reseal.run({
+          ...rowKey(user, row.provider),
+          ...sealedColumns(sealed),
+          old_key_id: row.key_id,
+        }).changes;
+      }
+      return count;
+    });
+    // IMMEDIATE takes the write lock before reading, so no other connection writes in between.
+    return rotateAll.immediate();
+  }
+
+  /**
+   * Closes the database it opened (a shared `database` stays open); later calls reject with
+   * SdkError "CONNECTION_CLOSED".
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#ownsDb && this.#db.open) this.#db.close();
+  }
+}
+
+function rowKey(user: UserRef, provider: string): RowKey {
+  return { issuer: user.issuer, subject: user.subject, provider };
+}
+
+function sealedColumns(sealed: SealedSecret): Pick<Row, "key_id" | "iv" | "ciphertext" | "tag"> {
+  return { key_id: sealed.keyId, iv: sealed.iv, ciphertext: sealed.ciphertext, tag: sealed.tag };
+}
+
+function sealedOf(row: Row): SealedSecret {
+  return { keyId: row.key_id, iv: row.iv, ciphertext: row.ciphertext, tag: row.tag };
+}
+
+function metadataOfRow(row: Row): CredentialMetadata {
+  const metadata: CredentialMetadata = { updatedAt: row.updated_at };
+  if (row.scopes !== null) metadata.scopes = JSON.parse(row.scopes);
+  if (row.expires_at !== null) metadata.expiresAt = row.expires_at;
+  return metadata;
+}
