@@ -29,6 +29,7 @@ const EXPECTED = {
   "./stdio": ["StdioServerTransport", "StdioClientTransport"],
   "./http": ["StreamableHttpServer", "StreamableHttpClientTransport", "toNodeHandler"],
   "./memory": ["createMemoryTransportPair"],
+  "./stores": ["MemoryInteractionStore", "SqliteInteractionStore", "SqliteCredentialVault", "InProcessMessageBus"],
   "./auth": ["createBearerVerifier", "withBearerAuth", "protectedResourceMetadata", "userOf"],
 };
 
