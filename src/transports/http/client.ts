@@ -3,8 +3,8 @@
  * message is a POST; answers come back as JSON or as an SSE stream; a GET stream carries
  * what the server sends on its own. Broken SSE streams are resumed with `Last-Event-ID`.
  */
-import { SdkError } from "../../jsonrpc/errors.js";
-import { decodeFrame } from "../../jsonrpc/frame.js";
+import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
+import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { isRequest, isResponse, type JsonRpcMessage, type RequestId } from "../../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
 import { type EventSourceMessage, followStream, type ReconnectOptions, type StreamState } from "./client-sse.js";
@@ -141,10 +141,14 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.session === sessionId) this.session = undefined;
   }
 
-  /** Follows one logical SSE stream to its end, reconnecting when the connection drops. */
-  private follow(state: StreamState): Promise<void> {
+  /**
+   * Follows one logical SSE stream to its end, reconnecting when the connection drops. Requests
+   * whose responses the stream still owes when it is given up get a -32000 error response, so
+   * that they fail instead of waiting for a response that can no longer come.
+   */
+  private async follow(state: StreamState): Promise<void> {
     const session = this.session;
-    return followStream(state, {
+    await followStream(state, {
       reconnect: this.reconnect,
       signal: this.abort.signal,
       isClosed: () => this.closed,
@@ -156,6 +160,13 @@ export class StreamableHttpClientTransport implements Transport {
       },
       report: (error) => this.report(error),
     });
+    if (this.closed || state.pending === undefined || state.pending.size === 0) return;
+    for (const id of [...state.pending]) {
+      state.pending.delete(id);
+      this.onmessage?.(
+        errorResponse(id, ErrorCode.ConnectionClosed, "The connection closed before the response arrived"),
+      );
+    }
   }
 
   private openStandaloneStream(): void {
