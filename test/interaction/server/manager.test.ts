@@ -1,0 +1,166 @@
+/**
+ * `InteractionManager` on its own: ids, deadlines on an injected clock, who may complete, what the
+ * bus carries, and waiting for completion.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { InteractionError } from "../../../src/interaction/server/index.js";
+import { SdkError } from "../../../src/jsonrpc/errors.js";
+import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "./harness.js";
+
+const ALICE = { issuer: "https://auth.example.com", subject: "alice" };
+const input = { url: CONNECT_URL, message: CONNECT_MESSAGE, user: ALICE, sessionId: "session-a" };
+
+async function refusal(work: Promise<unknown>): Promise<string> {
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(InteractionError);
+  return (error as InteractionError).code;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("create", () => {
+  it("stores a pending interaction with 128 random bits of id, for ten minutes by default", async () => {
+    const { manager, clock } = createManager();
+    const a = await manager.create({ ...input, purpose: { provider: "github" } });
+    const b = await manager.create(input);
+    expect(a.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(Buffer.from(a.id, "base64url")).toHaveLength(16);
+    expect(a.id).not.toBe(b.id);
+    expect(a).toMatchObject({
+      status: "pending",
+      user: ALICE,
+      sessionId: "session-a",
+      purpose: { provider: "github" },
+    });
+    expect(a.expiresAt - clock.time).toBe(600_000);
+    const short = createManager({ ttlMs: 30_000 });
+    expect((await short.manager.create(input)).expiresAt - short.clock.time).toBe(30_000);
+  });
+
+  it("refuses a URL that is not absolute http(s), a URL in the message, and a missing user", async () => {
+    const { manager } = createManager();
+    const attempts = [
+      { ...input, url: "/connect" },
+      { ...input, url: "javascript:alert(1)" },
+      { ...input, message: "Go to https://evil.example/login" },
+      { ...input, message: "Open evil.com/login" },
+      { ...input, user: { issuer: "", subject: "alice" } },
+      { ...input, sessionId: "" },
+    ];
+    for (const attempt of attempts) {
+      const error = await manager.create(attempt).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SdkError);
+      expect((error as SdkError).code).toBe("INVALID_ARGUMENT");
+    }
+  });
+});
+
+describe("complete", () => {
+  it("completes for the same issuer and subject and tells the owning session's channel only", async () => {
+    const { manager, bus } = createManager();
+    const created = await manager.create(input);
+    const done = await manager.complete(created.id, { user: { ...ALICE } });
+    expect(done.status).toBe("completed");
+    expect(bus.published).toEqual([
+      {
+        channel: "mcp-handoff:interactions:session-a",
+        message: JSON.stringify({ id: created.id, status: "completed" }),
+      },
+    ]);
+  });
+
+  it("refuses another user, by subject or by issuer, and changes nothing", async () => {
+    const { manager, bus } = createManager();
+    const created = await manager.create(input);
+    const bob = { issuer: ALICE.issuer, subject: "bob" };
+    const elsewhere = { issuer: "https://other-auth.example.com", subject: "alice" };
+    expect(await refusal(manager.complete(created.id, { user: bob }))).toBe("WRONG_USER");
+    expect(await refusal(manager.complete(created.id, { user: elsewhere }))).toBe("WRONG_USER");
+    expect((await manager.get(created.id))?.status).toBe("pending");
+    expect(bus.published).toEqual([]);
+  });
+
+  it("refuses once the deadline has passed (injected clock), and changes nothing", async () => {
+    const { manager, bus, clock } = createManager();
+    const created = await manager.create(input);
+    clock.advance(600_000);
+    expect(await refusal(manager.complete(created.id, { user: ALICE }))).toBe("EXPIRED");
+    expect((await manager.get(created.id))?.status).toBe("expired");
+    expect(bus.published).toEqual([]);
+  });
+
+  it("refuses an unknown id, a second completion and a declined interaction", async () => {
+    const { manager } = createManager();
+    expect(await refusal(manager.complete("nope", { user: ALICE }))).toBe("NOT_FOUND");
+    const once = await manager.create(input);
+    await manager.complete(once.id, { user: ALICE });
+    expect(await refusal(manager.complete(once.id, { user: ALICE }))).toBe("NOT_PENDING");
+    const declined = await manager.create(input);
+    await manager.recordAnswer(declined.id, "decline");
+    expect(await refusal(manager.complete(declined.id, { user: ALICE }))).toBe("NOT_PENDING");
+  });
+
+  it("completes an accepted interaction; an answer is recorded only while pending", async () => {
+    const { manager } = createManager();
+    const created = await manager.create(input);
+    expect((await manager.recordAnswer(created.id, "accept"))?.status).toBe("accepted");
+    expect(await manager.recordAnswer(created.id, "decline")).toBeUndefined();
+    expect((await manager.complete(created.id, { user: ALICE })).status).toBe("completed");
+  });
+});
+
+describe("waitForCompletion", () => {
+  it("resolves when the interaction completes, and stops listening", async () => {
+    const { manager, bus } = createManager();
+    const created = await manager.create(input);
+    const waiting = manager.waitForCompletion(created.id);
+    await vi.waitFor(() => expect(bus.listeners()).toBe(1));
+    await manager.complete(created.id, { user: ALICE });
+    expect((await waiting).status).toBe("completed");
+    expect(bus.listeners()).toBe(0);
+  });
+
+  it("rejects DECLINED, NOT_FOUND, and EXPIRED at the deadline", async () => {
+    vi.useFakeTimers();
+    const { manager, clock } = createManager();
+    const declined = await manager.create(input);
+    const waitingDeclined = manager.waitForCompletion(declined.id);
+    const expiring = await manager.create(input);
+    const waitingExpiry = manager.waitForCompletion(expiring.id);
+    const outcomes = Promise.all([refusal(waitingDeclined), refusal(waitingExpiry)]);
+    await vi.advanceTimersByTimeAsync(0);
+    await manager.recordAnswer(declined.id, "decline");
+    clock.advance(600_000);
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(await outcomes).toEqual(["DECLINED", "EXPIRED"]);
+    expect(await refusal(manager.waitForCompletion("nope"))).toBe("NOT_FOUND");
+  });
+
+  it("rejects with the signal's reason when aborted", async () => {
+    const { manager, bus } = createManager();
+    const created = await manager.create(input);
+    const controller = new AbortController();
+    const waiting = manager.waitForCompletion(created.id, controller.signal);
+    await vi.waitFor(() => expect(bus.listeners()).toBe(1));
+    controller.abort(new Error("gone"));
+    await expect(waiting).rejects.toThrow("gone");
+    await vi.waitFor(() => expect(bus.listeners()).toBe(0));
+  });
+});
+
+describe("userFor", () => {
+  it("takes issuer and subject from authorization, the local user only without authorization", () => {
+    const { manager } = createManager();
+    expect(manager.userFor({ token: "t", issuer: ALICE.issuer, subject: "alice" })).toEqual(ALICE);
+    expect(manager.userFor({ token: "t", issuer: ALICE.issuer })).toBeUndefined();
+    expect(manager.userFor({ token: "t", subject: "alice" })).toBeUndefined();
+    expect(manager.userFor(undefined)).toEqual(LOCAL_USER);
+    const { manager: remote } = createManager({ unsafeLocalUser: undefined });
+    expect(remote.userFor(undefined)).toBeUndefined();
+  });
+});
