@@ -1,0 +1,91 @@
+/**
+ * The one shape in which every hand-off reaches the client's user, whatever wire form carried it:
+ * a URL-mode `elicitation/create` or a -32042 error (spec 2025-11-25: client/elicitation), or the
+ * user-interaction proposal's `interaction/create` or -32003 error.
+ */
+import { inspectUrl, type UrlRefusal, type UrlWarning } from "../url-safety.js";
+
+/** Which family of wire forms carried the hand-off. */
+export type HandoffKind = "elicitation" | "interaction";
+
+/**
+ * A hand-off as a wire form delivers it, before any check: the server's id (`elicitationId` or
+ * the interaction `id`), the URL and the message, both untrusted text.
+ */
+export interface ReceivedHandoff {
+  kind: HandoffKind;
+  id: string;
+  url: string;
+  message: string;
+}
+
+/** The requesting server as it introduced itself in `initialize` (`serverInfo`). */
+export interface HandoffServer {
+  name: string;
+  title?: string;
+  version: string;
+}
+
+/** A hand-off ready to show the user: who asks, where to, and what to look at twice. */
+export interface UrlInteraction {
+  kind: HandoffKind;
+  /** The server's id for it; pass it to `HandoffClient.userDone`. */
+  id: string;
+  server: HandoffServer;
+  /** The full URL as the browser will get it (WHATWG-normalized). Never fetched by the client. */
+  url: string;
+  origin: string;
+  /** Host and port, ASCII (punycode) form. */
+  host: string;
+  /** What to highlight: the part of the host one party controls (see `inspectUrl`). */
+  registrableDomain: string;
+  /** The server's explanation; untrusted text, escape it before showing it on a terminal. */
+  message: string;
+  warnings: UrlWarning[];
+  /** `request`: the server asked during a request; `error`: a request failed until this is done. */
+  source: "request" | "error";
+}
+
+/** The user's answer: `accept` opens the page (consent given), `decline` refuses, `cancel` dismisses. */
+export type InteractionAnswer = "accept" | "decline" | "cancel";
+
+/** What the handler gets besides the interaction. */
+export interface InteractionContext {
+  /**
+   * Aborted once the user is no longer needed: the server withdrew its request, the server reported
+   * completion, the user said they are done, the wait timed out, or the caller gave up. A handler
+   * that keeps a "done?" question open after answering `accept` closes it on abort.
+   */
+  signal: AbortSignal;
+  /** The user says they finished in the browser; a waiting request is retried now. */
+  userDone(): void;
+}
+
+/** The one handler every hand-off reaches. Never given a refused URL (those are declined unasked). */
+export type InteractionHandler = (interaction: UrlInteraction, ctx: InteractionContext) => Promise<InteractionAnswer>;
+
+/** A hand-off whose URL is never shown to the handler: not http(s), or not a URL. */
+export interface RefusedHandoff extends UrlRefusal {
+  kind: HandoffKind;
+  id: string;
+  server: HandoffServer;
+  message: string;
+  source: "request" | "error";
+}
+
+/**
+ * Builds the interaction to show for a received hand-off, or the refusal when its URL must not be
+ * opened. `serverUrl` (the MCP server's own URL, when known) enables the `other-domain` warning.
+ */
+export function toUrlInteraction(
+  handoff: ReceivedHandoff,
+  server: HandoffServer,
+  source: "request" | "error",
+  serverUrl?: string | URL,
+): UrlInteraction | RefusedHandoff {
+  const info = inspectUrl(handoff.url, serverUrl === undefined ? {} : { serverUrl });
+  const common = { kind: handoff.kind, id: handoff.id, server, message: handoff.message, source };
+  if (!info.ok) return { ...info, ...common };
+  const { url, origin, host, registrableDomain, warnings } = info;
+  return { ...common, url, origin, host, registrableDomain, warnings };
+}

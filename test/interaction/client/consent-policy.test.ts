@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import {
+  type ConsentPolicyOptions,
+  createConsentPolicy,
+  type InteractionContext,
+  renderInteraction,
+  toUrlInteraction,
+  type UrlInteraction,
+} from "../../../src/interaction/client/index.js";
+
+const server = { name: "github-bridge", version: "1.0.0", title: "GitHub Bridge" };
+
+function interaction(url: string, message = "Connect your GitHub account."): UrlInteraction {
+  const result = toUrlInteraction(
+    { kind: "elicitation", id: "e-1", url, message },
+    server,
+    "request",
+    "https://mcp.example.com/mcp",
+  );
+  if ("ok" in result) throw new Error(result.reason);
+  return result;
+}
+
+const ctx: InteractionContext = { signal: new AbortController().signal, userDone: () => {} };
+
+/** A policy whose prompts are scripted, recording what was printed, asked and opened, in order. */
+function scripted(answer: boolean | "cancel", options: Partial<ConsentPolicyOptions> = {}) {
+  const events: string[] = [];
+  let printed = "";
+  const policy = createConsentPolicy({
+    print: (text) => {
+      printed += text;
+      events.push("print");
+    },
+    confirm: async (question) => {
+      events.push(`confirm: ${question}`);
+      return answer;
+    },
+    open: async (url) => {
+      events.push(`open: ${url}`);
+    },
+    ...options,
+  });
+  return { policy, events, printed: () => printed };
+}
+
+describe("the consent text", () => {
+  it("names the server, shows the message, the full URL, host, domain and every warning", () => {
+    const text = renderInteraction(interaction("http://github.com@login.xn--pple-43d.com/authorize?x=1"));
+    expect(text).toBe(
+      [
+        "GitHub Bridge (github-bridge) asks you to open a web page.",
+        "",
+        "  Connect your GitHub account.",
+        "",
+        "  URL:  http://github.com@login.xn--pple-43d.com/authorize?x=1",
+        "  Host: login.xn--pple-43d.com",
+        "  Domain: xn--pple-43d.com",
+        "",
+        '  Warning: The text before "@" ("github.com") is not the site; the site is login.xn--pple-43d.com.',
+        "  Warning: The page is not encrypted (http, not https).",
+        "  Warning: The host is an international name: login.xn--pple-43d.com is shown as login.аpple.com. Letters from other alphabets can imitate a familiar name.",
+        '  Warning: The name "аpple" mixes Cyrillic and Latin letters, a common way to imitate a name.',
+        "  Warning: The page is on xn--pple-43d.com, not on the server's own domain example.com.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("highlights the registrable domain in bold, never the user-info that spells a site", () => {
+    const text = renderInteraction(interaction("https://example.com@evil.example.com.evil.example/x"), { bold: true });
+    expect(text).toContain("  URL:  https://example.com@evil.example.com.\u001b[1mevil.example\u001b[22m/x\n");
+  });
+
+  it("escapes control characters in the server's message", () => {
+    const text = renderInteraction(interaction("https://mcp.example.com/c", "Hi\u001b[2J\u202ethere"));
+    expect(text).toContain("  Hi\\u{1b}[2J\\u{202e}there\n");
+  });
+});
+
+describe("createConsentPolicy", () => {
+  it("prints, asks, and only then opens the browser", async () => {
+    const { policy, events, printed } = scripted(true);
+    expect(await policy(interaction("https://mcp.example.com/connect/e-1"), ctx)).toBe("accept");
+    expect(events).toEqual([
+      "print",
+      "confirm: Open it in your browser?",
+      "open: https://mcp.example.com/connect/e-1",
+      "print",
+    ]);
+    expect(printed()).toContain("Opening the page in your browser. If nothing opens, visit the URL above.");
+  });
+
+  it("sets the domain in bold only for a terminal", async () => {
+    const plain = scripted(false);
+    await plain.policy(interaction("https://mcp.example.com/c"), ctx);
+    expect(plain.printed()).not.toContain("\u001b");
+    const tty = scripted(false, { tty: true });
+    await tty.policy(interaction("https://mcp.example.com/c"), ctx);
+    expect(tty.printed()).toContain("https://mcp.\u001b[1mexample.com\u001b[22m/c");
+  });
+
+  it("declines on no and cancels on a dismissed question, opening nothing", async () => {
+    const no = scripted(false);
+    expect(await no.policy(interaction("https://mcp.example.com/c"), ctx)).toBe("decline");
+    const dismissed = scripted("cancel");
+    expect(await dismissed.policy(interaction("https://mcp.example.com/c"), ctx)).toBe("cancel");
+    expect([...no.events, ...dismissed.events].some((e) => e.startsWith("open"))).toBe(false);
+  });
+
+  it("prints the URL instead of opening it with noBrowser", async () => {
+    const { policy, events, printed } = scripted(true, { noBrowser: true });
+    expect(await policy(interaction("https://mcp.example.com/c"), ctx)).toBe("accept");
+    expect(events).toEqual(["print", "confirm: Continue? You will open the page yourself", "print"]);
+    expect(printed()).toContain("Open this page in your browser:\n  https://mcp.example.com/c\n");
+  });
+
+  it("prints the URL when the browser cannot be opened, and still accepts", async () => {
+    const { policy, printed } = scripted(true, {
+      open: async () => {
+        throw new Error("no browser found");
+      },
+    });
+    expect(await policy(interaction("https://mcp.example.com/c"), ctx)).toBe("accept");
+    expect(printed()).toContain(
+      "Could not open a browser (no browser found). Open this page yourself:\n  https://mcp.example.com/c\n",
+    );
+  });
+});
