@@ -1,22 +1,35 @@
 /**
- * Consent for a URL-mode elicitation (spec 2025-11-25: client/elicitation § Safe URL Handling):
- * show which server asks, its message, the full URL and its host, with warnings; ask; and only
- * after a yes open the browser. The URL is never fetched here.
+ * Consent for a URL-mode elicitation (spec 2025-11-25: client/elicitation § Safe URL Handling),
+ * through the hand-off consent policy shared with `HandoffClient`: the same URL checks, text,
+ * question and browser handling, fed with the command's prompter and streams. A URL that is not
+ * http(s) is shown escaped and declined without asking. The URL is never fetched here.
  */
-import { domainToUnicode } from "node:url";
 import type { Implementation } from "../client/types.js";
+import {
+  createConsentPolicy,
+  type InteractionAnswer,
+  renderInteraction,
+  renderRefusal,
+  toUrlInteraction,
+  type UrlInteraction,
+} from "../interaction/client/index.js";
 import type { Cancelled } from "./prompter.js";
 import { CANCELLED } from "./prompter.js";
-import { printable, printableLine, serverLabel } from "./text.js";
 
 export interface UrlConsentRequest {
   /** The requesting server as it introduced itself. */
   server: Implementation | undefined;
   message: string;
   url: string;
+  /** The `elicitationId`, when known. */
+  id?: string;
+  /** `request` for an `elicitation/create`, `error` for one listed in a -32042 answer. Default `request`. */
+  source?: "request" | "error";
+  /** The MCP server's own URL when it is reached over HTTP; pages on other domains are flagged. */
+  serverUrl?: URL;
 }
 
-export type ConsentAnswer = "accept" | "decline" | "cancel";
+export type ConsentAnswer = InteractionAnswer;
 
 export interface ConsentIo {
   /** Asks a yes/no question; Ctrl-C answers {@link CANCELLED}. */
@@ -27,63 +40,31 @@ export interface ConsentIo {
   write: (text: string) => void;
   /** Print the URL instead of opening a browser. */
   noBrowser: boolean;
+  /** Whether `write` goes to a terminal, so the registrable domain may be set in bold. */
+  tty?: boolean;
 }
 
-/** URLs longer than this get a warning: the end of a long URL is easy to miss. */
-const LONG_URL = 2048;
-
-/** The URL when it is one a browser should be given (http or https); `undefined` otherwise. */
-export function browsableUrl(text: string): URL | undefined {
-  try {
-    const url = new URL(text);
-    return url.protocol === "https:" || url.protocol === "http:" ? url : undefined;
-  } catch {
-    return undefined;
-  }
+function prepare(request: UrlConsentRequest) {
+  const server = request.server ? { ...request.server } : { name: "", version: "" };
+  return toUrlInteraction(
+    { kind: "elicitation", id: request.id ?? "", url: request.url, message: request.message },
+    server,
+    request.source ?? "request",
+    request.serverUrl,
+  );
 }
 
-/** Things about a URL the user should look at twice before opening it. */
-export function urlWarnings(url: URL): string[] {
-  const warnings: string[] = [];
-  const host = url.hostname;
-  if (url.protocol === "http:") warnings.push("The page is not encrypted (http, not https).");
-  if (url.username !== "" || url.password !== "") {
-    warnings.push(`The URL has a user name or password before the host; the site is really ${host}.`);
-  }
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith("[")) {
-    warnings.push("The host is an IP address, not a domain name.");
-  }
-  if (host.split(".").some((label) => label.startsWith("xn--"))) {
-    warnings.push(
-      `The host has international characters (${printableLine(domainToUnicode(host))}); letters from other alphabets can imitate a familiar name.`,
-    );
-  }
-  if (url.href.length > LONG_URL) warnings.push(`The URL is unusually long (${url.href.length} characters).`);
-  return warnings;
+function isRefusal(prepared: ReturnType<typeof prepare>): prepared is Exclude<typeof prepared, UrlInteraction> {
+  return "ok" in prepared;
 }
 
 /**
- * The consent text: who asks, the message, the full URL (as it would be opened), the host on a
- * line of its own, and warnings. Server-provided text is made printable first.
+ * The consent text: who asks, the message, the full URL (as it would be opened), the host and
+ * registrable domain, and every warning; or, for a URL that is not http(s), why it is not opened.
  */
-export function renderConsent(request: UrlConsentRequest): string {
-  const url = browsableUrl(request.url);
-  const lines = [
-    `${serverLabel(request.server)} asks you to open a web page.`,
-    "",
-    ...printable(request.message)
-      .split("\n")
-      .map((line) => `  ${line}`),
-    "",
-  ];
-  if (!url) {
-    lines.push(`  URL:  ${printableLine(request.url)}`, "", "  This is not an http(s) address; it will not be opened.");
-    return `${lines.join("\n")}\n`;
-  }
-  lines.push(`  URL:  ${url.href}`, `  Host: ${url.host}`);
-  const warnings = urlWarnings(url);
-  if (warnings.length > 0) lines.push("", ...warnings.map((w) => `  Warning: ${w}`));
-  return `${lines.join("\n")}\n`;
+export function renderConsent(request: UrlConsentRequest, options: { bold?: boolean } = {}): string {
+  const prepared = prepare(request);
+  return isRefusal(prepared) ? renderRefusal(prepared) : renderInteraction(prepared, options);
 }
 
 /**
@@ -92,24 +73,20 @@ export function renderConsent(request: UrlConsentRequest): string {
  * A URL that is not http(s) is declined without asking.
  */
 export async function askUrlConsent(request: UrlConsentRequest, io: ConsentIo): Promise<ConsentAnswer> {
-  io.write(`\n${renderConsent(request)}\n`);
-  const url = browsableUrl(request.url);
-  if (!url) return "decline";
-  const answer = await io.confirm(
-    io.noBrowser ? "Continue? You will open the page yourself" : "Open it in your browser?",
-  );
-  if (answer === CANCELLED) return "cancel";
-  if (!answer) return "decline";
-  if (io.noBrowser) {
-    io.write(`Open this page in your browser:\n  ${url.href}\n`);
-    return "accept";
+  const prepared = prepare(request);
+  if (isRefusal(prepared)) {
+    io.write(`\n${renderRefusal(prepared)}\n`);
+    return "decline";
   }
-  try {
-    await io.open(url.href);
-    io.write(`Opening the page in your browser. If nothing opens, visit the URL above.\n`);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    io.write(`Could not open a browser (${printableLine(reason)}). Open this page yourself:\n  ${url.href}\n`);
-  }
-  return "accept";
+  const policy = createConsentPolicy({
+    confirm: async (question) => {
+      const answer = await io.confirm(question);
+      return answer === CANCELLED ? "cancel" : answer;
+    },
+    open: io.open,
+    print: io.write,
+    noBrowser: io.noBrowser,
+    tty: io.tty === true,
+  });
+  return policy(prepared, { signal: new AbortController().signal, userDone: () => {} });
 }

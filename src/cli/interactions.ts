@@ -24,6 +24,8 @@ export class Interactions {
   constructor(
     private readonly io: CliIo,
     private readonly noBrowser: boolean,
+    /** The server's URL when it is reached over HTTP: pages on other domains are flagged. */
+    private readonly serverUrl?: URL,
   ) {}
 
   /** The handlers to give the client. */
@@ -58,7 +60,10 @@ export class Interactions {
             `${serverLabel(server)} needs you to open a page first, but stdin is not a terminal:\n  ${printable(message)}\n  ${printable(url)}`,
           );
         }
-        const answer = await askUrlConsent({ server, message, url }, this.consentIo(this.io.prompter));
+        const answer = await askUrlConsent(
+          { server, message, url, id: elicitation.elicitationId, source: "error", ...this.where() },
+          this.consentIo(this.io.prompter),
+        );
         if (answer !== "accept") {
           this.declined = true;
           throw new CliError(ExitCode.Declined, answer === "cancel" ? "Cancelled." : "Declined.");
@@ -82,7 +87,7 @@ export class Interactions {
     let result: ElicitResult;
     if (params.mode === "url") {
       const action = await askUrlConsent(
-        { server, message: params.message, url: params.url },
+        { server, message: params.message, url: params.url, id: params.elicitationId, ...this.where() },
         this.consentIo(prompter),
       );
       if (action === "accept") {
@@ -139,7 +144,12 @@ export class Interactions {
       open: this.io.open,
       write: this.io.stderr,
       noBrowser: this.noBrowser,
+      tty: this.io.tty === true,
     };
+  }
+
+  private where(): { serverUrl?: URL } {
+    return this.serverUrl === undefined ? {} : { serverUrl: this.serverUrl };
   }
 
   /** Runs `task` after every earlier one has settled, so two questions never share the terminal. */

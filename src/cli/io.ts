@@ -16,6 +16,8 @@ export interface CliIo {
   open: (url: string) => Promise<void>;
   /** Whether stdin is a terminal, so that the user can be asked. */
   interactive: boolean;
+  /** Whether stderr is a terminal, so that the consent screen may set the page's domain in bold. */
+  tty?: boolean;
   /** Aborted when the user interrupts the command (Ctrl-C outside a prompt). */
   signal?: AbortSignal;
   /** Connects to a target; by default an `McpClient` over the target's transport. */

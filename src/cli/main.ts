@@ -19,6 +19,7 @@ const code = await run(process.argv.slice(2), {
     await open(url);
   },
   interactive: process.stdin.isTTY === true,
+  tty: process.stderr.isTTY === true,
   signal: interrupt.signal,
 });
 

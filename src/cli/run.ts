@@ -44,7 +44,6 @@ async function connectAndRun(
   const { options } = parsed;
   const signal = io.signal;
   const withSignal = signal === undefined ? {} : { signal };
-  const interactions = new Interactions(io, options.noBrowser);
   let target: Awaited<ReturnType<typeof resolveTarget>>;
   let client: Awaited<ReturnType<typeof connectClient>>;
   try {
@@ -52,6 +51,7 @@ async function connectAndRun(
   } catch (error) {
     return fail(io, error);
   }
+  const interactions = new Interactions(io, options.noBrowser, target.kind === "http" ? target.url : undefined);
   try {
     client = await (io.connect ?? connectClient)(target, interactions.setup(), {
       timeoutMs: options.timeoutMs ?? CONNECT_TIMEOUT_MS,

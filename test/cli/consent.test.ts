@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askUrlConsent, type ConsentIo, renderConsent, urlWarnings } from "../../src/cli/consent.js";
+import { askUrlConsent, type ConsentIo, renderConsent } from "../../src/cli/consent.js";
 import { CANCELLED, type Cancelled } from "../../src/cli/prompter.js";
 
 const server = { name: "github-bridge", version: "1.0.0", title: "GitHub Bridge" };
@@ -37,17 +37,46 @@ describe("URL consent text", () => {
     expect(text).not.toContain("Warning");
   });
 
-  it("warns about plain http, user-info, IP literals, punycode and very long URLs", () => {
-    const warnings = (url: string) => urlWarnings(new URL(url)).join("\n");
+  it("shows every warning of inspectUrl: plain http, user-info, IP literals, punycode, mixed scripts, length", () => {
+    const warnings = (url: string) =>
+      renderConsent({ server, message: "Sign in", url })
+        .split("\n")
+        .filter((line) => line.startsWith("  Warning: "))
+        .join("\n");
     expect(warnings("http://example.com/")).toMatch(/not encrypted/);
-    expect(warnings("https://github.com@evil.example/login")).toMatch(/user name or password.*really evil\.example/);
-    expect(warnings("https://192.168.1.20/connect")).toMatch(/IP address/);
-    expect(warnings("https://[::1]:8443/connect")).toMatch(/IP address/);
-    expect(warnings("https://аpple.com/")).toMatch(/international characters \(аpple\.com\)/);
+    expect(warnings("https://github.com@evil.example/login")).toMatch(
+      /"github\.com"\) is not the site; the site is evil\.example/,
+    );
+    expect(warnings("https://192.168.1.20/connect")).toMatch(/IP address 192\.168\.1\.20/);
+    expect(warnings("http://2130706433/")).toMatch(/IP address 127\.0\.0\.1/);
+    expect(warnings("https://[::1]:8443/connect")).toMatch(/IP address \[::1\]/);
+    expect(warnings("https://аpple.com/")).toMatch(/xn--pple-43d\.com is shown as аpple\.com/);
+    expect(warnings("https://аpple.com/")).toMatch(/"аpple" mixes Cyrillic and Latin letters/);
     expect(warnings(`https://example.com/?q=${"a".repeat(3000)}`)).toMatch(/unusually long/);
     const text = renderConsent({ server, message: "Sign in", url: "https://аpple.com/login" });
     expect(text).toContain("Host: xn--pple-43d.com");
-    expect(text).toContain("Warning: The host has international characters");
+    expect(text).toContain("Warning: The host is an international name");
+  });
+
+  it("flags a page on another domain than the server's, and names the registrable domain", () => {
+    const text = renderConsent({
+      server,
+      message: "Authorize",
+      url: "https://login.github.com/oauth",
+      serverUrl: new URL("https://mcp.example.com/mcp"),
+    });
+    expect(text).toContain("  Host: login.github.com\n  Domain: github.com\n");
+    expect(text).toContain("Warning: The page is on github.com, not on the server's own domain example.com.");
+  });
+
+  it("sets the registrable domain in bold only when asked (a terminal)", () => {
+    const plain = renderConsent({ server, message: "Sign in", url: "https://github.com@evil.example/x" });
+    expect(plain).not.toContain("\u001b");
+    const bold = renderConsent(
+      { server, message: "Sign in", url: "https://github.com@evil.example/x" },
+      { bold: true },
+    );
+    expect(bold).toContain("URL:  https://github.com@\u001b[1mevil.example\u001b[22m/x");
   });
 
   it("shows control characters from the server as escapes, so they cannot rewrite the screen", () => {
@@ -62,8 +91,8 @@ describe("URL consent text", () => {
   });
 
   it("says a URL that is not http(s) will not be opened", () => {
-    expect(renderConsent({ server, message: "Run this", url: "javascript:alert(1)" })).toMatch(
-      /not an http\(s\) address/,
+    expect(renderConsent({ server, message: "Run this", url: "javascript:alert(1)" })).toContain(
+      "  Only http and https pages are opened; this is a javascript: URL. It will not be opened.\n",
     );
   });
 });
