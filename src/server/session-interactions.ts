@@ -4,7 +4,8 @@
  * for `interaction/track`, and telling the client when one of its interactions completed.
  */
 
-import type { UserInteraction, UserRef } from "../interaction/model.js";
+import { sameUser } from "../auth/identity.js";
+import type { UserInteraction } from "../interaction/model.js";
 import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, Params, Result } from "../jsonrpc/session.js";
@@ -32,10 +33,6 @@ export interface InteractionsHost {
 
 const CANNOT_OPEN =
   "This client cannot open the page where that happens: it supports neither URL-mode elicitation nor user interaction.";
-
-function sameUser(a: UserRef, b: UserRef): boolean {
-  return a.issuer === b.issuer && a.subject === b.subject;
-}
 
 export class SessionInteractions {
   #wire: InteractionWire | undefined;

@@ -4,6 +4,7 @@
  * bus, so completion reaches it on whichever server instance holds it.
  */
 import { randomBytes } from "node:crypto";
+import { sameUser, userOf } from "../../auth/identity.js";
 import { SdkError } from "../../jsonrpc/errors.js";
 import { messageContainsUrl } from "../../revisions/index.js";
 import type { InteractionAction, InteractionInput, InteractionService } from "../../server/index.js";
@@ -46,10 +47,6 @@ const ANSWERED: Readonly<Record<InteractionAction, InteractionStatus>> = {
   cancel: "cancelled",
 };
 
-function sameUser(a: UserRef, b: UserRef): boolean {
-  return a.issuer === b.issuer && a.subject === b.subject;
-}
-
 function readChange(message: string): Change | undefined {
   try {
     const change = JSON.parse(message) as Partial<Change> | null;
@@ -83,9 +80,7 @@ export class InteractionManager implements InteractionService {
    */
   userFor(authInfo: AuthInfo | undefined): UserRef | undefined {
     if (authInfo === undefined) return this.#localUser && { ...this.#localUser };
-    const { issuer, subject } = authInfo;
-    if (typeof issuer !== "string" || issuer === "" || typeof subject !== "string" || subject === "") return undefined;
-    return { issuer, subject };
+    return userOf(authInfo);
   }
 
   /**

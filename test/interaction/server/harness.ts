@@ -7,9 +7,10 @@ import { InteractionManager, type InteractionManagerOptions } from "../../../src
 import type { JsonRpcMessage } from "../../../src/jsonrpc/messages.js";
 import { JsonRpcSession, type Params, type RequestHandler } from "../../../src/jsonrpc/session.js";
 import { McpServer, type ServerSession } from "../../../src/server/index.js";
+import { MemoryInteractionStore } from "../../../src/stores/index.js";
 import { createMemoryTransportPair } from "../../../src/transports/memory.js";
 import type { AuthInfo, MessageExtra, SendOptions, Transport } from "../../../src/transports/transport.js";
-import { TestInteractionStore, TestMessageBus } from "./memory-stores.js";
+import { RecordingMessageBus } from "./recording-bus.js";
 
 export const LOCAL_USER = { issuer: "local", subject: "alice" };
 
@@ -23,8 +24,8 @@ export class Clock {
 
 export function createManager(options: Partial<InteractionManagerOptions> = {}) {
   const clock = new Clock();
-  const store = new TestInteractionStore(clock.now);
-  const bus = new TestMessageBus();
+  const store = new MemoryInteractionStore({ now: clock.now });
+  const bus = new RecordingMessageBus();
   const manager = new InteractionManager({ store, bus, now: clock.now, unsafeLocalUser: LOCAL_USER, ...options });
   return { manager, store, bus, clock };
 }

@@ -1,73 +1,37 @@
 /**
- * A small interaction store and message bus for these tests, enough to exercise the manager
- * through the `InteractionStore` and `MessageBus` contracts alone.
+ * The package's in-process message bus, recording what is published and counting subscribers, so
+ * tests can see what the manager announces and that waiting leaves no subscription behind.
  */
-import type { InteractionStatus, NewInteraction, UserInteraction } from "../../../src/interaction/model.js";
-import { SdkError } from "../../../src/jsonrpc/errors.js";
-import type { InteractionStore, MessageBus } from "../../../src/stores/types.js";
+import { InProcessMessageBus } from "../../../src/stores/index.js";
+import type { MessageBus } from "../../../src/stores/types.js";
 
-export class TestInteractionStore implements InteractionStore {
-  readonly #items = new Map<string, UserInteraction>();
-  constructor(private readonly now: () => number = Date.now) {}
-
-  async create(interaction: NewInteraction): Promise<UserInteraction> {
-    if (this.#items.has(interaction.id)) throw new SdkError("INVALID_ARGUMENT", "duplicate id");
-    const created: UserInteraction = { ...structuredClone(interaction), status: "pending", createdAt: this.now() };
-    this.#items.set(created.id, created);
-    return this.#read(created);
-  }
-
-  async get(id: string): Promise<UserInteraction | undefined> {
-    const item = this.#items.get(id);
-    return item && this.#read(item);
-  }
-
-  async transition(id: string, from: readonly InteractionStatus[], to: InteractionStatus) {
-    const item = this.#items.get(id);
-    if (item === undefined || !from.includes(item.status)) return undefined;
-    if (to !== "expired" && this.now() >= item.expiresAt) return undefined;
-    item.status = to;
-    return this.#read(item);
-  }
-
-  async purgeExpired(now = this.now()): Promise<number> {
-    const expired = [...this.#items.values()].filter((item) => now >= item.expiresAt);
-    for (const item of expired) this.#items.delete(item.id);
-    return expired.length;
-  }
-
-  #read(item: UserInteraction): UserInteraction {
-    const copy = structuredClone(item);
-    if (copy.status !== "completed" && this.now() >= copy.expiresAt) copy.status = "expired";
-    return copy;
-  }
-}
-
-export class TestMessageBus implements MessageBus {
+export class RecordingMessageBus implements MessageBus {
   readonly published: { channel: string; message: string }[] = [];
-  readonly #handlers = new Map<string, Set<(message: string) => void>>();
+  readonly #inner = new InProcessMessageBus();
+  readonly #subscribers = new Map<string, number>();
 
-  async publish(channel: string, message: string): Promise<void> {
+  publish(channel: string, message: string): Promise<void> {
     this.published.push({ channel, message });
-    for (const handler of [...(this.#handlers.get(channel) ?? [])]) handler(message);
+    return this.#inner.publish(channel, message);
   }
 
   async subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>> {
-    const set = this.#handlers.get(channel) ?? new Set();
-    this.#handlers.set(channel, set);
-    const own = (message: string) => handler(message);
-    set.add(own);
+    const stop = await this.#inner.subscribe(channel, handler);
+    this.#subscribers.set(channel, (this.#subscribers.get(channel) ?? 0) + 1);
+    let stopped = false;
     return async () => {
-      set.delete(own);
+      if (!stopped) this.#subscribers.set(channel, (this.#subscribers.get(channel) ?? 1) - 1);
+      stopped = true;
+      await stop();
     };
   }
 
-  /** How many handlers listen on channels starting with `prefix`. */
+  /** How many subscriptions are open on channels starting with `prefix`. */
   listeners(prefix = ""): number {
-    return [...this.#handlers].filter(([c]) => c.startsWith(prefix)).reduce((n, [, set]) => n + set.size, 0);
+    return [...this.#subscribers].filter(([channel]) => channel.startsWith(prefix)).reduce((n, [, c]) => n + c, 0);
   }
 
-  async close(): Promise<void> {
-    this.#handlers.clear();
+  close(): Promise<void> {
+    return this.#inner.close();
   }
 }
