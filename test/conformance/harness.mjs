@@ -6,14 +6,14 @@
 //   node harness.mjs scenarios <server|client> <revision>
 //       Prints every scenario the revision runs for that leg, scored ones first.
 //   node harness.mjs verdict <server|client> <results-dir> <expected-failures.txt> <revision>
-//       Prints one line per scenario and a closing "N passed, N failed" tally, and exits 1 when a
+//       Prints one line per scenario and a closing tally, and exits 1 when a
 //       scored scenario fails without being listed, a listed one passes, or a result is missing.
 //
 // The verdict follows the conformance CLI's own baseline rules: a check with status FAILURE or
 // WARNING makes a scenario fail; `<scenario>` excuses the whole scenario; `<scenario>:<check-id>`
 // excuses only that check (its most severe occurrence) and goes stale once that check succeeds.
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
@@ -166,7 +166,20 @@ function verdict(leg, resultsDir, txtPath, revision) {
     `\n${tally.expected} expected failure(s), ${tally.unexpected} unexpected, ` +
       `${tally.stale} stale baseline entr${tally.stale === 1 ? "y" : "ies"}, ${tally.missing} without a result.`,
   );
-  console.log(`conformance-${leg}: ${tally.passed} passed, ${tally.failed} failed`);
+  // Worded so that it cannot be mistaken for a test runner's closing "N passed, N failed" line:
+  // expected failures are not failures of the run. The tally file feeds the CI summary.
+  const scored = tally.passed + tally.failed;
+  console.log(
+    `conformance-${leg}: ${tally.passed} of ${scored} scored scenarios pass (${tally.expected} listed as expected failures)`,
+  );
+  writeFileSync(
+    join(resultsDir, "..", `tally-${leg}.json`),
+    JSON.stringify({
+      passed: tally.passed,
+      unexpected: tally.unexpected + tally.stale + tally.missing,
+      expected: tally.expected,
+    }),
+  );
   return tally.unexpected + tally.stale + tally.missing === 0 ? 0 : 1;
 }
 
