@@ -219,7 +219,10 @@ export class StreamableHttpSessionTransport implements Transport {
     return response;
   }
 
-  /** @internal Replays a stream after `lastEventId` and, if the stream is still live, continues it. */
+  /**
+   * @internal Replays a stream after `lastEventId` and, if the stream is still live, continues it.
+   * A connection still attached to that stream is ended: the client that resumes has lost it.
+   */
   async resume(lastEventId: string, headers: Record<string, string>): Promise<Response> {
     const store = this.options.eventStore;
     let streamId: string;
@@ -232,8 +235,12 @@ export class StreamableHttpSessionTransport implements Transport {
       return httpError(400, ErrorCode.InvalidRequest, "The Last-Event-ID does not belong to this session", headers);
     }
     const stream = streamId === this.standalone.id ? this.standalone : this.streams.get(streamId);
-    if (stream?.sink?.open) {
-      return httpError(409, TRANSPORT_ERROR_CODE, "That SSE stream is already connected", headers);
+    const stale = stream?.sink;
+    if (stream !== undefined && stale?.open) {
+      // A client resumes only a connection it has lost, possibly before the server noticed; the
+      // new connection takes over, and the old one ends with nothing more written to it.
+      stream.sink = undefined;
+      stale.end();
     }
     const sink = stream ? this.attachSse(stream, false) : new SseSink(() => {});
     const replay = async () => {
