@@ -48,3 +48,42 @@ describe("Streamable HTTP session transport: memory", () => {
     expect(remembered.size).toBeLessThanOrEqual(1000);
   });
 });
+
+describe("Streamable HTTP server: a failed initialize", () => {
+  it("leaves no session behind; its id then gets 404", async () => {
+    const server = new StreamableHttpServer({
+      onsession: (transport) => {
+        transport.onmessage = (message) => {
+          if (Array.isArray(message) || !("id" in message) || !("method" in message)) return;
+          void transport.send({
+            jsonrpc: "2.0",
+            id: message.id,
+            error: { code: -32602, message: "Invalid params: clientInfo needs a name and a version" },
+          });
+        };
+        void transport.start();
+      },
+    });
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      server.handle(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: { accept: BOTH, "content-type": "application/json", ...headers },
+          body: JSON.stringify(body),
+        }),
+      );
+    for (let i = 0; i < 3; i++) {
+      const refused = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+      expect(await refused.text()).toContain("-32602");
+      const sessionId = refused.headers.get("mcp-session-id");
+      if (sessionId !== null) {
+        const later = await post(
+          { jsonrpc: "2.0", method: "notifications/initialized" },
+          { "mcp-session-id": sessionId },
+        );
+        expect(later.status).toBe(404);
+      }
+    }
+    expect(server.sessionCount).toBe(0);
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { decodeFrame } from "../../jsonrpc/frame.js";
-import { isRequest } from "../../jsonrpc/messages.js";
+import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
 import type { AuthInfo, MessageExtra } from "../transport.js";
 import { readBodyText } from "./body.js";
 import {
@@ -27,7 +27,8 @@ import { StreamableHttpSessionTransport } from "./session-transport.js";
 export interface StreamableHttpServerOptions extends OriginPolicy {
   /**
    * Called with a fresh transport for each new session (an `initialize` request); the
-   * protocol layer connects to it. Messages wait until the transport is started. In
+   * protocol layer connects to it. Messages wait until the transport is started. A session
+   * whose `initialize` is answered with an error closes once that answer is sent. In
    * stateless mode it is called for every POST, and that transport closes itself once
    * the POST is answered. A throw answers the POST with 500.
    */
@@ -154,12 +155,12 @@ export class StreamableHttpServer {
     const frame = decodeFrame(body.text);
     if (!frame.ok) return jsonResponse(400, frame.error);
 
-    const initialize = frame.messages.some((m) => isRequest(m) && m.method === "initialize");
-    if (initialize && frame.messages.length > 1) {
+    const initialize = frame.messages.find((m): m is JsonRpcRequest => isRequest(m) && m.method === "initialize");
+    if (initialize !== undefined && frame.messages.length > 1) {
       return httpError(400, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone");
     }
     let transport: StreamableHttpSessionTransport;
-    if (this.generateId === undefined || initialize) {
+    if (this.generateId === undefined || initialize !== undefined) {
       const created = await this.createTransport();
       if (created instanceof Response) return created;
       transport = created;
@@ -171,7 +172,7 @@ export class StreamableHttpServer {
     const messageExtra: MessageExtra = { headers: headersRecord(request.headers) };
     if (transport.sessionId !== undefined) messageExtra.sessionId = transport.sessionId;
     if (extra.authInfo !== undefined) messageExtra.authInfo = extra.authInfo;
-    return transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport));
+    return transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport), initialize?.id);
   }
 
   private async get(request: Request): Promise<Response> {

@@ -72,6 +72,8 @@ export class StreamableHttpSessionTransport implements Transport {
   private readonly standalone = newStream(`${this.tag}.standalone`, new Set());
   /** Requests the client cancelled while they were pending; a response that crossed the cancellation is dropped. */
   private readonly cancelled = new Set<RequestId>();
+  /** The `initialize` request that opened this session, until it is answered; an error answer ends the session. */
+  private opening: RequestId | undefined;
   /** The stream of the POST being delivered right now, for an answer that has no id. */
   private delivering: OutboundStream | undefined;
   private readonly queue: Array<() => void> = [];
@@ -134,6 +136,11 @@ export class StreamableHttpSessionTransport implements Transport {
       }
       const written = this.write(stream, message);
       if (stream.pending.size === 0) this.finish(stream);
+      if (message.id !== null && message.id === this.opening) {
+        this.opening = undefined;
+        // A session whose initialize failed can never be used; it ends once the error is delivered.
+        if ("error" in message) stream.chain = stream.chain.then(() => this.close());
+      }
       return written;
     }
     const related = options.relatedRequestId === undefined ? undefined : this.byRequest.get(options.relatedRequestId);
@@ -168,15 +175,21 @@ export class StreamableHttpSessionTransport implements Transport {
     this.onclose?.();
   }
 
-  /** @internal Takes the messages of one POST and answers it (202, SSE or JSON). */
+  /**
+   * @internal Takes the messages of one POST and answers it (202, SSE or JSON). `opening` is the
+   * id of the `initialize` request that created this session: if it is answered with an error,
+   * the session ends.
+   */
   acceptPost(
     messages: JsonRpcMessage[],
     batch: boolean,
     extra: MessageExtra,
     headers: Record<string, string>,
+    opening?: RequestId,
   ): Response | Promise<Response> {
     const payload = batch ? messages : (messages[0] as JsonRpcMessage);
     const ids = messages.filter(isRequest).map((m) => m.id);
+    if (opening !== undefined && this.sessionId !== undefined) this.opening = opening;
     if (ids.length === 0) {
       this.deliver(payload, extra, undefined);
       if (this.options.closeWhenIdle) queueMicrotask(() => void this.close());
