@@ -1,0 +1,91 @@
+/**
+ * Starting server entries as child processes: the command line for a stdio server, and a
+ * Streamable HTTP server process whose resident memory can be read over its IPC channel.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Command } from "./types.js";
+
+/** The repository root: every child runs there, so tsx finds tsconfig.json and its paths. */
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** The installed version of a package, from its package.json under node_modules. */
+export function packageVersion(name: string): string {
+  const manifest = JSON.parse(readFileSync(`${ROOT}node_modules/${name}/package.json`, "utf8")) as { version: string };
+  return manifest.version;
+}
+
+/** The entry's path, from a module URL next to it. */
+export function entry(name: string, base: string): string {
+  return fileURLToPath(new URL(name, base));
+}
+
+/** `node --import tsx <entry>`: every server, ours and the SDKs', loads through the same loader. */
+export function serverCommand(path: string, nodeFlags: string[] = []): Command {
+  return { command: process.execPath, args: [...nodeFlags, "--import", "tsx", path] };
+}
+
+export interface HttpServerProcess {
+  /** http://127.0.0.1:<port>/mcp */
+  readonly url: URL;
+  /** Bytes of resident memory, read by the server after a full GC. */
+  rss(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 60_000;
+
+/** Runs an HTTP server entry with `--expose-gc` and resolves once it printed its port. */
+export function startHttpServer(path: string): Promise<HttpServerProcess> {
+  const { command, args } = serverCommand(path, ["--expose-gc"]);
+  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit", "ipc"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return new Promise<HttpServerProcess>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(
+      () => fail(new Error(`${path} did not print its port within ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
+    );
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(error);
+    };
+    const onEarlyExit = (code: number | null) => fail(new Error(`${path} exited with code ${code} before listening`));
+    child.once("exit", onEarlyExit);
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      const line = out.split("\n").find((l, i, all) => i < all.length - 1 && /^\d+$/.test(l));
+      if (line === undefined) return;
+      clearTimeout(timer);
+      child.off("exit", onEarlyExit);
+      child.stdout?.removeAllListeners("data");
+      child.stdout?.resume();
+      resolve({
+        url: new URL(`http://127.0.0.1:${line}/mcp`),
+        rss: () => askRss(child),
+        stop: () => stop(child, exited),
+      });
+    });
+  });
+}
+
+function askRss(child: ChildProcess): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the server did not report its memory")), 30_000);
+    child.once("message", (message: { rss?: unknown }) => {
+      clearTimeout(timer);
+      if (typeof message.rss === "number") resolve(message.rss);
+      else reject(new Error("the server sent no rss"));
+    });
+    child.send("rss");
+  });
+}
+
+async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,5 @@
+/** The official SDK v1 stdio server. */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { buildServer } from "./tools.js";
+
+await buildServer().connect(new StdioServerTransport());

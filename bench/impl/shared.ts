@@ -1,0 +1,30 @@
+/**
+ * What every implementation serves and asks, so that each runs the same workload: an `echo`
+ * tool, an `ask` tool that asks the client for a form elicitation, and the answer to give.
+ */
+
+/** The revision every client asks for; all four implementations speak it. */
+export const PROTOCOL_VERSION = "2025-11-25";
+
+export const ECHO_TOOL = "echo";
+export const ASK_TOOL = "ask";
+
+export const ELICIT_MESSAGE = "Which colour?";
+export const ELICIT_SCHEMA = {
+  type: "object" as const,
+  properties: { colour: { type: "string" as const, title: "Colour" } },
+  required: ["colour"],
+};
+/** The client's answer; the `ask` tool returns the colour as its text. */
+export const ELICIT_ANSWER = { action: "accept" as const, content: { colour: "teal" } };
+
+export const SERVER_INFO = { name: "bench-server", version: "1.0.0" };
+export const CLIENT_INFO = { name: "bench-client", version: "1.0.0" };
+
+/** The text of a `tools/call` result's first content block, or "" when it has none. */
+export function firstText(result: unknown): string {
+  const content = (result as { content?: unknown }).content;
+  if (!Array.isArray(content)) return "";
+  const first = content[0] as { type?: unknown; text?: unknown } | undefined;
+  return first?.type === "text" && typeof first.text === "string" ? first.text : "";
+}

@@ -1,0 +1,116 @@
+/** Renders a run as Markdown: machine, method, a summary of ratios, and one table per workload. */
+import type { ImplName } from "./impl/types.js";
+import type { MachineInfo } from "./machine.js";
+import { type RunResults, valuesOf } from "./results.js";
+import { medianRatio, summarize } from "./stats.js";
+
+const COLUMNS: readonly ImplName[] = ["bare", "ours", "sdk-v1", "sdk-v2"];
+
+/** 12,345 / 123 / 12.3 / 1.23; "—" for NaN. */
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return "—";
+  const abs = Math.abs(value);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
+  return value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export function formatRatio(value: number): string {
+  return Number.isFinite(value) ? `${value.toFixed(2)}×` : "—";
+}
+
+function cell(values: readonly number[]): string {
+  const s = summarize(values);
+  if (s.rounds === 0) return "—";
+  if (s.rounds === 1) return formatNumber(s.median);
+  return `${formatNumber(s.median)} (${formatNumber(s.min)}–${formatNumber(s.max)})`;
+}
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+function load(machine: MachineInfo): string {
+  return machine.load.map((l) => l.toFixed(2)).join(" / ");
+}
+
+function machineSection(results: RunResults): string {
+  const m = results.machineAtStart;
+  return table(
+    ["date", "node", "CPU", "cores", "memory", "OS", "load 1/5/15 min at start", "at end"],
+    [[m.date, m.node, m.cpu, String(m.cores), `${m.memoryGiB} GiB`, m.platform, load(m), load(results.machineAtEnd)]],
+  );
+}
+
+function summarySection(results: RunResults): string {
+  const rows: string[][] = [];
+  for (const workload of results.workloads) {
+    for (const figure of workload.figures) {
+      const of = (impl: ImplName) => valuesOf(results, workload.id, figure.id, impl);
+      const ratio = (impl: ImplName, base: ImplName) => formatRatio(medianRatio(of(impl), of(base)));
+      rows.push([
+        `${workload.title}: ${figure.label}`,
+        `${figure.unit} (${figure.better} is better)`,
+        ratio("ours", "bare"),
+        ratio("sdk-v1", "bare"),
+        ratio("sdk-v2", "bare"),
+        ratio("ours", "sdk-v1"),
+        ratio("ours", "sdk-v2"),
+      ]);
+    }
+  }
+  return table(["figure", "unit", "ours ÷ bare", "v1 ÷ bare", "v2 ÷ bare", "ours ÷ v1", "ours ÷ v2"], rows);
+}
+
+function workloadSection(results: RunResults, index: number): string {
+  const workload = results.workloads[index]!;
+  const rows = workload.figures.map((figure) => [
+    figure.label,
+    figure.unit,
+    ...COLUMNS.map((impl) => cell(valuesOf(results, workload.id, figure.id, impl))),
+  ]);
+  return [`### ${workload.title}`, "", workload.description, "", table(["figure", "unit", ...COLUMNS], rows)].join(
+    "\n",
+  );
+}
+
+export function renderReport(results: RunResults): string {
+  const mode = results.quick
+    ? `**Quick run** (smoke test): ${results.rounds} round, counts and times scaled by ${results.scale}. Not for comparison.`
+    : `${results.rounds} rounds, counts and times scaled by ${results.scale}.`;
+  const parts = [
+    `# mcp-handoff benchmarks, ${results.machineAtStart.date.slice(0, 10)}`,
+    "",
+    mode,
+    "",
+    "## Machine",
+    "",
+    machineSection(results),
+    "",
+    "## Method",
+    "",
+    "Each implementation runs the same workloads with its own client and server: the server in a child process",
+    "(`node --import tsx`; stdio, or Streamable HTTP on 127.0.0.1), the client in the bench process. Within a",
+    "round every workload runs each implementation in turn, and the order rotates from round to round. Each loop",
+    "is bounded by a count and a time. Cells show the median over the rounds and, with more than one round, the",
+    "spread (min–max). Ratios divide a figure by the other implementation's figure from the same round, then take",
+    "the median of those ratios; for calls/s and per s below 1× is slower, for ms and KiB above 1× is slower or larger.",
+    "",
+    table(
+      ["column", "implementation"],
+      results.implementations.map(({ name, label }) => [name, label]),
+    ),
+    "",
+    "## Summary (ratios)",
+    "",
+    summarySection(results),
+    "",
+    "## Figures",
+    "",
+    ...results.workloads.flatMap((_, i) => [workloadSection(results, i), ""]),
+  ];
+  if (results.failures.length > 0) {
+    parts.push("## Failures", "", ...results.failures.map((f) => `- ${f}`), "");
+  }
+  return parts.join("\n");
+}

@@ -1,0 +1,48 @@
+/** The raw figures of a run: one value per round for each workload, figure and implementation. */
+import type { ImplName } from "./impl/types.js";
+import type { MachineInfo } from "./machine.js";
+import type { FigureSpec } from "./workloads/types.js";
+
+export interface WorkloadInfo {
+  id: string;
+  title: string;
+  description: string;
+  figures: readonly FigureSpec[];
+}
+
+export interface RunResults {
+  quick: boolean;
+  rounds: number;
+  scale: number;
+  implementations: { name: ImplName; label: string }[];
+  workloads: WorkloadInfo[];
+  /** values[workload][figure][implementation][round]; NaN for a run that failed. */
+  values: Record<string, Record<string, Partial<Record<ImplName, number[]>>>>;
+  /** One line per failed run: round, workload, implementation and the error. */
+  failures: string[];
+  machineAtStart: MachineInfo;
+  machineAtEnd: MachineInfo;
+}
+
+/** The per-round values of one figure for one implementation ([] when it was not run). */
+export function valuesOf(results: RunResults, workload: string, figure: string, impl: ImplName): number[] {
+  return results.values[workload]?.[figure]?.[impl] ?? [];
+}
+
+/** Records one round's figures for one implementation. */
+export function record(
+  results: RunResults,
+  workload: WorkloadInfo,
+  impl: ImplName,
+  figures: Record<string, number>,
+): void {
+  const byFigure = results.values[workload.id] ?? {};
+  results.values[workload.id] = byFigure;
+  for (const figure of workload.figures) {
+    const byImpl = byFigure[figure.id] ?? {};
+    byFigure[figure.id] = byImpl;
+    const values = byImpl[impl] ?? [];
+    byImpl[impl] = values;
+    values.push(figures[figure.id] ?? Number.NaN);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * `npm run bench`: runs every workload for every implementation, alternating implementations
+ * within each round, and writes a Markdown report to bench/results/<date>.md and latest.md.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { type BenchOptions, parseBenchArgs, USAGE } from "./args.js";
+import { IMPLEMENTATIONS } from "./impl/index.js";
+import type { Implementation } from "./impl/types.js";
+import { machineInfo } from "./machine.js";
+import { renderReport } from "./report.js";
+import { type RunResults, record } from "./results.js";
+import { WORKLOADS } from "./workloads/index.js";
+
+const RESULTS_DIR = fileURLToPath(new URL("./results", import.meta.url));
+
+/** The implementations in the order of round `round`: the same cycle, starting one further on. */
+function rotated(impls: readonly Implementation[], round: number): Implementation[] {
+  const shift = round % impls.length;
+  return [...impls.slice(shift), ...impls.slice(0, shift)];
+}
+
+export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<RunResults> {
+  const impls = IMPLEMENTATIONS.filter((impl) => options.only?.includes(impl.name) ?? true);
+  const workloads = WORKLOADS.filter((w) => options.workloads?.includes(w.id) ?? true);
+  const missing = options.workloads?.filter((id) => !WORKLOADS.some((w) => w.id === id)) ?? [];
+  if (missing.length > 0) throw new Error(`unknown workload: ${missing.join(", ")}`);
+  const results: RunResults = {
+    quick: options.quick,
+    rounds: options.rounds,
+    scale: options.scale,
+    implementations: impls.map(({ name, label }) => ({ name, label })),
+    workloads: workloads.map(({ id, title, description, figures }) => ({ id, title, description, figures })),
+    values: {},
+    failures: [],
+    machineAtStart: machineInfo(),
+    machineAtEnd: machineInfo(),
+  };
+  for (let round = 0; round < options.rounds; round++) {
+    for (const workload of workloads) {
+      for (const impl of rotated(impls, round)) {
+        let figures: Record<string, number> = {};
+        try {
+          figures = await workload.run(impl, { factor: options.scale });
+        } catch (error) {
+          results.failures.push(`round ${round + 1}, ${workload.id}, ${impl.name}: ${String(error)}`);
+        }
+        record(results, workload, impl.name, figures);
+        const shown = workload.figures.map((f) => `${f.id}=${(figures[f.id] ?? Number.NaN).toFixed(2)}`);
+        log(`round ${round + 1}/${options.rounds} ${workload.id} ${impl.name}: ${shown.join(" ")}`);
+      }
+    }
+  }
+  results.machineAtEnd = machineInfo();
+  return results;
+}
+
+async function main(): Promise<void> {
+  let options: BenchOptions;
+  try {
+    options = parseBenchArgs(process.argv.slice(2), RESULTS_DIR);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const results = await runBench(options, log);
+  const report = renderReport(results);
+  process.stdout.write(`${report}\n`);
+  if (options.outDir !== undefined) {
+    await mkdir(options.outDir, { recursive: true });
+    const dated = `${options.outDir}/${results.machineAtStart.date.slice(0, 10)}.md`;
+    await writeFile(dated, report);
+    await writeFile(`${options.outDir}/latest.md`, report);
+    log(`wrote ${dated} and latest.md`);
+  }
+  if (options.jsonPath !== undefined) await writeFile(options.jsonPath, JSON.stringify(results, null, 2));
+  // Keep-alive sockets of the clients would hold the process open for a few seconds more.
+  process.exit(results.failures.length > 0 ? 1 : 0);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

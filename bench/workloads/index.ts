@@ -1,0 +1,19 @@
+/** Every workload, in the order of the report. */
+import { elicitation } from "./elicitation.js";
+import { httpCalls } from "./http-calls.js";
+import { httpMemory } from "./http-memory.js";
+import { httpSessions } from "./http-sessions.js";
+import { stdioCalls } from "./stdio-calls.js";
+import { stdioColdStart } from "./stdio-cold-start.js";
+import { stdioPayload } from "./stdio-payload.js";
+import type { Workload } from "./types.js";
+
+export const WORKLOADS: readonly Workload[] = [
+  stdioCalls,
+  stdioPayload,
+  stdioColdStart,
+  httpCalls,
+  httpSessions,
+  httpMemory,
+  elicitation,
+];

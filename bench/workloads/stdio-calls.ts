@@ -1,0 +1,40 @@
+/** stdio: `tools/call` of `echo` with a short text, 1, 16 and 256 requests in flight. */
+import { serverCommand } from "../impl/process.js";
+import { perSecond, runBounded } from "./loop.js";
+import { type Scale, scaledCount, scaledTime, type Workload } from "./types.js";
+
+const LEVELS = [
+  { workers: 1, count: 5_000 },
+  { workers: 16, count: 20_000 },
+  { workers: 256, count: 40_000 },
+] as const;
+const TIME_MS = 3_000;
+const WARMUP = 500;
+
+export const stdioCalls: Workload = {
+  id: "stdio-calls",
+  title: "stdio: tools/call throughput",
+  description: `An echo of "hello" over one stdio connection; each level runs up to ${TIME_MS} ms after ${WARMUP} warm-up calls.`,
+  figures: LEVELS.map(({ workers }) => ({
+    id: `inflight-${workers}`,
+    label: `${workers} in flight`,
+    unit: "calls/s",
+    better: "higher" as const,
+  })),
+  async run(impl, scale: Scale) {
+    const session = await impl.openStdio(serverCommand(impl.stdioServer));
+    try {
+      await runBounded({ count: scaledCount(WARMUP, scale), timeMs: TIME_MS, workers: 16 }, () =>
+        session.echo("hello"),
+      );
+      const figures: Record<string, number> = {};
+      for (const { workers, count } of LEVELS) {
+        const bounds = { count: scaledCount(count, scale), timeMs: scaledTime(TIME_MS, scale), workers };
+        figures[`inflight-${workers}`] = perSecond(await runBounded(bounds, () => session.echo("hello")));
+      }
+      return figures;
+    } finally {
+      await session.close();
+    }
+  },
+};
