@@ -97,7 +97,9 @@ export class SessionInteractions {
       );
       refusal = wire.requiredError(interaction);
     } catch (failure) {
-      const text = failure instanceof Error ? failure.message : String(failure);
+      // Our own refusals say what to fix; anything else (a store failing) stays in the server's log.
+      if (!(failure instanceof SdkError)) this.host.report("Could not start a hand-off", failure);
+      const text = failure instanceof SdkError ? failure.message : "The server could not start the hand-off";
       if (method === "tools/call") return { content: [{ type: "text", text }], isError: true };
       throw new ProtocolError(ErrorCode.InternalError, text);
     }
