@@ -136,9 +136,16 @@ export class JsonRpcSession {
     await transport.start();
   }
 
+  /**
+   * Closes the transport; requests in flight reject with `SdkError("CONNECTION_CLOSED")` and
+   * handlers see their signal abort, even when the transport's own close fails (that error is rethrown).
+   */
   async close(): Promise<void> {
-    await this.transport?.close();
-    this.handleClose();
+    try {
+      await this.transport?.close();
+    } finally {
+      this.handleClose();
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ import { SdkError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { type InboundRequest, JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
+import type { Transport } from "../../src/transports/transport.js";
 
 /** A session on one side and the raw transport on the other, to see exactly what goes over the wire. */
 async function sessionAndWire() {
@@ -78,5 +79,24 @@ describe("JsonRpcSession edge cases", () => {
       "The nothing handler returned undefined instead of a result object",
       "The list handler returned an array instead of a result object",
     ]);
+  });
+
+  it("settles requests in flight and reports closed even when the transport fails to close", async () => {
+    const [a, b] = createMemoryTransportPair();
+    await b.start();
+    const failing: Transport = Object.assign(a, {
+      close: async () => {
+        throw new Error("socket already gone");
+      },
+    });
+    const session = new JsonRpcSession();
+    let closed = 0;
+    session.onclose = () => closed++;
+    await session.connect(failing);
+    const pending = session.request("never").catch((e: unknown) => e);
+    await expect(session.close()).rejects.toThrow("socket already gone");
+    await expect(pending).resolves.toMatchObject({ code: "CONNECTION_CLOSED" });
+    expect(closed).toBe(1);
+    expect(session.isConnected).toBe(false);
   });
 });
