@@ -123,6 +123,8 @@ export class ToolRegistry {
       const message = error instanceof Error ? error.message : String(error);
       return errorResult(message || `Tool ${entry.name} failed`);
     }
+    // Typed handlers cannot, but plain JavaScript ones can forget to return.
+    if (typeof result !== "object" || result === null) return errorResult(`Tool ${entry.name} returned no result`);
     return finish(entry, result);
   }
 }
