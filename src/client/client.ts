@@ -18,6 +18,7 @@ import type {
   Root,
   RootsHandler,
   SamplingHandler,
+  UserInteractionHandler,
 } from "./types.js";
 
 /** Options of `setElicitationHandler`. */
@@ -64,6 +65,7 @@ export class McpClient extends ClientRequests implements NotificationHooks {
   private elicitation: ElicitationRegistration | undefined;
   private sampling: { handler: SamplingHandler; options: SamplingHandlerOptions } | undefined;
   private rootsHandler: RootsHandler | undefined;
+  private userInteraction: UserInteractionHandler | undefined;
   private readonly router: NotificationRouter;
   private readonly host: HandlerHost;
 
@@ -86,6 +88,9 @@ export class McpClient extends ClientRequests implements NotificationHooks {
       },
       get roots() {
         return client.rootsHandler;
+      },
+      get userInteraction() {
+        return client.userInteraction;
       },
       get declared() {
         return client.sentCapabilities;
@@ -125,6 +130,16 @@ export class McpClient extends ClientRequests implements NotificationHooks {
   /** Answers `sampling/createMessage`; declares `sampling` (and `tools` / `context` when asked). */
   setSamplingHandler(handler: SamplingHandler, options: SamplingHandlerOptions = {}): void {
     this.sampling = { handler, options };
+  }
+
+  /**
+   * Answers the user-interaction proposal's `interaction/create` and declares
+   * `userInteraction: { types: ["ua"] }`, which lets the server also answer -32003 and lets this
+   * client send `interaction/track`. The handler gets `{ id, url, message? }` and `ctx`; `accept`
+   * means the page was opened with the user's consent. A type other than `ua` is answered -32602.
+   */
+  setUserInteractionHandler(handler: UserInteractionHandler): void {
+    this.userInteraction = handler;
   }
 
   /** Answers `roots/list` with a handler; declares `roots: { listChanged: true }`. */
@@ -175,6 +190,8 @@ export class McpClient extends ClientRequests implements NotificationHooks {
       capabilities.sampling = { ...(tools ? { tools: {} } : {}), ...(context ? { context: {} } : {}) };
     }
     if (this.rootsHandler) capabilities.roots = { listChanged: true };
+    // An extension capability, which the generated shape of ClientCapabilities does not name.
+    if (this.userInteraction) (capabilities as Record<string, unknown>).userInteraction = { types: ["ua"] };
     return capabilities;
   }
 

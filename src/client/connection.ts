@@ -234,12 +234,14 @@ export abstract class ClientConnection {
       createGate(revision, {
         role: "client",
         peerCapabilities: handshake.capabilities as Record<string, unknown>,
+        localCapabilities: this.sentCapabilities as Record<string, unknown>,
         initialized: () => initialized,
       }),
     );
     await session.notify("notifications/initialized");
     initialized = true;
-    this.revision = revision;
+    // Extensions this client declared (the user-interaction proposal) join the revision's methods.
+    this.revision = revision.forClient(this.sentCapabilities);
     this.handshake = handshake;
   }
 }

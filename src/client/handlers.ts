@@ -10,6 +10,8 @@ import {
   applyDefaults,
   checkRequestedSchema,
   clientElicitationModes,
+  interactionDeclinedError,
+  readInteractionCreate,
   validateElicitContent,
 } from "../revisions/index.js";
 import type { ElicitationTracker } from "./notifications.js";
@@ -24,6 +26,7 @@ import type {
   RootsHandler,
   SamplingHandler,
   ServerRequestContext,
+  UserInteractionHandler,
 } from "./types.js";
 
 /** An elicitation handler and the modes it can present. */
@@ -37,6 +40,8 @@ export interface HandlerHost {
   readonly elicitation: ElicitationRegistration | undefined;
   readonly sampling: SamplingHandler | undefined;
   readonly roots: RootsHandler | undefined;
+  /** Answers `interaction/create` (the user-interaction proposal). */
+  readonly userInteraction: UserInteractionHandler | undefined;
   /** The capabilities this client declared in `initialize`. */
   readonly declared: ClientCapabilities;
   readonly serverInfo: Implementation | undefined;
@@ -57,6 +62,9 @@ export function installRequestHandlers(session: JsonRpcSession, host: HandlerHos
   );
   session.setRequestHandler("roots/list", (params, request) =>
     finish(host, "roots/list", params, answerRoots(host, context(host, request))),
+  );
+  session.setRequestHandler("interaction/create", (params, request) =>
+    finish(host, "interaction/create", params, answerInteraction(host, params, context(host, request))),
   );
 }
 
@@ -137,6 +145,27 @@ function withoutContent(host: HandlerHost, answer: ElicitResult): Result {
     );
   }
   return answer._meta === undefined ? { action } : { action, _meta: answer._meta };
+}
+
+/**
+ * The user-interaction proposal's `interaction/create`: only type `ua` is declared, so anything
+ * else is the server's fault (-32602). The user's yes is the empty result; no is error -32099.
+ */
+async function answerInteraction(host: HandlerHost, params: Params, ctx: ServerRequestContext): Promise<Result> {
+  const handler = host.userInteraction;
+  if (!handler) throw notHandled("interaction/create");
+  const interaction = readInteractionCreate(params);
+  if (!interaction) throw invalidParams('this client handles interaction type "ua" with a url only');
+  if (!URL.canParse(interaction.url)) throw invalidParams("interaction.url must be a valid URL");
+  const action = await handler(interaction, ctx);
+  if (action === "accept") return {};
+  if (action !== "decline" && action !== "cancel") {
+    throw internalError(
+      host,
+      new SdkError("INVALID_RESULT", `the interaction handler answered with ${JSON.stringify(action)}`),
+    );
+  }
+  throw interactionDeclinedError();
 }
 
 async function answerSampling(host: HandlerHost, params: Params, ctx: ServerRequestContext): Promise<Result> {

@@ -115,6 +115,17 @@ export abstract class ClientRequests extends ClientConnection {
     return this.call("completion/complete", params, options) as Promise<CompleteResult>;
   }
 
+  /**
+   * `interaction/track` (the user-interaction proposal): follows an interaction the server sent this
+   * client. Pass `onprogress`; `progress === total` says it completed. The server answers once the
+   * interaction is over, so pass a `signal` and a `timeoutMs` that fit. Needs
+   * `setUserInteractionHandler` before `connect`.
+   * @throws ProtocolError -32602 for an id the server did not send this client.
+   */
+  trackInteraction(params: { id: string }, options?: CallOptions): Promise<EmptyResult> {
+    return this.call("interaction/track", params, options);
+  }
+
   /** `logging/setLevel`: the lowest level of `notifications/message` to receive. Needs `logging`. */
   setLoggingLevel(params: SetLevelParams, options?: CallOptions): Promise<EmptyResult> {
     return this.call("logging/setLevel", params, options);

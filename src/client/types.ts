@@ -13,6 +13,7 @@ import type {
   ElicitUrlParams,
   Implementation,
   ListRootsResult,
+  UaInteraction,
 } from "../revisions/index.js";
 
 export type {
@@ -95,6 +96,21 @@ export type ElicitationHandler = (
   params: ElicitationParams,
   ctx: ServerRequestContext,
 ) => ElicitationResult | Promise<ElicitationResult>;
+
+/**
+ * A `ua` interaction of the user-interaction proposal (`interaction/create`): the page to open
+ * and, when the server gave one, why. Never open `url` without the user's consent.
+ */
+export type { UaInteraction } from "../revisions/index.js";
+
+/**
+ * Answers the user-interaction proposal's `interaction/create` (type `ua`): `accept` once the page
+ * was opened (the server gets `{}`), `decline` or `cancel` when the user said no (error -32099).
+ */
+export type UserInteractionHandler = (
+  interaction: UaInteraction,
+  ctx: ServerRequestContext,
+) => "accept" | "decline" | "cancel" | Promise<"accept" | "decline" | "cancel">;
 
 /** Answers `sampling/createMessage`; a human should be able to review the request and the answer (spec: client/sampling). */
 export type SamplingHandler = (

@@ -28,6 +28,7 @@ import type {
 } from "./interaction.js";
 import { HandoffPresenter, isRefusal } from "./presenter.js";
 import type { HandoffHost, HandoffSource } from "./sources.js";
+import { UserInteractionSource } from "./user-interaction-source.js";
 
 /** ms to wait for a hand-off to complete after the user accepted: 10 minutes. */
 export const DEFAULT_HANDOFF_TIMEOUT_MS = 600_000;
@@ -45,7 +46,13 @@ export interface HandoffClientOptions {
   maxRounds?: number;
   /** Answers form-mode elicitations as well; without it only URL mode is declared. */
   formHandler?: ElicitationHandler;
-  /** Further wire forms besides URL-mode elicitation, e.g. the user-interaction proposal's. */
+  /**
+   * Also take hand-offs in the user-interaction proposal's form (`interaction/create`, -32003,
+   * `interaction/track`), declaring `userInteraction: { types: ["ua"] }`. Servers use it only where
+   * URL-mode elicitation is not available. Default `true`.
+   */
+  userInteraction?: boolean;
+  /** Further wire forms, after URL-mode elicitation and the user-interaction proposal. */
   sources?: readonly HandoffSource[];
 }
 
@@ -89,7 +96,11 @@ export class HandoffClient {
       onstatus: (interaction, status) => this.onstatus?.(interaction, status),
       onrefused: (refused) => this.onrefused?.(refused),
     });
-    this.sources = [new UrlElicitationSource(options.formHandler), ...(options.sources ?? [])];
+    this.sources = [
+      new UrlElicitationSource(options.formHandler),
+      ...(options.userInteraction === false ? [] : [new UserInteractionSource()]),
+      ...(options.sources ?? []),
+    ];
     for (const source of this.sources) source.install(client, this.hostFor(source));
   }
 

@@ -34,3 +34,4 @@ export type {
 } from "./interaction.js";
 export { toUrlInteraction } from "./interaction.js";
 export type { HandoffHost, HandoffSource } from "./sources.js";
+export { UserInteractionSource } from "./user-interaction-source.js";

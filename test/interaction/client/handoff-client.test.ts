@@ -236,11 +236,13 @@ describe("safety", () => {
 });
 
 describe("HandoffClient setup", () => {
-  it("declares URL-mode elicitation only, or form too with a form handler", async () => {
+  it("declares URL-mode elicitation and the user-interaction proposal; form mode with a form handler", async () => {
     const r = await rig(async () => "accept");
-    expect(r.session.clientCapabilities).toEqual({ elicitation: { url: {} } });
+    expect(r.session.clientCapabilities).toEqual({ elicitation: { url: {} }, userInteraction: { types: ["ua"] } });
     const withForm = await rig(async () => "accept", { formHandler: () => ({ action: "decline" }) });
-    expect(withForm.session.clientCapabilities).toEqual({ elicitation: { form: {}, url: {} } });
+    expect(withForm.session.clientCapabilities).toMatchObject({ elicitation: { form: {}, url: {} } });
+    const urlOnly = await rig(async () => "accept", { userInteraction: false });
+    expect(urlOnly.session.clientCapabilities).toEqual({ elicitation: { url: {} } });
   });
 
   it("keeps an onElicitationComplete hook set before wrapping", async () => {

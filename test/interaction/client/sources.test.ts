@@ -1,14 +1,13 @@
 /**
- * A second wire form plugs into HandoffClient as a source. This one stands in for the
- * user-interaction proposal: an error with code -32003 carries the hand-off, and completion is
- * learnt by following it after consent (as `interaction/track` progress would tell).
+ * Further wire forms plug into HandoffClient as sources. This made-up one carries the hand-off in
+ * an error with its own code, and learns of completion by following it after consent.
  */
 import { describe, expect, it } from "vitest";
 import type { HandoffSource, ReceivedHandoff } from "../../../src/interaction/client/index.js";
 import { ProtocolError } from "../../../src/jsonrpc/errors.js";
 import { rig } from "./support.js";
 
-const REQUIRED = -32003;
+const REQUIRED = -32050;
 
 function proposalLikeSource(followed: string[]): HandoffSource {
   return {
@@ -34,7 +33,7 @@ describe("a second hand-off source", () => {
     const call = () => {
       attempts += 1;
       if (attempts === 1) {
-        throw new ProtocolError(REQUIRED, "interaction_required", {
+        throw new ProtocolError(REQUIRED, "handoff_needed", {
           id: "i-7",
           type: "ua",
           url: "https://mcp.example.com/connect/i-7",
