@@ -5,7 +5,7 @@
  * declared the capability.
  */
 import { randomUUID } from "node:crypto";
-import type { UserInteraction } from "../interaction/model.js";
+import type { StoredCredential, UserInteraction } from "../interaction/model.js";
 import { SdkError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, RequestOptions } from "../jsonrpc/session.js";
@@ -19,7 +19,13 @@ import type {
 } from "../revisions/index.js";
 import { applyDefaults, checkRequestedSchema, messageContainsUrl, validateElicitContent } from "../revisions/index.js";
 import type { AuthInfo } from "../transports/transport.js";
-import type { InteractionOutcome, InteractOptions, InteractParams } from "./interactions.js";
+import type {
+  CredentialRequest,
+  CredentialSource,
+  InteractionOutcome,
+  InteractOptions,
+  InteractParams,
+} from "./interactions.js";
 import type { LoggingLevel } from "./logging.js";
 import type { ServerSession } from "./session.js";
 import type { SessionInteractions } from "./session-interactions.js";
@@ -123,6 +129,16 @@ export interface RequestContext {
    * @throws the manager's error (`InteractionError` "EXPIRED", "DECLINED", "CANCELLED", "NOT_FOUND").
    */
   waitForInteraction(id: string, options?: { signal?: AbortSignal }): Promise<UserInteraction>;
+  /** The request's user's third-party credentials, kept by the server (never sent to the client). */
+  readonly credentials: {
+    /**
+     * The stored credential for `provider` (e.g. `"github"`), renewed when expired; when there is
+     * none, the user is handed off to connect it: `InteractionRequired` is thrown (the client
+     * retries once done), or with `wait: true` this waits for the user within the request.
+     * @throws SdkError "INVALID_ARGUMENT" when the server's `interactions` has no `credentials`.
+     */
+    require(provider: string, request?: CredentialRequest): Promise<StoredCredential>;
+  };
 }
 
 /** What the context needs from its session. */
@@ -136,6 +152,8 @@ export interface ContextHost {
   elicitationStarted(elicitationId: string, requestId: RequestId): void;
   /** The connection's hand-offs. */
   readonly interactions: SessionInteractions;
+  /** Where `ctx.credentials` comes from, when the server's `interactions` provide it. */
+  readonly credentials?: CredentialSource | undefined;
 }
 
 export function createRequestContext(host: ContextHost, inbound: InboundRequest): RequestContext {
@@ -172,7 +190,7 @@ export function createRequestContext(host: ContextHost, inbound: InboundRequest)
     return { ...result, content: content as ElicitResult["content"] };
   };
 
-  return {
+  const ctx: RequestContext = {
     signal: inbound.signal,
     requestId: inbound.id,
     session: host.session,
@@ -202,7 +220,19 @@ export function createRequestContext(host: ContextHost, inbound: InboundRequest)
         id,
         options.signal ? AbortSignal.any([options.signal, inbound.signal]) : inbound.signal,
       ),
+    credentials: {
+      require: async (provider, request = {}) => {
+        if (host.credentials === undefined) {
+          throw new SdkError(
+            "INVALID_ARGUMENT",
+            "This server keeps no credentials: its `interactions` lack `credentials`",
+          );
+        }
+        return host.credentials.require(provider, request, ctx);
+      },
+    },
   };
+  return ctx;
 }
 
 function checkAction(result: Record<string, unknown>): ElicitResult {

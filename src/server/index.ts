@@ -9,6 +9,7 @@ export {
   UrlElicitationRequiredError,
 } from "../jsonrpc/errors.js";
 export type { ElicitOptions, FormElicitation, RequestContext, UrlElicitation, UrlElicitResult } from "./context.js";
+export type { CredentialRequest, CredentialSource } from "./interactions.js";
 export {
   type InteractionAction,
   type InteractionInput,

@@ -4,9 +4,10 @@
  * it), and `InteractionRequired`, which a handler throws when a request cannot go on until the
  * user has been to a page.
  */
-import type { UserInteraction, UserRef } from "../interaction/model.js";
+import type { StoredCredential, UserInteraction, UserRef } from "../interaction/model.js";
 import type { InteractionAction } from "../revisions/index.js";
 import type { AuthInfo } from "../transports/transport.js";
+import type { RequestContext } from "./context.js";
 
 export type { InteractionAction };
 
@@ -46,6 +47,28 @@ export interface InteractionService {
    * wherever it was completed. @returns a function that stops listening.
    */
   watchSession(sessionId: string, listener: (id: string) => void): Promise<() => Promise<void>>;
+  /** Where `ctx.credentials.require` gets third-party credentials; without it that call fails. */
+  readonly credentials?: CredentialSource;
+}
+
+/** What `ctx.credentials.require` asks for. */
+export interface CredentialRequest {
+  /** OAuth scopes the credential must have; ignored for secrets. */
+  scopes?: string[];
+  /**
+   * `true`: hand the user off with `ctx.interact` and wait for completion within this request;
+   * default `false`: throw `InteractionRequired`, for the client to retry once the user is done.
+   */
+  wait?: boolean;
+}
+
+/** Keeps users' third-party credentials and starts the hand-off that obtains a missing one. */
+export interface CredentialSource {
+  /**
+   * The credential of the request's user for `provider`, renewed when needed.
+   * @throws InteractionRequired when the user must connect first (unless `wait`).
+   */
+  require(provider: string, request: CredentialRequest, ctx: RequestContext): Promise<StoredCredential>;
 }
 
 /** What `ctx.interact` asks for. */

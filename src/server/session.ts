@@ -244,6 +244,7 @@ export class ServerConnection implements ServerSession {
         report: (message, error) => this.host.report(message, error, this.id),
         elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
         interactions: this.#interactions,
+        credentials: this.host.interactions?.credentials,
       },
       inbound,
     );

@@ -4,4 +4,4 @@
  */
 export { InteractionRequired } from "../../server/interactions.js";
 export { InteractionError, type InteractionErrorCode } from "./errors.js";
-export { InteractionManager, type InteractionManagerOptions } from "./manager.js";
+export { INTERACTION_ID_IN_URL, InteractionManager, type InteractionManagerOptions } from "./manager.js";

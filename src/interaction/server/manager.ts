@@ -35,6 +35,9 @@ export interface InteractionManagerOptions {
   channelPrefix?: string;
 }
 
+/** Written in an interaction's `url`, replaced by its id: the id is only known once it is created. */
+export const INTERACTION_ID_IN_URL = "{interactionId}";
+
 /** What the bus carries: which interaction changed and to what. Never the URL or the user. */
 interface Change {
   id: string;
@@ -85,14 +88,16 @@ export class InteractionManager implements InteractionService {
 
   /**
    * Stores a new `pending` interaction with a fresh id (128 random bits, base64url) that expires
-   * `ttlMs` from now.
+   * `ttlMs` from now. Each `{interactionId}` (`INTERACTION_ID_IN_URL`) in `url` becomes that id.
    * @throws SdkError "INVALID_ARGUMENT" when `url` is not an absolute http(s) URL, `message` contains
    *   a URL, or `user` or `sessionId` is empty.
    */
   async create(input: InteractionInput): Promise<UserInteraction> {
+    const id = randomBytes(16).toString("base64url");
+    const href = input.url.replaceAll(INTERACTION_ID_IN_URL, id);
     let url: URL;
     try {
-      url = new URL(input.url);
+      url = new URL(href);
     } catch {
       throw new SdkError("INVALID_ARGUMENT", "An interaction's url must be an absolute URL");
     }
@@ -106,8 +111,8 @@ export class InteractionManager implements InteractionService {
       throw new SdkError("INVALID_ARGUMENT", "An interaction needs a user (issuer and subject) and a session id");
     }
     const interaction = {
-      id: randomBytes(16).toString("base64url"),
-      url: input.url,
+      id,
+      url: href,
       message: input.message,
       user: { issuer: input.user.issuer, subject: input.user.subject },
       sessionId: input.sessionId,

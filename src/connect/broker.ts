@@ -1,0 +1,124 @@
+/**
+ * `CredentialBroker`: what `ctx.credentials.require` runs. It returns the user's stored credential
+ * (renewed through its refresh token when expired) or starts the hand-off that obtains one: an
+ * interaction whose URL is this server's connect page and whose purpose says what to do there.
+ */
+
+import type { StoredCredential } from "../interaction/model.js";
+import { INTERACTION_ID_IN_URL, InteractionRequired } from "../interaction/server/index.js";
+import { SdkError } from "../jsonrpc/errors.js";
+import type { CredentialRequest, CredentialSource, InteractionService, RequestContext } from "../server/index.js";
+import type { CredentialVault } from "../stores/types.js";
+import type { AuthorizationServerConfig } from "./oauth-server.js";
+import { OAuthServers } from "./oauth-server.js";
+import { refreshCredential } from "./provider-flow.js";
+
+export interface CredentialBrokerOptions {
+  /** Finds the request's user (`userFor`). */
+  service: Pick<InteractionService, "userFor">;
+  vault: CredentialVault;
+  /** Where the connect pages are served; the hand-off URL is `${baseUrl}/connect/<id>`. */
+  baseUrl: string;
+  /** OAuth providers (the same as the connect handler's); any other name is asked for as a secret. */
+  providers: Readonly<Record<string, AuthorizationServerConfig>>;
+  /** Form labels of secret providers, e.g. `{ forecast: "API key" }`; default "API key". */
+  secretLabels?: Readonly<Record<string, string>>;
+  /** ms before `expiresAt` at which an access token is renewed; default 30,000. */
+  renewEarlyMs?: number;
+  /** ms since the epoch; default `Date.now`. */
+  now?: () => number;
+}
+
+export class CredentialBroker implements CredentialSource {
+  readonly #options: CredentialBrokerOptions;
+  readonly #now: () => number;
+  readonly #servers = new OAuthServers();
+
+  constructor(options: CredentialBrokerOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * @throws InteractionRequired when the user must connect `provider` first (without `wait`);
+   *   SdkError "INVALID_ARGUMENT" when the request has no verified user; with `wait`, whatever
+   *   `ctx.interact` and `ctx.waitForInteraction` throw, or SdkError "REQUEST_CANCELLED" when the
+   *   user did not open the page.
+   */
+  async require(provider: string, request: CredentialRequest, ctx: RequestContext): Promise<StoredCredential> {
+    const user = this.#options.service.userFor(ctx.authInfo);
+    if (user === undefined) {
+      throw new SdkError(
+        "INVALID_ARGUMENT",
+        "Credentials need a verified user (authorization with issuer and subject)",
+      );
+    }
+    const scopes = request.scopes ?? [];
+    const stored = await this.#usable(user, provider, scopes);
+    if (stored !== undefined) return stored;
+    const oauth = Object.hasOwn(this.#options.providers, provider);
+    const label = this.#options.secretLabels?.[provider] ?? "API key";
+    const params = {
+      url: `${this.#options.baseUrl.replace(/\/+$/, "")}/connect/${INTERACTION_ID_IN_URL}`,
+      message: oauth ? `Connect your ${provider} account to continue.` : `Enter your ${provider} ${label} to continue.`,
+      purpose: oauth ? { kind: "oauth", provider, scopes } : { kind: "secret", provider, label },
+    };
+    if (!request.wait) throw new InteractionRequired(params);
+    const outcome = await ctx.interact(params);
+    if (outcome.action !== "accept") throw new SdkError("REQUEST_CANCELLED", "The user did not open the page");
+    await ctx.waitForInteraction(outcome.interaction.id);
+    const obtained = await this.#options.vault.get(user, provider);
+    if (obtained === undefined) throw new SdkError("INVALID_RESULT", "The hand-off completed without a credential");
+    return obtained;
+  }
+
+  /** The stored credential if it can be used (renewed if needed); a failed renewal forgets it. */
+  async #usable(
+    user: { issuer: string; subject: string },
+    provider: string,
+    scopes: readonly string[],
+  ): Promise<StoredCredential | undefined> {
+    const vault = this.#options.vault;
+    const stored = await vault.get(user, provider);
+    if (stored === undefined) return undefined;
+    if (stored.scopes !== undefined && !scopes.every((scope) => stored.scopes?.includes(scope))) return undefined;
+    const renewAt = (stored.expiresAt ?? Number.POSITIVE_INFINITY) - (this.#options.renewEarlyMs ?? 30_000);
+    if (this.#now() < renewAt) return stored;
+    if (stored.refreshToken === undefined || !Object.hasOwn(this.#options.providers, provider)) {
+      await vault.delete(user, provider);
+      return undefined;
+    }
+    try {
+      const renewed = await refreshCredential(
+        { providers: this.#options.providers, servers: this.#servers, now: this.#now },
+        { ...stored, refreshToken: stored.refreshToken },
+      );
+      await vault.put(user, renewed);
+      return renewed;
+    } catch {
+      await vault.delete(user, provider);
+      return undefined;
+    }
+  }
+
+  /**
+   * Forgets the user's credential for `provider`, e.g. after the provider rejected it, so the next
+   * `require` hands the user off again. @returns whether one was stored.
+   */
+  async forget(user: { issuer: string; subject: string }, provider: string): Promise<boolean> {
+    return this.#options.vault.delete(user, provider);
+  }
+}
+
+/** `service` with `credentials` from `source`: give it to `McpServer` as its `interactions` option. */
+export function withCredentials(service: InteractionService, source: CredentialSource): InteractionService {
+  return {
+    userFor: (authInfo) => service.userFor(authInfo),
+    create: (input) => service.create(input),
+    get: (id) => service.get(id),
+    recordAnswer: (id, action) => service.recordAnswer(id, action),
+    waitForCompletion: (id, signal) => service.waitForCompletion(id, signal),
+    watchSession: (sessionId, listener) => service.watchSession(sessionId, listener),
+    credentials: source,
+  };
+}

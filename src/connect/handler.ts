@@ -1,0 +1,180 @@
+/**
+ * The connect pages: where a hand-off URL (`${baseUrl}/connect/<id>`) leads. The browser's user is
+ * established by a login at the MCP authorization server and must be the interaction's user;
+ * then, per the interaction's purpose, the user grants access at a third party (OAuth) or enters a
+ * secret in a form, the result goes into the vault for that user, and the interaction completes.
+ * Nothing secret is written to a page, a log or an error text.
+ */
+import type { UserInteraction } from "../interaction/model.js";
+import type { InteractionManager } from "../interaction/server/index.js";
+import type { CredentialVault } from "../stores/types.js";
+import {
+  type BrowserSession,
+  finishLogin,
+  type LoginConfig,
+  type LoginDeps,
+  readSession,
+  startLogin,
+} from "./login.js";
+import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
+import { notice, redirect, secretForm } from "./pages.js";
+import { finishGrant, type ProviderFlowDeps, startGrant } from "./provider-flow.js";
+import { readPurpose } from "./purpose.js";
+import { CookieSealer } from "./sealed-cookie.js";
+import { type GrantStateStore, MemoryGrantStateStore } from "./state-store.js";
+
+export interface ConnectHandlerOptions {
+  manager: Pick<InteractionManager, "get" | "complete">;
+  vault: CredentialVault;
+  /** Origin (and optional path prefix) the pages are served at, e.g. `https://mcp.example.com`. */
+  baseUrl: string;
+  /** The MCP authorization server, where the browser's user logs in (OpenID Connect). */
+  login: LoginConfig;
+  /** Third-party authorization servers by provider name; their redirect URI is `${baseUrl}/connect/callback`. */
+  providers: Readonly<Record<string, AuthorizationServerConfig>>;
+  /** At least 32 bytes; seals the session cookie and signs CSRF tokens. */
+  cookieSecret: string | Uint8Array;
+  /** Where third-party `state` values are kept; default in memory (one instance). */
+  states?: GrantStateStore;
+  /** ms a browser login lasts; default 3,600,000 (1 hour). */
+  sessionMs?: number;
+  /** ms since the epoch; default `Date.now`. */
+  now?: () => number;
+}
+
+const ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+/**
+ * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (secret form), `GET
+ * /connect/callback` (third-party redirect) and `GET <login.redirectPath>`; anything else is 404.
+ * Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options: DENY`.
+ */
+export function createConnectHandler(options: ConnectHandlerOptions): (request: Request) => Promise<Response> {
+  const now = options.now ?? Date.now;
+  const baseUrl = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
+  const prefix = `${baseUrl.pathname}connect/`;
+  const servers = new OAuthServers();
+  const sealer = new CookieSealer(options.cookieSecret);
+  const login: LoginDeps = {
+    config: options.login,
+    servers,
+    sealer,
+    baseUrl,
+    secure: !(isLoopback(baseUrl) && baseUrl.protocol === "http:"),
+    now,
+    sessionMs: options.sessionMs ?? 3_600_000,
+  };
+  const flow: ProviderFlowDeps = {
+    providers: options.providers,
+    servers,
+    states: options.states ?? new MemoryGrantStateStore(now),
+    callbackUrl: new URL("connect/callback", baseUrl).href,
+    now,
+  };
+  const loginPath = new URL(options.login.redirectPath, baseUrl).pathname;
+
+  /** The interaction when this browser's user may act on it, else the page that says why not. */
+  async function open(id: string, session: BrowserSession): Promise<UserInteraction | Response> {
+    const interaction = ID.test(id) ? await options.manager.get(id) : undefined;
+    if (interaction === undefined) return notice(404, "Link not found", "This link is unknown or no longer valid.");
+    if (interaction.user.issuer !== session.user.issuer || interaction.user.subject !== session.user.subject) {
+      return notice(403, "Not your link", "This link was made for another account. Nothing was changed.");
+    }
+    if (interaction.status === "expired")
+      return notice(410, "Link expired", "This link has expired. Ask your app again.");
+    if (interaction.status !== "pending" && interaction.status !== "accepted") {
+      return notice(409, "Already done", "This link has already been used.");
+    }
+    return interaction;
+  }
+
+  async function complete(interaction: UserInteraction, session: BrowserSession): Promise<Response> {
+    try {
+      await options.manager.complete(interaction.id, { user: session.user });
+    } catch {
+      return notice(409, "Could not finish", "This link is no longer waiting. Ask your app again.");
+    }
+    return notice(200, "Done", "Done — return to your app.");
+  }
+
+  async function connectPage(request: Request, id: string): Promise<Response> {
+    const session = readSession(login, request);
+    if (session === undefined) {
+      if (request.method !== "GET") return notice(403, "Please sign in", "Open the link again to sign in.");
+      const started = await startLogin(login, id);
+      return redirect(started.location, [started.cookie]);
+    }
+    const interaction = await open(id, session);
+    if (interaction instanceof Response) return interaction;
+    const purpose = readPurpose(interaction.purpose);
+    if (purpose === undefined) return notice(400, "Nothing to do", "This link does not ask for anything here.");
+    const csrfText = `${session.sid}\n${interaction.id}`;
+    if (purpose.kind === "secret") {
+      if (request.method === "GET") return secretForm(purpose.provider, purpose.label, sealer.tag(csrfText));
+      const form = await request.formData().catch(() => undefined);
+      const csrf = form?.get("csrf");
+      const secret = form?.get("secret");
+      if (typeof csrf !== "string" || !sealer.verify(csrfText, csrf)) {
+        return notice(403, "Form expired", "This form is no longer valid. Open the link again.");
+      }
+      if (typeof secret !== "string" || secret === "") return notice(400, "Nothing entered", "Enter a value.");
+      await options.vault.put(session.user, { provider: purpose.provider, secret, updatedAt: now() });
+      return complete(interaction, session);
+    }
+    if (request.method !== "GET") return notice(405, "Not allowed", "Open the link instead.");
+    const location = await startGrant(flow, {
+      interactionId: interaction.id,
+      user: session.user,
+      provider: purpose.provider,
+      scopes: purpose.scopes,
+      expiresAt: interaction.expiresAt,
+    });
+    return redirect(location);
+  }
+
+  async function callback(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const state = url.searchParams.get("state");
+    const refused = () => notice(403, "Not accepted", "This answer cannot be used. Nothing was stored.");
+    const session = readSession(login, request);
+    if (state === null || session === undefined) return refused();
+    const grant = await flow.states.take(state);
+    if (
+      grant === undefined ||
+      grant.user.issuer !== session.user.issuer ||
+      grant.user.subject !== session.user.subject
+    ) {
+      return refused();
+    }
+    const interaction = await open(grant.interactionId, session);
+    if (interaction instanceof Response) return interaction;
+    let credential: Awaited<ReturnType<typeof finishGrant>>;
+    try {
+      credential = await finishGrant(flow, grant, url, state);
+    } catch {
+      return notice(502, "Not connected", "The service did not grant access. Nothing was stored.");
+    }
+    await options.vault.put(session.user, credential);
+    return complete(interaction, session);
+  }
+
+  return async (request) => {
+    const path = new URL(request.url).pathname;
+    try {
+      if (path === loginPath && request.method === "GET") {
+        const finished = await finishLogin(login, request);
+        if (finished === undefined) return notice(403, "Sign-in failed", "The sign-in could not be verified.");
+        return redirect(new URL(`connect/${finished.returnTo}`, baseUrl).href, finished.cookies);
+      }
+      if (path === `${prefix}callback` && request.method === "GET") return await callback(request);
+      if (path.startsWith(prefix) && (request.method === "GET" || request.method === "POST")) {
+        const id = decodeURIComponent(path.slice(prefix.length));
+        return await connectPage(request, id);
+      }
+      return notice(404, "Not found", "There is nothing here.");
+    } catch {
+      // Error texts of OAuth libraries may quote server answers; the page says nothing specific.
+      return notice(500, "Something went wrong", "The server could not complete this step.");
+    }
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * The web side of hand-offs: the connect pages (`createConnectHandler`) and the credentials
+ * they obtain for tool handlers (`CredentialBroker`, `withCredentials`, `ctx.credentials`).
+ */
+export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from "./broker.js";
+export { type ConnectHandlerOptions, createConnectHandler } from "./handler.js";
+export type { LoginConfig } from "./login.js";
+export type { AuthorizationServerConfig } from "./oauth-server.js";
+export type { ConnectPurpose } from "./purpose.js";
+export { type GrantStateStore, MemoryGrantStateStore, type PendingGrant } from "./state-store.js";

@@ -1,0 +1,141 @@
+/**
+ * Who is at the browser: an OpenID Connect login at the MCP authorization server (authorization
+ * code + PKCE + nonce). Its result, the verified issuer and subject, lives in a sealed session
+ * cookie; the values needed to finish the login live in a second sealed cookie until then.
+ */
+import { randomBytes } from "node:crypto";
+import * as oauth from "oauth4webapi";
+import type { UserRef } from "../interaction/model.js";
+import type { AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
+import { type CookieSealer, cookieHeader, readCookie } from "./sealed-cookie.js";
+
+export const SESSION_COOKIE = "mcp_connect_session";
+const LOGIN_COOKIE = "mcp_connect_login";
+const LOGIN_MS = 600_000;
+
+/** The logged-in browser: the user and a random id that CSRF tokens are bound to. */
+export interface BrowserSession {
+  user: UserRef;
+  sid: string;
+}
+
+interface PendingLogin {
+  state: string;
+  nonce: string;
+  verifier: string;
+  /** The interaction id to go back to. */
+  returnTo: string;
+}
+
+export interface LoginConfig extends AuthorizationServerConfig {
+  /** Path of this handler where the authorization server sends the browser back, e.g. `/connect/login`. */
+  redirectPath: string;
+}
+
+export interface LoginDeps {
+  config: LoginConfig;
+  servers: OAuthServers;
+  sealer: CookieSealer;
+  baseUrl: URL;
+  secure: boolean;
+  now: () => number;
+  /** ms a login lasts. */
+  sessionMs: number;
+}
+
+export function readSession(deps: LoginDeps, request: Request): BrowserSession | undefined {
+  const value = deps.sealer.open("session", readCookie(request, SESSION_COOKIE), deps.now()) as
+    | Partial<BrowserSession>
+    | undefined;
+  const user = value?.user;
+  if (typeof user?.issuer !== "string" || typeof user.subject !== "string" || typeof value?.sid !== "string") {
+    return undefined;
+  }
+  return { user: { issuer: user.issuer, subject: user.subject }, sid: value.sid };
+}
+
+function redirectUri(deps: LoginDeps): string {
+  return new URL(deps.config.redirectPath, deps.baseUrl).href;
+}
+
+/** The URL to send the browser to, and the cookie that remembers what to check when it returns. */
+export async function startLogin(deps: LoginDeps, returnTo: string): Promise<{ location: string; cookie: string }> {
+  const server = await deps.servers.get(deps.config);
+  const pending: PendingLogin = {
+    state: oauth.generateRandomState(),
+    nonce: oauth.generateRandomNonce(),
+    verifier: oauth.generateRandomCodeVerifier(),
+    returnTo,
+  };
+  const endpoint = server.as.authorization_endpoint;
+  if (endpoint === undefined) throw new Error("The authorization server has no authorization endpoint");
+  const url = new URL(endpoint);
+  url.searchParams.set("client_id", deps.config.clientId);
+  url.searchParams.set("redirect_uri", redirectUri(deps));
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("scope", "openid");
+  url.searchParams.set("state", pending.state);
+  url.searchParams.set("nonce", pending.nonce);
+  url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(pending.verifier));
+  url.searchParams.set("code_challenge_method", "S256");
+  const sealed = deps.sealer.seal("login", pending, deps.now() + LOGIN_MS);
+  return {
+    location: url.href,
+    cookie: cookieHeader(LOGIN_COOKIE, sealed, { secure: deps.secure, maxAgeS: LOGIN_MS / 1000 }),
+  };
+}
+
+/**
+ * Finishes the login: checks state, exchanges the code, validates the ID token and its nonce.
+ * @returns the interaction id to go back to and the cookies to set, or `undefined` when anything
+ *   does not check out (the caller shows a refusal).
+ */
+export async function finishLogin(
+  deps: LoginDeps,
+  request: Request,
+): Promise<{ returnTo: string; cookies: string[] } | undefined> {
+  const pending = deps.sealer.open("login", readCookie(request, LOGIN_COOKIE), deps.now()) as
+    | Partial<PendingLogin>
+    | undefined;
+  if (
+    typeof pending?.state !== "string" ||
+    typeof pending.nonce !== "string" ||
+    typeof pending.verifier !== "string" ||
+    typeof pending.returnTo !== "string"
+  ) {
+    return undefined;
+  }
+  const server = await deps.servers.get(deps.config);
+  try {
+    const params = oauth.validateAuthResponse(server.as, server.client, new URL(request.url), pending.state);
+    const response = await oauth.authorizationCodeGrantRequest(
+      server.as,
+      server.client,
+      server.auth,
+      params,
+      redirectUri(deps),
+      pending.verifier,
+      server.options,
+    );
+    const result = await oauth.processAuthorizationCodeResponse(server.as, server.client, response, {
+      expectedNonce: pending.nonce,
+      requireIdToken: true,
+    });
+    const claims = oauth.getValidatedIdTokenClaims(result);
+    if (claims === undefined) return undefined;
+    const session: BrowserSession = {
+      user: { issuer: claims.iss, subject: claims.sub },
+      sid: randomBytes(16).toString("base64url"),
+    };
+    const sealed = deps.sealer.seal("session", session, deps.now() + deps.sessionMs);
+    return {
+      returnTo: pending.returnTo,
+      cookies: [
+        cookieHeader(SESSION_COOKIE, sealed, { secure: deps.secure, maxAgeS: Math.floor(deps.sessionMs / 1000) }),
+        cookieHeader(LOGIN_COOKIE, "", { secure: deps.secure, maxAgeS: 0 }),
+      ],
+    };
+  } catch {
+    return undefined;
+  }
+}

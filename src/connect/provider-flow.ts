@@ -1,0 +1,103 @@
+/**
+ * The third-party half of an OAuth hand-off: sends the user to the provider's authorization
+ * server (authorization code + PKCE, `state` kept server-side) and turns its answer into a stored
+ * credential. Also renews an access token with its refresh token.
+ */
+import * as oauth from "oauth4webapi";
+import type { StoredCredential } from "../interaction/model.js";
+import type { AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
+import type { GrantStateStore, PendingGrant } from "./state-store.js";
+
+export interface ProviderFlowDeps {
+  providers: Readonly<Record<string, AuthorizationServerConfig>>;
+  servers: OAuthServers;
+  states: GrantStateStore;
+  /** `${baseUrl}/connect/callback`. */
+  callbackUrl: string;
+  now: () => number;
+}
+
+function providerConfig(deps: Pick<ProviderFlowDeps, "providers">, provider: string): AuthorizationServerConfig {
+  const config = Object.hasOwn(deps.providers, provider) ? deps.providers[provider] : undefined;
+  if (config === undefined) throw new Error(`No provider named ${JSON.stringify(provider)} is configured`);
+  return config;
+}
+
+/** Stores a fresh `state` for the grant and returns the provider's authorization URL. */
+export async function startGrant(deps: ProviderFlowDeps, grant: Omit<PendingGrant, "verifier">): Promise<string> {
+  const server = await deps.servers.get(providerConfig(deps, grant.provider));
+  const endpoint = server.as.authorization_endpoint;
+  if (endpoint === undefined) throw new Error("The provider has no authorization endpoint");
+  const state = oauth.generateRandomState();
+  const verifier = oauth.generateRandomCodeVerifier();
+  await deps.states.put(state, { ...grant, verifier });
+  const url = new URL(endpoint);
+  url.searchParams.set("client_id", server.client.client_id);
+  url.searchParams.set("redirect_uri", deps.callbackUrl);
+  url.searchParams.set("response_type", "code");
+  if (grant.scopes.length > 0) url.searchParams.set("scope", grant.scopes.join(" "));
+  url.searchParams.set("state", state);
+  url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
+  url.searchParams.set("code_challenge_method", "S256");
+  return url.href;
+}
+
+function credentialOf(
+  provider: string,
+  result: oauth.TokenEndpointResponse,
+  fallback: { scopes: string[]; refreshToken?: string | undefined },
+  now: number,
+): StoredCredential {
+  const credential: StoredCredential = { provider, secret: result.access_token, updatedAt: now };
+  const refreshToken = result.refresh_token ?? fallback.refreshToken;
+  if (refreshToken !== undefined) credential.refreshToken = refreshToken;
+  credential.scopes = typeof result.scope === "string" ? result.scope.split(" ").filter(Boolean) : fallback.scopes;
+  if (typeof result.expires_in === "number") credential.expiresAt = now + result.expires_in * 1000;
+  return credential;
+}
+
+/** Exchanges the code of a callback whose `state` was already taken and checked. */
+export async function finishGrant(
+  deps: ProviderFlowDeps,
+  grant: PendingGrant,
+  callback: URL,
+  state: string,
+): Promise<StoredCredential> {
+  const server = await deps.servers.get(providerConfig(deps, grant.provider));
+  const params = oauth.validateAuthResponse(server.as, server.client, callback, state);
+  const response = await oauth.authorizationCodeGrantRequest(
+    server.as,
+    server.client,
+    server.auth,
+    params,
+    deps.callbackUrl,
+    grant.verifier,
+    server.options,
+  );
+  const result = await oauth.processAuthorizationCodeResponse(server.as, server.client, response, {
+    requireIdToken: false,
+  });
+  return credentialOf(grant.provider, result, { scopes: grant.scopes }, deps.now());
+}
+
+/** A renewed credential; rejects when the provider refuses the refresh token. */
+export async function refreshCredential(
+  deps: Pick<ProviderFlowDeps, "providers" | "servers" | "now">,
+  credential: StoredCredential & { refreshToken: string },
+): Promise<StoredCredential> {
+  const server = await deps.servers.get(providerConfig(deps, credential.provider));
+  const response = await oauth.refreshTokenGrantRequest(
+    server.as,
+    server.client,
+    server.auth,
+    credential.refreshToken,
+    server.options,
+  );
+  const result = await oauth.processRefreshTokenResponse(server.as, server.client, response);
+  return credentialOf(
+    credential.provider,
+    result,
+    { scopes: credential.scopes ?? [], refreshToken: credential.refreshToken },
+    deps.now(),
+  );
+}

@@ -1,0 +1,29 @@
+/** The small part of `oidc-provider` (which ships no types) that the connect tests use. */
+declare module "oidc-provider" {
+  import type { IncomingMessage, ServerResponse } from "node:http";
+
+  interface ClientLike {
+    grantTypeAllowed(type: string): boolean;
+  }
+  interface TokenLike {
+    accountId: string;
+    isExpired: boolean;
+    destroy(): Promise<void>;
+  }
+  interface TokenClass {
+    find(value: string): Promise<TokenLike | undefined>;
+  }
+
+  export default class Provider {
+    constructor(
+      issuer: string,
+      configuration: Record<string, unknown> & {
+        findAccount?: (ctx: unknown, id: string) => unknown;
+        issueRefreshToken?: (ctx: unknown, client: ClientLike) => Promise<boolean>;
+      },
+    );
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    AccessToken: TokenClass;
+    RefreshToken: TokenClass;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Everything the connect tests run against: the connect pages on 127.0.0.1, the MCP authorization
+ * server, the third-party service with its API, an `InteractionManager` and a vault on an
+ * injectable clock, and an `McpServer` whose `repos` tool lists the caller's third-party items
+ * through `ctx.credentials.require`.
+ */
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
+import { CredentialBroker, createConnectHandler, withCredentials } from "../../src/connect/index.js";
+import { InteractionManager } from "../../src/interaction/server/index.js";
+import { McpServer } from "../../src/server/index.js";
+import { InProcessMessageBus, MemoryCredentialVault, MemoryInteractionStore } from "../../src/stores/index.js";
+import { close, listen, startMcpAuthorizationServer, startThirdParty } from "./authorization-servers.js";
+
+export class Clock {
+  time = Date.now();
+  readonly now = () => this.time;
+}
+
+async function toWeb(req: IncomingMessage, origin: string): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+  }
+  const method = req.method ?? "GET";
+  return new Request(new URL(req.url ?? "/", origin), {
+    method,
+    headers,
+    body: method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks),
+  });
+}
+
+async function write(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  res.writeHead(response.status, headers);
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+export async function startWorld() {
+  const clock = new Clock();
+  const web = await listen("127.0.0.1");
+  const mcpAs = await startMcpAuthorizationServer(web.origin);
+  const thirdParty = await startThirdParty(web.origin);
+  const store = new MemoryInteractionStore({ now: clock.now });
+  const manager = new InteractionManager({ store, bus: new InProcessMessageBus(), now: clock.now });
+  const vault = new MemoryCredentialVault({ encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" } });
+  const providers = {
+    github: { issuer: thirdParty.issuer, clientId: "repo-connector", clientSecret: "repo-connector-secret-for-tests" },
+  };
+  const handler = createConnectHandler({
+    manager,
+    vault,
+    baseUrl: web.origin,
+    login: {
+      issuer: mcpAs.issuer,
+      clientId: "mcp-connect",
+      clientSecret: "mcp-connect-secret-for-tests",
+      redirectPath: "/connect/login",
+    },
+    providers,
+    cookieSecret: "a cookie secret of at least thirty-two bytes",
+    now: clock.now,
+  });
+  web.handle((req, res) => {
+    void toWeb(req, web.origin)
+      .then(handler)
+      .then((response) => write(response, res));
+  });
+  const broker = new CredentialBroker({
+    service: manager,
+    vault,
+    baseUrl: web.origin,
+    providers,
+    secretLabels: { forecast: "API key" },
+    now: clock.now,
+  });
+  const server = new McpServer(
+    { name: "connect-test", version: "1.0.0" },
+    { interactions: withCredentials(manager, broker) },
+  );
+  server.registerTool("repos", { inputSchema: { wait: z.boolean().optional() } }, async ({ wait }, ctx) => {
+    const credential = await ctx.credentials.require("github", { scopes: ["repo"], wait: wait === true });
+    const response = await fetch(`${thirdParty.issuer}/api/items`, {
+      headers: { authorization: `Bearer ${credential.secret}` },
+    });
+    return { content: [{ type: "text", text: JSON.stringify(await response.json()) }] };
+  });
+  server.registerTool("forecast", { inputSchema: {} }, async (_args, ctx) => {
+    const credential = await ctx.credentials.require("forecast");
+    return { content: [{ type: "text", text: `key of length ${credential.secret.length}` }] };
+  });
+  return {
+    clock,
+    manager,
+    vault,
+    server,
+    connectOrigin: web.origin,
+    mcpIssuer: mcpAs.issuer,
+    thirdParty,
+    async close() {
+      await Promise.all([close(web.server), mcpAs.close(), thirdParty.close()]);
+    },
+  };
+}
