@@ -47,15 +47,17 @@ export class CompletionBoard {
 
   /**
    * Waits for `id` to complete, for at most `timeoutMs` (ms). A second wait for the same id
-   * replaces the first, which ends as `aborted`.
+   * replaces the first, which ends as `aborted`. With `background`, the timer does not keep the
+   * process alive: nobody awaits the outcome but a status hook.
    */
-  wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome> {
+  wait(id: string, timeoutMs: number, signal?: AbortSignal, background = false): Promise<WaitOutcome> {
     if (this.early.delete(id)) return Promise.resolve("completed");
     if (signal?.aborted) return Promise.resolve("aborted");
     this.waiting.get(id)?.("aborted");
     return new Promise((resolve) => {
       const onAbort = () => finish("aborted");
       const timer = setTimeout(() => finish("timeout"), timeoutMs);
+      if (background) (timer as { unref?: () => void }).unref?.();
       const finish = (outcome: WaitOutcome) => {
         if (this.waiting.get(id) !== finish) return;
         this.waiting.delete(id);

@@ -199,7 +199,7 @@ export class HandoffClient {
       stop.abort();
       return answer;
     }
-    void this.presenter.waitFor(source, host, handoff, interaction, stop);
+    void this.presenter.waitFor(source, host, handoff, interaction, stop, { background: true });
     return "accept";
   }
 
@@ -225,7 +225,7 @@ export class HandoffClient {
       const message = `The user ${reason} opening ${interaction.host}; the request was not retried`;
       throw new HandoffError(reason, message, { cause, interaction });
     }
-    const outcome = await this.presenter.waitFor(source, this.hostFor(source), handoff, interaction, stop, signal);
+    const outcome = await this.presenter.waitFor(source, this.hostFor(source), handoff, interaction, stop, { signal });
     if (outcome === "aborted") throw signal?.reason ?? new SdkError("REQUEST_CANCELLED", "Cancelled");
     if (outcome === "timeout") {
       const message = `The page on ${interaction.host} was not done within ${this.timeoutMs} ms; the request was not retried`;

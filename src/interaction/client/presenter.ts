@@ -60,7 +60,8 @@ export class HandoffPresenter {
   /**
    * Waits for an accepted hand-off: completion, the user's "done", the timeout or `signal`. The
    * source follows it meanwhile if it needs to; `stop` is aborted at the end, which tells the
-   * handler the user is no longer needed.
+   * handler the user is no longer needed. A `background` wait (nobody awaits it but the status
+   * hook) does not keep the process alive.
    */
   async waitFor(
     source: HandoffSource,
@@ -68,9 +69,9 @@ export class HandoffPresenter {
     handoff: ReceivedHandoff,
     interaction: UrlInteraction,
     stop: AbortController,
-    signal?: AbortSignal,
+    options: { signal?: AbortSignal; background?: boolean } = {},
   ): Promise<WaitOutcome> {
-    const waiting = this.board.wait(handoff.id, this.options.timeoutMs, signal);
+    const waiting = this.board.wait(handoff.id, this.options.timeoutMs, options.signal, options.background);
     source.follow?.(handoff, host, stop.signal);
     const outcome = await waiting;
     stop.abort();

@@ -43,6 +43,25 @@ describe("a hand-off asked for during a request (URL-mode elicitation/create)", 
     expect(signal?.aborted).toBe(true);
   });
 
+  it("marks it expired when no completion comes within timeoutMs, and aborts the handler's signal", async () => {
+    let signal: AbortSignal | undefined;
+    const r = await rig(
+      async (_interaction, ctx) => {
+        signal = ctx.signal;
+        return "accept";
+      },
+      { completeAfterAccept: false, timeoutMs: 5_000 },
+    );
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const result = await r.handoff.callTool({ name: "ask" });
+    expect(result.content).toEqual([{ type: "text", text: "accept" }]);
+    expect(signal?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(5_000);
+    const id = r.shown[0]?.id;
+    expect(r.statuses).toEqual([`${id}:pending`, `${id}:accepted`, `${id}:expired`]);
+    expect(signal?.aborted).toBe(true);
+  });
+
   it("sends decline or cancel back to the server and opens nothing", async () => {
     for (const answer of ["decline", "cancel"] as const) {
       const r = await rig(async () => answer);
