@@ -120,7 +120,7 @@ export class HandoffClient {
   }
 
   /**
-   * Runs `call`. When it fails because hand-offs are required (-32042, or a source's error), each
+   * Runs `call`. When it fails because hand-offs are required (-32042, -32003, or another source's error), each
    * is put to the handler in turn and awaited (completion from the server, {@link userDone}, or
    * the timeout); then `call` runs again, once per round.
    * @throws HandoffError "declined" | "cancelled" | "refused" (SdkError code "REQUEST_CANCELLED"),
