@@ -46,7 +46,10 @@ export interface McpServerOptions {
   capabilities?: ServerCapabilities;
   /** Items per page of every list method; default 100. */
   pageSize?: number;
-  /** Receives the server's own problems (a notification that could not be sent); default: dropped. */
+  /**
+   * Receives the server's own problems (a notification that could not be sent, a handler that
+   * failed with anything but a `ProtocolError`, answered -32603); default: dropped.
+   */
   logger?: ServerLogger;
   /**
    * Keeps hand-offs to web pages (out-of-band user interactions), e.g. an `InteractionManager`
@@ -206,8 +209,14 @@ export class McpServer {
   }
 
   async #route(method: string, params: Params, ctx: RequestContext, session: ServerConnection): Promise<Result> {
-    // Model types are closed interfaces; the session carries them as plain records.
-    return (await this.#answer(method, params, ctx, session)) as unknown as Result;
+    try {
+      // Model types are closed interfaces; the session carries them as plain records.
+      return (await this.#answer(method, params, ctx, session)) as unknown as Result;
+    } catch (error) {
+      // A ProtocolError is an answer the handler chose; anything else is a failure the operator should see.
+      if (!(error instanceof ProtocolError)) this.#report("error", `${method} failed`, error, session.id);
+      throw error;
+    }
   }
 
   async #answer(method: string, params: Params, ctx: RequestContext, session: ServerConnection): Promise<object> {
