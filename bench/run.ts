@@ -13,11 +13,25 @@ import { type RunResults, record } from "./results.js";
 import { WORKLOADS } from "./workloads/index.js";
 
 const RESULTS_DIR = fileURLToPath(new URL("./results", import.meta.url));
+/** ms one workload may take for one implementation before it counts as failed. */
+const RUN_TIMEOUT_MS = 10 * 60_000;
 
 /** The implementations in the order of round `round`: the same cycle, starting one further on. */
 function rotated(impls: readonly Implementation[], round: number): Implementation[] {
   const shift = round % impls.length;
   return [...impls.slice(shift), ...impls.slice(0, shift)];
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no result within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<RunResults> {
@@ -41,7 +55,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       for (const impl of rotated(impls, round)) {
         let figures: Record<string, number> = {};
         try {
-          figures = await workload.run(impl, { factor: options.scale });
+          figures = await withTimeout(workload.run(impl, { factor: options.scale }), RUN_TIMEOUT_MS);
         } catch (error) {
           results.failures.push(`round ${round + 1}, ${workload.id}, ${impl.name}: ${String(error)}`);
         }

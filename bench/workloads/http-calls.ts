@@ -28,10 +28,9 @@ export const httpCalls: Workload = {
       const one = { count: scaledCount(5_000, scale), timeMs: scaledTime(TIME_MS, scale) };
       const oneClient = perSecond(await runBounded(one, () => first.echo("hello")));
 
-      const clients = Math.min(CLIENTS, Math.max(2, scaledCount(CLIENTS, scale)));
-      while (sessions.length < clients) sessions.push(await impl.openHttp(server.url));
+      while (sessions.length < CLIENTS) sessions.push(await impl.openHttp(server.url));
       await Promise.all(sessions.map((session) => session.echo("hello")));
-      const many = { count: scaledCount(20_000, scale), timeMs: scaledTime(TIME_MS, scale), workers: clients };
+      const many = { count: scaledCount(20_000, scale), timeMs: scaledTime(TIME_MS, scale), workers: CLIENTS };
       const manyClients = perSecond(await runBounded(many, (worker) => sessions[worker]!.echo("hello")));
       return { "one-client": oneClient, "many-clients": manyClients };
     } finally {

@@ -27,7 +27,8 @@ export const httpMemory: Workload = {
         (_, index) => openRawSession(server.url, index + 1),
       );
       const after = await server.rss();
-      return { "rss-per-session": (after - before) / 1024 / opened.completed };
+      const perSession = opened.completed === 0 ? Number.NaN : (after - before) / 1024 / opened.completed;
+      return { "rss-per-session": perSession };
     } finally {
       await server.stop();
     }
