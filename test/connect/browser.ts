@@ -90,12 +90,13 @@ export class Browser {
   async go(
     url: string,
     init: { method?: string; form?: Record<string, string> } = {},
+    stopBefore?: (url: URL) => boolean,
   ): Promise<{ response: Response; url: string; text: string }> {
     let current = url;
     let response = await this.request(current, init);
     for (let i = 0; i < 20 && response.status >= 300 && response.status < 400; i++) {
       const location = response.headers.get("location");
-      if (location === null) break;
+      if (location === null || stopBefore?.(new URL(location, current))) break;
       await response.body?.cancel();
       current = new URL(location, current).href;
       response = await this.request(current);
@@ -107,16 +108,24 @@ export class Browser {
    * Goes to `url` and, while the page is an oidc-provider development login or consent page,
    * logs in as `login` and consents. Resolves with the first page that is neither.
    */
-  async goSigningIn(url: string, login: string): Promise<{ response: Response; url: string; text: string }> {
-    let page = await this.go(url);
+  async goSigningIn(
+    url: string,
+    login: string,
+    stopBefore?: (url: URL) => boolean,
+  ): Promise<{ response: Response; url: string; text: string }> {
+    let page = await this.go(url, {}, stopBefore);
     for (let i = 0; i < 6; i++) {
       const prompt = /name="prompt" value="(login|consent)"/.exec(page.text)?.[1];
       const action = /<form[^>]*action="([^"]+)"/.exec(page.text)?.[1];
       if (prompt === undefined || action === undefined) return page;
       const target = new URL(action.replaceAll("&amp;", "&"), page.url).href;
-      page = await this.go(target, {
-        form: prompt === "login" ? { prompt, login, password: "any" } : { prompt },
-      });
+      page = await this.go(
+        target,
+        {
+          form: prompt === "login" ? { prompt, login, password: "any" } : { prompt },
+        },
+        stopBefore,
+      );
     }
     return page;
   }

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProtocolError } from "../../src/jsonrpc/errors.js";
-import { CAPS, connectPeer } from "../interaction/server/harness.js";
 import { Browser } from "./browser.js";
+import { callText, handOffUrl, idOf, peerFor } from "./calls.js";
 import { startWorld } from "./world.js";
 
-type World = Awaited<ReturnType<typeof startWorld>>;
-let world: World;
+let world: Awaited<ReturnType<typeof startWorld>>;
 
 beforeAll(async () => {
   world = await startWorld();
@@ -16,32 +14,11 @@ afterAll(async () => {
 
 const alice = () => ({ issuer: world.mcpIssuer, subject: "alice" });
 
-async function peerFor(subject: string) {
-  return connectPeer(world.server, {
-    capabilities: CAPS.urlElicitation,
-    authInfo: { token: `token-of-${subject}`, issuer: world.mcpIssuer, subject },
-  });
-}
-
-/** Calls a tool expecting -32042 and returns the hand-off URL. */
-async function connectUrlFrom(peer: Awaited<ReturnType<typeof peerFor>>, tool: string): Promise<string> {
-  const error = await peer.client.request("tools/call", { name: tool, arguments: {} }).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProtocolError);
-  const data = (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] };
-  expect((error as ProtocolError).code).toBe(-32042);
-  const url = data.elicitations[0]?.url ?? "";
-  expect(url.startsWith(`${world.connectOrigin}/connect/`)).toBe(true);
-  return url;
-}
-
 describe("connect: OAuth hand-off end to end", () => {
   it("tool call → hand-off → login as alice → third-party consent → vault → completion → retried call lists alice's items", async () => {
-    const peer = await peerFor("alice");
-    const url = await connectUrlFrom(peer, "repos");
-    const id = url.split("/").pop() ?? "";
+    const peer = await peerFor(world, "alice");
+    const url = await handOffUrl(world, peer, "repos");
+    const id = idOf(url);
 
     const browser = new Browser();
     const page = await browser.goSigningIn(url, "alice");
@@ -58,9 +35,6 @@ describe("connect: OAuth hand-off end to end", () => {
     // The token never appeared in any page or redirect the browser saw.
     expect(page.text).not.toContain(stored?.secret);
 
-    const result = (await peer.client.request("tools/call", { name: "repos", arguments: {} })) as {
-      content: { text: string }[];
-    };
-    expect(JSON.parse(result.content[0]?.text ?? "")).toEqual(["alice-repo-1", "alice-repo-2"]);
+    expect(JSON.parse(await callText(peer, "repos"))).toEqual(["alice-repo-1", "alice-repo-2"]);
   });
 });

@@ -1,0 +1,105 @@
+/**
+ * What the connect pages refuse, each time storing nothing and leaving the interaction as it was:
+ * another user's link (phishing by forwarding a link), unknown or altered ids, a replayed or
+ * foreign third-party `state`, an expired interaction.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser } from "./browser.js";
+import { handOffUrl, idOf, peerFor, type World } from "./calls.js";
+import { startWorld } from "./world.js";
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+const user = (subject: string) => ({ issuer: world.mcpIssuer, subject });
+const onThirdParty = (url: URL) => url.host === new URL(world.thirdParty.issuer).host;
+
+async function nothingStored(): Promise<void> {
+  expect(await world.vault.get(user("alice"), "github")).toBeUndefined();
+  expect(await world.vault.get(user("bob"), "github")).toBeUndefined();
+}
+
+describe("connect: refusals", () => {
+  it("bob opening alice's link is refused; nothing is stored and alice's interaction stays pending", async () => {
+    const url = await handOffUrl(world, await peerFor(world, "alice"), "repos");
+    const bob = new Browser();
+    const page = await bob.goSigningIn(url, "bob");
+    expect(page.response.status).toBe(403);
+    expect(page.text).toContain("another account");
+    expect(page.response.headers.get("cache-control")).toBe("no-store");
+    expect(bob.hops.some((hop) => onThirdParty(new URL(hop.url)))).toBe(false);
+    await nothingStored();
+    expect((await world.manager.get(idOf(url)))?.status).toBe("pending");
+  });
+
+  it("an unknown or altered interaction id gets a plain not-found page", async () => {
+    const url = await handOffUrl(world, await peerFor(world, "alice"), "repos");
+    const id = idOf(url);
+    const altered = `${id.slice(0, -1)}${id.endsWith("A") ? "B" : "A"}`;
+    const browser = new Browser();
+    for (const target of [`${world.connectOrigin}/connect/${altered}`, `${world.connectOrigin}/connect/nope`]) {
+      const page = await browser.goSigningIn(target, "alice");
+      expect(page.response.status).toBe(404);
+      expect(page.text).toContain("unknown or no longer valid");
+    }
+    expect((await world.manager.get(id))?.status).toBe("pending");
+  });
+
+  it("an expired interaction shows that it expired and cannot be completed", async () => {
+    const url = await handOffUrl(world, await peerFor(world, "alice"), "repos");
+    world.clock.time += 600_001;
+    const page = await new Browser().goSigningIn(url, "alice");
+    expect(page.response.status).toBe(410);
+    expect(page.text).toContain("expired");
+    expect((await world.manager.get(idOf(url)))?.status).toBe("expired");
+    await nothingStored();
+  });
+
+  it("alice's state used in bob's browser is refused, and alice's interaction stays pending", async () => {
+    const url = await handOffUrl(world, await peerFor(world, "alice"), "repos");
+    const alice = new Browser();
+    const atThirdParty = await alice.goSigningIn(url, "alice", onThirdParty);
+    const authorize = atThirdParty.response.headers.get("location") ?? "";
+    expect(new URL(authorize).searchParams.get("state")).toBeTruthy();
+
+    const bob = new Browser();
+    await bob.goSigningIn(url, "bob"); // bob's own connect login; alice's link is refused
+    const page = await bob.goSigningIn(authorize, "bob");
+    expect(new URL(page.url).pathname).toBe("/connect/callback");
+    expect(page.response.status).toBe(403);
+    expect(page.text).toContain("Nothing was stored");
+    await nothingStored();
+    expect((await world.manager.get(idOf(url)))?.status).toBe("pending");
+  });
+
+  it("a replayed callback is refused and changes nothing", async () => {
+    const url = await handOffUrl(world, await peerFor(world, "alice"), "repos");
+    const alice = new Browser();
+    const done = await alice.goSigningIn(url, "alice");
+    expect(done.text).toContain("Done — return to your app");
+    const stored = await world.vault.get(user("alice"), "github");
+    const callback = alice.hops.find((hop) => new URL(hop.url).pathname === "/connect/callback")?.url ?? "";
+    expect(callback).toContain("state=");
+
+    const replay = await alice.go(callback);
+    expect(replay.response.status).toBe(403);
+    expect(replay.text).toContain("Nothing was stored");
+    expect(await world.vault.get(user("alice"), "github")).toEqual(stored);
+    expect((await world.manager.get(idOf(url)))?.status).toBe("completed");
+    await world.vault.delete(user("alice"), "github");
+  });
+
+  it("a callback whose state was never issued is refused", async () => {
+    const browser = new Browser();
+    const url = await handOffUrl(world, await peerFor(world, "alice"), "repos");
+    await browser.goSigningIn(url, "alice", onThirdParty);
+    const page = await browser.go(`${world.connectOrigin}/connect/callback?code=x&state=made-up`);
+    expect(page.response.status).toBe(403);
+    await nothingStored();
+  });
+});
