@@ -25,6 +25,11 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 /** An error that is sent to (or was received from) the peer as a JSON-RPC error object. */
 export class ProtocolError extends Error {
   override readonly name = "ProtocolError";
+  /**
+   * @param code a JSON-RPC or MCP error code (`ErrorCode`); -32000 to -32099 are implementation-defined.
+   * @param message one sentence; it reaches the peer as is, so it must not carry secrets.
+   * @param data sent as the error's `data`.
+   */
   constructor(
     readonly code: number,
     message: string,
@@ -33,6 +38,7 @@ export class ProtocolError extends Error {
     super(message);
   }
 
+  /** The JSON-RPC error object to send: `{ code, message, data? }`. */
   toJson(): JsonRpcErrorObject {
     return this.data === undefined
       ? { code: this.code, message: this.message }
@@ -65,6 +71,7 @@ export type SdkErrorCode =
 /** A local failure: a capability the peer did not declare, a timeout, a closed connection. */
 export class SdkError extends Error {
   override readonly name = "SdkError";
+  /** @param options `cause`: the underlying error or the offending value. */
   constructor(
     readonly code: SdkErrorCode,
     message: string,
@@ -77,8 +84,11 @@ export class SdkError extends Error {
 /** One URL-mode elicitation as carried in a -32042 error (spec 2025-11-25: client/elicitation § URL Elicitation Required Error). */
 export interface UrlElicitation {
   mode: "url";
+  /** Unique per elicitation; `notifications/elicitation/complete` names it. */
   elicitationId: string;
+  /** Where the user goes; shown in full before they consent to open it. */
   url: string;
+  /** Why, for the user; never contains a URL. */
   message: string;
 }
 
@@ -87,6 +97,7 @@ export interface UrlElicitation {
  * Thrown by a server handler, it reaches the client as this error (not as a tool result).
  */
 export class UrlElicitationRequiredError extends ProtocolError {
+  /** @param elicitations sent as `data.elicitations`; the client retries once they complete. */
   constructor(
     readonly elicitations: UrlElicitation[],
     message = "This request requires more information.",

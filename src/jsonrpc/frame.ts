@@ -5,10 +5,19 @@
 import { ErrorCode } from "./errors.js";
 import { isRequestId, type JsonRpcErrorResponse, type JsonRpcMessage } from "./messages.js";
 
+/**
+ * What `decodeFrame` makes of a frame: the messages (with `batch` telling whether they came as a
+ * JSON array), or the JSON-RPC error response to write back.
+ */
 export type DecodedFrame =
   | { ok: true; messages: JsonRpcMessage[]; batch: boolean }
   | { ok: false; error: JsonRpcErrorResponse };
 
+/**
+ * Parses one frame. Never throws: invalid JSON gives a -32700 error response with `id: null`; a
+ * value that is not a JSON-RPC 2.0 message, or an empty batch, gives -32600 (with the message's
+ * `id` when it could be read). Spec: basic/index § Messages; JSON-RPC 2.0 § 5.1.
+ */
 export function decodeFrame(text: string): DecodedFrame {
   let value: unknown;
   try {

@@ -22,7 +22,9 @@ import {
 } from "./messages.js";
 import type { Progress, ProgressCallback, ProgressToken } from "./progress.js";
 
+/** The `params` of a request or notification as the session carries them (`{}` when absent). */
 export type Params = Record<string, unknown>;
+/** The `result` of a response: always an object. */
 export type Result = Record<string, unknown>;
 
 /** Options of one outbound request. */
@@ -43,12 +45,14 @@ export interface RequestOptions {
 
 /** What a request handler gets besides the params. */
 export interface InboundRequest {
+  /** The request's JSON-RPC id, as received (`0` and `""` included). */
   readonly id: RequestId;
   readonly method: string;
   /** Aborted when the peer cancels the request or the connection closes. */
   readonly signal: AbortSignal;
   /** `params._meta` as received. */
   readonly meta: Params | undefined;
+  /** `params._meta.progressToken`, when the peer asked for progress. */
   readonly progressToken: ProgressToken | undefined;
   /** Where the message came from (HTTP session, auth info). */
   readonly extra: MessageExtra | undefined;
@@ -63,9 +67,16 @@ export interface InboundRequest {
   request(method: string, params?: Params, options?: RequestOptions): Promise<Result>;
 }
 
+/**
+ * Answers one inbound request. The value returned (an object) is the `result`; a thrown
+ * `ProtocolError` is sent as that error; anything else thrown is sent as -32603 with its message.
+ * Nothing is sent for a request the peer cancelled.
+ */
 export type RequestHandler = (params: Params, request: InboundRequest) => Result | Promise<Result>;
+/** Handles one inbound notification; handlers run in arrival order, and what they throw goes to `onerror`. */
 export type NotificationHandler = (params: Params, extra: MessageExtra | undefined) => void | Promise<void>;
 
+/** Options of `new JsonRpcSession(options)`. */
 export interface JsonRpcSessionOptions {
   /** ms; default 60,000. A request waiting for a human passes its own `timeoutMs`. */
   defaultTimeoutMs?: number;
@@ -81,6 +92,12 @@ interface Pending {
   resetTimeout(): void;
 }
 
+/**
+ * A JSON-RPC 2.0 peer over one transport (both directions: it sends requests and answers them).
+ * Ids of its own requests are numbers from 0. It answers `ping`, handles `notifications/cancelled`
+ * and `notifications/progress` itself, and refuses an inbound request whose id is already in
+ * flight (-32600). Unknown methods are answered -32601. Spec: basic/index, basic/utilities/*.
+ */
 export class JsonRpcSession {
   private transport: Transport | undefined;
   private gate: MessageGate = openGate;
@@ -98,6 +115,7 @@ export class JsonRpcSession {
   /** Non-fatal problems: a handler that failed to answer, a transport write error. */
   onerror?: (error: Error) => void;
 
+  /** @param options `defaultTimeoutMs` (ms) for requests that pass no `timeoutMs`. */
   constructor(options: JsonRpcSessionOptions = {}) {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
     this.setRequestHandler("ping", () => ({}));
@@ -105,10 +123,12 @@ export class JsonRpcSession {
     this.setNotificationHandler("notifications/progress", (params) => this.onProgress(params));
   }
 
+  /** Whether a transport is attached and has not closed. */
   get isConnected(): boolean {
     return this.transport !== undefined && !this.closed;
   }
 
+  /** The transport given to `connect`, even after it closed. */
   get currentTransport(): Transport | undefined {
     return this.transport;
   }
@@ -118,10 +138,15 @@ export class JsonRpcSession {
     this.gate = gate;
   }
 
+  /** Answers requests for `method` with `handler`, replacing any earlier one (also `ping`'s). */
   setRequestHandler(method: string, handler: RequestHandler): void {
     this.requestHandlers.set(method, handler);
   }
 
+  /**
+   * Handles notifications for `method`, replacing any earlier handler; replacing the session's own
+   * `notifications/cancelled` or `notifications/progress` handler turns that utility off.
+   */
   setNotificationHandler(method: string, handler: NotificationHandler): void {
     this.notificationHandlers.set(method, handler);
   }
