@@ -30,6 +30,7 @@ const EXPECTED = {
   "./http": ["StreamableHttpServer", "StreamableHttpClientTransport", "toNodeHandler"],
   "./memory": ["createMemoryTransportPair"],
   "./stores": ["MemoryInteractionStore", "SqliteInteractionStore", "SqliteCredentialVault", "InProcessMessageBus"],
+  "./interaction": ["HandoffClient", "InteractionManager", "InteractionRequired", "inspectUrl", "createConsentPolicy"],
   "./auth": ["createBearerVerifier", "withBearerAuth", "protectedResourceMetadata", "userOf"],
 };
 
