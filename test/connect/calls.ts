@@ -6,10 +6,16 @@ import type { startWorld } from "./world.js";
 
 export type World = Awaited<ReturnType<typeof startWorld>>;
 
-export function peerFor(world: World, subject: string): Promise<Peer> {
+/** A client for `subject`; `onElicit` answers URL-mode elicitations (default: none arrive). */
+export function peerFor(
+  world: World,
+  subject: string,
+  onElicit?: (params: Record<string, unknown>) => Promise<Record<string, unknown>>,
+): Promise<Peer> {
   return connectPeer(world.server, {
     capabilities: CAPS.urlElicitation,
     authInfo: { token: `token-of-${subject}`, issuer: world.mcpIssuer, subject },
+    ...(onElicit ? { handlers: { "elicitation/create": (params) => onElicit(params ?? {}) } } : {}),
   });
 }
 
