@@ -22,16 +22,23 @@ export interface MessageExtra {
 
 /** Verified identity of the caller, set by a resource-server layer (MCP authorization). */
 export interface AuthInfo {
+  /** The bearer access token as presented; never send it to anyone else. */
   token: string;
+  /** The OAuth client the token was issued to. */
   clientId?: string;
+  /** Scopes the token grants. */
   scopes?: string[];
   /** Seconds since the epoch. */
   expiresAt?: number;
+  /** The authorization server that issued the token (`iss`). */
   issuer?: string;
+  /** The user the token stands for (`sub`). */
   subject?: string;
+  /** Anything else the verifier found worth keeping. */
   extra?: Record<string, unknown>;
 }
 
+/** Per-message options of `Transport.send`. */
 export interface SendOptions {
   /**
    * The inbound request this outbound message belongs to. Streamable HTTP uses it to put a
@@ -42,6 +49,10 @@ export interface SendOptions {
   resumptionToken?: string;
 }
 
+/**
+ * Moves JSON-RPC messages between two peers; implemented by stdio, Streamable HTTP and the
+ * in-memory pair. A `JsonRpcSession` sets the three callbacks before calling `start`.
+ */
 export interface Transport {
   /** Begins reading. Resolves once the transport can send. */
   start(): Promise<void>;

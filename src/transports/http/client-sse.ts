@@ -8,6 +8,7 @@ import { StreamableHttpError } from "./errors.js";
 
 export type { EventSourceMessage };
 
+/** How the client resumes a broken SSE stream with `Last-Event-ID` (exponential back-off). */
 export interface ReconnectOptions {
   /** Reconnection attempts in a row before giving up on a stream. Default 3. */
   maxRetries: number;

@@ -18,6 +18,7 @@ import {
 import { StreamableHttpError } from "./errors.js";
 import { mediaTypeOf } from "./headers.js";
 
+/** Options of `new StreamableHttpClientTransport(url, options)`. */
 export interface StreamableHttpClientOptions {
   /** Default: the global `fetch`. */
   fetch?: typeof fetch;
@@ -25,11 +26,18 @@ export interface StreamableHttpClientOptions {
   headers?: HeadersInit;
   /** Continue an existing session instead of starting one. */
   sessionId?: string;
+  /** How broken SSE streams are resumed; default 3 attempts from 1,000 ms, doubling, at most 30,000 ms apart. */
   reconnect?: Partial<ReconnectOptions>;
   /** Called with each SSE event id, to pass back later as `SendOptions.resumptionToken`. */
   onresumptiontoken?: (token: string) => void;
 }
 
+/**
+ * The client end of Streamable HTTP: every message is a POST to `url`; answers come as JSON or
+ * SSE, and a GET stream (opened after `notifications/initialized`) carries what the server sends
+ * on its own. A 404 on a known session rejects `send` with a `StreamableHttpError` whose
+ * `sessionExpired` is true (spec: basic/transports § Streamable HTTP).
+ */
 export class StreamableHttpClientTransport implements Transport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
   onerror?: (error: Error) => void;
@@ -44,6 +52,7 @@ export class StreamableHttpClientTransport implements Transport {
   private closed = false;
   private standaloneOpened = false;
 
+  /** @param url the server's MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
   constructor(
     readonly url: URL,
     private readonly options: StreamableHttpClientOptions = {},
@@ -63,6 +72,10 @@ export class StreamableHttpClientTransport implements Transport {
     this.version = version;
   }
 
+  /**
+   * Nothing to open until the first message is sent; with `options.sessionId` the GET stream
+   * of that session opens now. @throws SdkError "ALREADY_CONNECTED" on a second call.
+   */
   async start(): Promise<void> {
     if (this.started) throw new SdkError("ALREADY_CONNECTED", "This transport is already started");
     this.started = true;

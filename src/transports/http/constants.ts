@@ -4,8 +4,11 @@
  */
 import { STATEFUL_VERSIONS } from "../../revisions/index.js";
 
+/** `Mcp-Session-Id`: assigned by the server in the `initialize` answer, sent back on every later request. */
 export const SESSION_ID_HEADER = "mcp-session-id";
+/** `MCP-Protocol-Version`: the negotiated revision, sent by the client on every request after `initialize`. */
 export const PROTOCOL_VERSION_HEADER = "mcp-protocol-version";
+/** `Last-Event-ID`: the SSE event id a client resumes a stream after. */
 export const LAST_EVENT_ID_HEADER = "last-event-id";
 
 export const JSON_MEDIA_TYPE = "application/json";

@@ -8,8 +8,10 @@ import { SdkError } from "../../jsonrpc/errors.js";
  * already forgotten the old session id by then.
  */
 export class StreamableHttpError extends SdkError {
+  /** True for a 404 on a request that carried a session id: initialize again. */
   readonly sessionExpired: boolean;
 
+  /** @param status the HTTP status, or `undefined` when no answer came (network failure). */
   constructor(
     readonly status: number | undefined,
     message: string,

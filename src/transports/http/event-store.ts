@@ -6,6 +6,10 @@
 import { SdkError } from "../../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../jsonrpc/messages.js";
 
+/**
+ * Where a Streamable HTTP server keeps the messages of its SSE streams so that a client can
+ * resume one after a drop. Implement it over shared storage to resume across server instances.
+ */
 export interface EventStore {
   /**
    * Stores one message of stream `streamId` and returns its event id. Ids must be unique
@@ -30,6 +34,7 @@ export interface EventStore {
   ): Promise<string>;
 }
 
+/** Options of `new MemoryEventStore(options)`. */
 export interface MemoryEventStoreOptions {
   /** Events kept in all; the oldest are dropped first. Default 10,000. */
   maxEvents?: number;

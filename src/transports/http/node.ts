@@ -9,11 +9,13 @@ import type { AuthInfo } from "../transport.js";
 import { httpError } from "./responses.js";
 import type { StreamableHttpServer } from "./server.js";
 
+/** Options of `toNodeHandler`. */
 export interface NodeHandlerOptions {
   /** Reads verified auth from the request; default: `req.auth`, as auth middleware commonly sets it. */
   authInfo?: (req: IncomingMessage) => AuthInfo | undefined;
 }
 
+/** A `node:http` request listener; it never rejects (failures become 400 or 500 answers). */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** A `node:http` request listener (also usable as Express/Connect middleware at the MCP path). */

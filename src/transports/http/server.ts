@@ -24,6 +24,7 @@ import { checkOrigin, type OriginPolicy } from "./origin.js";
 import { httpError, jsonResponse } from "./responses.js";
 import { StreamableHttpSessionTransport } from "./session-transport.js";
 
+/** Options of `new StreamableHttpServer(options)`; the Origin/Host policy comes from `OriginPolicy`. */
 export interface StreamableHttpServerOptions extends OriginPolicy {
   /**
    * Called with a fresh transport for each new session (an `initialize` request); the
@@ -75,6 +76,11 @@ interface SessionEntry {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
+/**
+ * One MCP endpoint over Streamable HTTP, as a web-standard handler (`handle`); `toNodeHandler`
+ * adapts it to `node:http`. It creates a `StreamableHttpSessionTransport` per session and
+ * hands it to `onsession` (spec: basic/transports § Streamable HTTP).
+ */
 export class StreamableHttpServer {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly live = new Set<StreamableHttpSessionTransport>();
@@ -83,6 +89,7 @@ export class StreamableHttpServer {
   private readonly versions: readonly string[];
   private closed = false;
 
+  /** @throws TypeError for a `retryIntervalMs` that is not a non-negative integer. */
   constructor(private readonly options: StreamableHttpServerOptions) {
     const stateless = "sessionIdGenerator" in options && options.sessionIdGenerator === undefined;
     this.generateId = stateless ? undefined : (options.sessionIdGenerator ?? (() => globalThis.crypto.randomUUID()));

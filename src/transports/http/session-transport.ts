@@ -60,6 +60,7 @@ const MAX_CANCELLED_IDS = 1000;
  * revision is negotiated; from then on a request with another `MCP-Protocol-Version` gets 400.
  */
 export class StreamableHttpSessionTransport implements Transport {
+  /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
   onerror?: (error: Error) => void;
@@ -91,6 +92,7 @@ export class StreamableHttpSessionTransport implements Transport {
     return this.version;
   }
 
+  /** Called by the protocol layer with the negotiated revision; later requests must send it as `MCP-Protocol-Version`. */
   setProtocolVersion(version: string): void {
     this.version = version;
   }
@@ -105,6 +107,7 @@ export class StreamableHttpSessionTransport implements Transport {
     return this.byRequest.size > 0 || this.standalone.sink?.open === true;
   }
 
+  /** Whether the session ended (DELETE, idle expiry, server close, `close()`). */
   get isClosed(): boolean {
     return this.closed;
   }

@@ -9,12 +9,15 @@ import type { JsonRpcMessage } from "../../jsonrpc/messages.js";
 import type { MessageExtra, Transport } from "../transport.js";
 import { StdioStreamTransport } from "./stream.js";
 
+/** Options of `new StdioClientTransport(options)`. */
 export interface StdioClientTransportOptions {
   /** The program to run. No shell is involved: arguments are passed as they are. */
   command: string;
+  /** Its arguments, each passed as one argument (no shell splitting or expansion). */
   args?: string[];
   /** Added to {@link defaultEnvironment}; the rest of `process.env` is not passed on. */
   env?: Record<string, string>;
+  /** The child's working directory; default this process's. */
   cwd?: string;
   /**
    * The child's stderr: `"inherit"` (default) shares this process's stderr, `"pipe"` exposes
@@ -96,6 +99,11 @@ export class StdioClientTransport implements Transport {
     return this.#child?.pid;
   }
 
+  /**
+   * Starts the child process and resolves once it runs.
+   * @throws SdkError "TRANSPORT_ERROR" when it cannot be started (e.g. command not found);
+   *   "ALREADY_CONNECTED" on a second call; "CONNECTION_CLOSED" after close.
+   */
   async start(): Promise<void> {
     if (this.#closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
     if (this.#child) throw new SdkError("ALREADY_CONNECTED", "The transport was already started");

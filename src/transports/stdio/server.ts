@@ -5,6 +5,7 @@
 import type { Readable, Writable } from "node:stream";
 import { type StdioStreamOptions, StdioStreamTransport } from "./stream.js";
 
+/** Options of `new StdioServerTransport(stdin, stdout, options)`: `maxLineBytes` and `endOnClose`. */
 export type StdioServerTransportOptions = Omit<StdioStreamOptions, "answerInvalidFrames">;
 
 /**

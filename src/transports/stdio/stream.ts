@@ -10,6 +10,7 @@ import type { JsonRpcMessage } from "../../jsonrpc/messages.js";
 import type { MessageExtra, Transport } from "../transport.js";
 import { LineReader } from "./line-reader.js";
 
+/** Options of `new StdioStreamTransport(readable, writable, options)`. */
 export interface StdioStreamOptions {
   /** Largest accepted inbound line in bytes, without its terminator. Default 64 MiB. */
   maxLineBytes?: number;
