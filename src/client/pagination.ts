@@ -7,6 +7,7 @@ import { SdkError } from "../jsonrpc/errors.js";
 
 /** One page, as every list result shapes it. */
 export interface Page {
+  /** Pass back as `cursor` for the next page; absent on the last page. */
   nextCursor?: string;
 }
 

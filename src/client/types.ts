@@ -83,6 +83,7 @@ export type FormElicitationParams = ElicitFormParams & { mode: "form" };
  */
 export type UrlElicitationParams = ElicitUrlParams;
 
+/** What an elicitation handler receives: form params (`mode: "form"`, also for servers that omit it) or URL params. */
 export type ElicitationParams = FormElicitationParams | UrlElicitationParams;
 
 /** The user's answer to an elicitation: `action`, and `content` for a form-mode `accept`. */

@@ -18,14 +18,19 @@ export interface RequestSpec {
 /** A notification method and the definition of its message. */
 export interface NotificationSpec {
   readonly method: string;
+  /** Schema definition of the notification message, e.g. `ProgressNotification`. */
   readonly notification: string;
 }
 
 /** Methods by sender: `clientRequests` are the requests a client sends and a server handles. */
 export interface MethodTable {
+  /** Requests a client sends (a server answers them), by method. */
   readonly clientRequests: ReadonlyMap<string, RequestSpec>;
+  /** Requests a server sends (a client answers them), by method. */
   readonly serverRequests: ReadonlyMap<string, RequestSpec>;
+  /** Notifications a client sends, by method. */
   readonly clientNotifications: ReadonlyMap<string, NotificationSpec>;
+  /** Notifications a server sends, by method. */
   readonly serverNotifications: ReadonlyMap<string, NotificationSpec>;
 }
 

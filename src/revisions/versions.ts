@@ -5,6 +5,7 @@
 
 /** Stateful-era revisions, newest first. */
 export const STATEFUL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+/** One of `STATEFUL_VERSIONS`, e.g. `"2025-11-25"`. */
 export type StatefulVersion = (typeof STATEFUL_VERSIONS)[number];
 
 /** Every revision with a codec here. */

@@ -12,6 +12,7 @@ export const LOGGING_LEVELS = [
   "emergency",
 ] as const;
 
+/** One of `LOGGING_LEVELS`: `debug` up to `emergency`. */
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
 
 export function isLoggingLevel(value: unknown): value is LoggingLevel {

@@ -19,6 +19,7 @@ import type { ResourceTemplate, TemplateVariables } from "./uri-template.js";
 export interface ResourceMetadata {
   /** Display name. */
   title?: string;
+  /** What the resource holds, for a model or a person. */
   description?: string;
   /** MIME type of the contents, e.g. `text/markdown`. */
   mimeType?: string;

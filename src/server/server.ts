@@ -36,6 +36,7 @@ export interface ServerInfo {
   websiteUrl?: string;
 }
 
+/** Options of `new McpServer(info, options)`. */
 export interface McpServerOptions {
   /** Sent in the `initialize` result: how a model should use this server. */
   instructions?: string;

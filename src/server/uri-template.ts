@@ -43,6 +43,7 @@ export class ResourceTemplate {
   readonly uriTemplate: string;
   /** Variable names in order of appearance, without operators or modifiers. */
   readonly variableNames: readonly string[];
+  /** `list` and per-variable `complete`, as given to the constructor. */
   readonly callbacks: ResourceTemplateCallbacks;
   readonly #matcher = new UriTemplateMatcher();
   readonly #expander: UriTemplateExpander;
