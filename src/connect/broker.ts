@@ -4,6 +4,7 @@
  * interaction whose URL is this server's connect page and whose purpose says what to do there.
  */
 
+import { ResponseBodyError } from "oauth4webapi";
 import type { StoredCredential } from "../interaction/model.js";
 import { INTERACTION_ID_IN_URL, InteractionRequired } from "../interaction/server/index.js";
 import { SdkError } from "../jsonrpc/errors.js";
@@ -33,6 +34,8 @@ export class CredentialBroker implements CredentialSource {
   readonly #options: CredentialBrokerOptions;
   readonly #now: () => number;
   readonly #servers = new OAuthServers();
+  /** Renewals under way, by user and provider, so concurrent calls spend a refresh token once. */
+  readonly #renewing = new Map<string, Promise<StoredCredential | undefined>>();
 
   constructor(options: CredentialBrokerOptions) {
     this.#options = options;
@@ -43,7 +46,8 @@ export class CredentialBroker implements CredentialSource {
    * @throws InteractionRequired when the user must connect `provider` first (without `wait`);
    *   SdkError "INVALID_ARGUMENT" when the request has no verified user; with `wait`, whatever
    *   `ctx.interact` and `ctx.waitForInteraction` throw, or SdkError "REQUEST_CANCELLED" when the
-   *   user did not open the page.
+   *   user did not open the page; SdkError "TRANSPORT_ERROR" when renewal fails without an answer
+   *   from the provider (the credential is kept).
    */
   async require(provider: string, request: CredentialRequest, ctx: RequestContext): Promise<StoredCredential> {
     const user = this.#options.service.userFor(ctx.authInfo);
@@ -88,15 +92,38 @@ export class CredentialBroker implements CredentialSource {
       await vault.delete(user, provider);
       return undefined;
     }
+    const key = JSON.stringify([user.issuer, user.subject, provider]);
+    let renewing = this.#renewing.get(key);
+    if (renewing === undefined) {
+      renewing = this.#renew(user, { ...stored, refreshToken: stored.refreshToken }).finally(() =>
+        this.#renewing.delete(key),
+      );
+      this.#renewing.set(key, renewing);
+    }
+    return renewing;
+  }
+
+  async #renew(
+    user: { issuer: string; subject: string },
+    stored: StoredCredential & { refreshToken: string },
+  ): Promise<StoredCredential | undefined> {
+    const vault = this.#options.vault;
     try {
       const renewed = await refreshCredential(
         { providers: this.#options.providers, servers: this.#servers, now: this.#now },
-        { ...stored, refreshToken: stored.refreshToken },
+        stored,
       );
       await vault.put(user, renewed);
       return renewed;
-    } catch {
-      await vault.delete(user, provider);
+    } catch (error) {
+      // Only a refusal (revoked, expired) ends the credential; an outage must not throw it away.
+      if (!(error instanceof ResponseBodyError)) {
+        throw new SdkError(
+          "TRANSPORT_ERROR",
+          `Could not renew the ${stored.provider} credential: the provider did not answer`,
+        );
+      }
+      await vault.delete(user, stored.provider);
       return undefined;
     }
   }

@@ -98,6 +98,8 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
   }
 
   async function connectPage(request: Request, id: string): Promise<Response> {
+    // Only something shaped like an id is worth a login; it is also all the login may return to.
+    if (!ID.test(id)) return notice(404, "Link not found", "This link is unknown or no longer valid.");
     const session = readSession(login, request);
     if (session === undefined) {
       if (request.method !== "GET") return notice(403, "Please sign in", "Open the link again to sign in.");
@@ -168,8 +170,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
       }
       if (path === `${prefix}callback` && request.method === "GET") return await callback(request);
       if (path.startsWith(prefix) && (request.method === "GET" || request.method === "POST")) {
-        const id = decodeURIComponent(path.slice(prefix.length));
-        return await connectPage(request, id);
+        return await connectPage(request, path.slice(prefix.length));
       }
       return notice(404, "Not found", "There is nothing here.");
     } catch {
