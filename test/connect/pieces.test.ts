@@ -1,0 +1,93 @@
+/** The connect flow's small parts: sealed cookies, single-use state, purposes, escaping. */
+import { describe, expect, it } from "vitest";
+import { escapeHtml, secretForm } from "../../src/connect/pages.js";
+import { readPurpose } from "../../src/connect/purpose.js";
+import { CookieSealer } from "../../src/connect/sealed-cookie.js";
+import { MemoryGrantStateStore } from "../../src/connect/state-store.js";
+
+const SECRET = "a cookie secret of at least thirty-two bytes";
+
+describe("sealed cookies", () => {
+  const sealer = new CookieSealer(SECRET);
+
+  it("open what was sealed for the same purpose before its deadline", () => {
+    const sealed = sealer.seal("session", { sub: "alice" }, 1000);
+    expect(sealer.open("session", sealed, 999)).toEqual({ sub: "alice" });
+    expect(sealed).not.toContain("alice");
+  });
+
+  it("refuse another purpose, a passed deadline, a flipped byte, another key", () => {
+    const sealed = sealer.seal("login", { state: "s" }, 1000);
+    expect(sealer.open("session", sealed, 0)).toBeUndefined();
+    expect(sealer.open("login", sealed, 1000)).toBeUndefined();
+    const raw = Buffer.from(sealed, "base64url");
+    raw[raw.length - 1] = (raw[raw.length - 1] ?? 0) ^ 1;
+    expect(sealer.open("login", raw.toString("base64url"), 0)).toBeUndefined();
+    expect(new CookieSealer(`${SECRET}!`).open("login", sealed, 0)).toBeUndefined();
+    expect(sealer.open("login", "garbage", 0)).toBeUndefined();
+  });
+
+  it("refuse a secret shorter than 32 bytes", () => {
+    expect(() => new CookieSealer("short")).toThrow(RangeError);
+  });
+
+  it("tags verify only their own text", () => {
+    const tag = sealer.tag("sid\nid");
+    expect(sealer.verify("sid\nid", tag)).toBe(true);
+    expect(sealer.verify("sid\nother", tag)).toBe(false);
+    expect(sealer.verify("sid\nid", "short")).toBe(false);
+  });
+});
+
+describe("grant state", () => {
+  const grant = {
+    interactionId: "i",
+    user: { issuer: "https://as", subject: "alice" },
+    provider: "github",
+    scopes: ["repo"],
+    verifier: "v",
+    expiresAt: 100,
+  };
+
+  it("is taken once", async () => {
+    const store = new MemoryGrantStateStore(() => 0);
+    await store.put("s", grant);
+    expect(await store.take("s")).toEqual(grant);
+    expect(await store.take("s")).toBeUndefined();
+  });
+
+  it("lapses with its interaction", async () => {
+    let now = 0;
+    const store = new MemoryGrantStateStore(() => now);
+    await store.put("s", grant);
+    now = 100;
+    expect(await store.take("s")).toBeUndefined();
+  });
+});
+
+describe("purposes", () => {
+  it("read oauth and secret purposes, nothing else", () => {
+    expect(readPurpose({ kind: "oauth", provider: "github", scopes: ["repo", 3] })).toEqual({
+      kind: "oauth",
+      provider: "github",
+      scopes: ["repo"],
+    });
+    expect(readPurpose({ kind: "secret", provider: "forecast" })).toEqual({
+      kind: "secret",
+      provider: "forecast",
+      label: "secret",
+    });
+    expect(readPurpose({ kind: "payment", provider: "x" })).toBeUndefined();
+    expect(readPurpose({ kind: "oauth" })).toBeUndefined();
+    expect(readPurpose(undefined)).toBeUndefined();
+  });
+});
+
+describe("pages", () => {
+  it("escape every dynamic text", async () => {
+    expect(escapeHtml(`<script>"'&`)).toBe("&#60;script&#62;&#34;&#39;&#38;");
+    const html = await secretForm("<b>x</b>", "key\"'", "tok").text();
+    expect(html).not.toContain("<b>x</b>");
+    expect(html).toContain("&#60;b&#62;x&#60;/b&#62;");
+  });
+});
