@@ -32,6 +32,7 @@ const EXPECTED = {
   "./stores": ["MemoryInteractionStore", "SqliteInteractionStore", "SqliteCredentialVault", "InProcessMessageBus"],
   "./interaction": ["HandoffClient", "InteractionManager", "InteractionRequired", "inspectUrl", "createConsentPolicy"],
   "./auth": ["createBearerVerifier", "withBearerAuth", "protectedResourceMetadata", "userOf"],
+  "./connect": ["createConnectHandler", "CredentialBroker", "withCredentials", "MemoryGrantStateStore"],
 };
 
 const problems = [];

@@ -1,6 +1,6 @@
 /**
- * The web side of hand-offs: the connect pages (`createConnectHandler`) and the credentials
- * they obtain for tool handlers (`CredentialBroker`, `withCredentials`, `ctx.credentials`).
+ * The web side of hand-offs (`mcp-handoff/connect`): the connect pages (`createConnectHandler`) and the
+ * credentials they obtain for tool handlers (`CredentialBroker`, `withCredentials`, `ctx.credentials`).
  */
 export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from "./broker.js";
 export { type ConnectHandlerOptions, createConnectHandler } from "./handler.js";
