@@ -40,6 +40,11 @@ export interface ConnectHandlerOptions {
   sessionMs?: number;
   /** ms since the epoch; default `Date.now`. */
   now?: () => number;
+  /**
+   * Told why a step failed (an authorization server refusing or unreachable, a store failing);
+   * the page itself says nothing specific. Never given a secret. Default: dropped.
+   */
+  report?: (message: string, error: unknown) => void;
 }
 
 const ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -51,6 +56,7 @@ const ID = /^[A-Za-z0-9_-]{16,64}$/;
  */
 export function createConnectHandler(options: ConnectHandlerOptions): (request: Request) => Promise<Response> {
   const now = options.now ?? Date.now;
+  const report = options.report ?? (() => undefined);
   const baseUrl = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
   const prefix = `${baseUrl.pathname}connect/`;
   const servers = new OAuthServers();
@@ -153,7 +159,8 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     let credential: Awaited<ReturnType<typeof finishGrant>>;
     try {
       credential = await finishGrant(flow, grant, url, state);
-    } catch {
+    } catch (error) {
+      report("The provider did not grant access", error);
       return notice(502, "Not connected", "The service did not grant access. Nothing was stored.");
     }
     await options.vault.put(session.user, credential);
@@ -173,7 +180,8 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
         return await connectPage(request, path.slice(prefix.length));
       }
       return notice(404, "Not found", "There is nothing here.");
-    } catch {
+    } catch (error) {
+      report("A connect page failed", error);
       // Error texts of OAuth libraries may quote server answers; the page says nothing specific.
       return notice(500, "Something went wrong", "The server could not complete this step.");
     }

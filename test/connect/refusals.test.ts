@@ -102,4 +102,19 @@ describe("connect: refusals", () => {
     expect(page.response.status).toBe(403);
     await nothingStored();
   });
+
+  it("a user who declines at the third party gets a page saying so; nothing stored, interaction pending", async () => {
+    const url = await handOffUrl(world, await peerFor(world, "alice"), "repos");
+    const alice = new Browser();
+    const atThirdParty = await alice.goSigningIn(url, "alice", onThirdParty);
+    const login = await alice.go(atThirdParty.response.headers.get("location") ?? "");
+    const uid = /\/interaction\/([^/?#]+)/.exec(login.url)?.[1] ?? "";
+    const page = await alice.go(`${world.thirdParty.issuer}/interaction/${uid}/abort`);
+    expect(new URL(page.url).pathname).toBe("/connect/callback");
+    expect(page.response.status).toBe(502);
+    expect(page.text).toContain("did not grant access");
+    expect(world.reports).toContain("The provider did not grant access");
+    await nothingStored();
+    expect((await world.manager.get(idOf(url)))?.status).toBe("pending");
+  });
 });

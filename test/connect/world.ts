@@ -46,6 +46,7 @@ async function write(response: Response, res: ServerResponse): Promise<void> {
 
 export async function startWorld() {
   const clock = new Clock();
+  const reports: string[] = [];
   const web = await listen("127.0.0.1");
   const mcpAs = await startMcpAuthorizationServer(web.origin);
   const thirdParty = await startThirdParty(web.origin);
@@ -68,6 +69,7 @@ export async function startWorld() {
     providers,
     cookieSecret: "a cookie secret of at least thirty-two bytes",
     now: clock.now,
+    report: (message) => reports.push(message),
   });
   web.handle((req, res) => {
     void toWeb(req, web.origin)
@@ -105,6 +107,8 @@ export async function startWorld() {
     connectOrigin: web.origin,
     mcpIssuer: mcpAs.issuer,
     thirdParty,
+    /** What the connect handler reported, in order. */
+    reports,
     async close() {
       await Promise.all([close(web.server), mcpAs.close(), thirdParty.close()]);
     },
