@@ -447,8 +447,11 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/**
+ * Only a `ProtocolError` says what went wrong on the wire; anything else is an internal failure
+ * whose text (a file path, a connection string) stays local: `McpServer` reports it to its logger.
+ */
 function toErrorObject(error: unknown) {
   if (error instanceof ProtocolError) return error.toJson();
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: ErrorCode.InternalError, message: message || "Internal error" };
+  return { code: ErrorCode.InternalError, message: "Internal error" };
 }

@@ -89,12 +89,12 @@ describe("JsonRpcSession", () => {
     expect(received[1]).toEqual({ jsonrpc: "2.0", id: 2, result: { yes: 1 } });
   });
 
-  it("turns a handler's plain Error into -32603", async () => {
+  it("turns a handler's plain Error into -32603 without its text", async () => {
     const { left, right } = await connectedPair();
     right.setRequestHandler("x", () => {
-      throw new Error("disk full");
+      throw new Error("ENOENT: /home/alice/.secrets/token");
     });
-    await expect(left.request("x")).rejects.toMatchObject({ code: -32603, message: "disk full" });
+    await expect(left.request("x")).rejects.toMatchObject({ code: -32603, message: "Internal error" });
   });
 
   it("refuses a second request with an id already in flight, and still answers the first", async () => {
