@@ -7,9 +7,14 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { CredentialBroker, createConnectHandler, withCredentials } from "../../src/connect/index.js";
+import {
+  CredentialBroker,
+  createConnectHandler,
+  type GrantStateStore,
+  withCredentials,
+} from "../../src/connect/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
-import { McpServer } from "../../src/server/index.js";
+import { McpServer, type ServerLogger } from "../../src/server/index.js";
 import { InProcessMessageBus, MemoryCredentialVault, MemoryInteractionStore } from "../../src/stores/index.js";
 import { close, listen, startMcpAuthorizationServer, startThirdParty } from "./authorization-servers.js";
 
@@ -44,7 +49,13 @@ async function write(response: Response, res: ServerResponse): Promise<void> {
   res.end(Buffer.from(await response.arrayBuffer()));
 }
 
-export async function startWorld() {
+/** What a test may put into the world: the server's logger and where `state` values are kept. */
+export interface WorldOptions {
+  logger?: ServerLogger;
+  states?: GrantStateStore;
+}
+
+export async function startWorld(options: WorldOptions = {}) {
   const clock = new Clock();
   const reports: string[] = [];
   const web = await listen("127.0.0.1");
@@ -52,7 +63,9 @@ export async function startWorld() {
   const thirdParty = await startThirdParty(web.origin);
   const store = new MemoryInteractionStore({ now: clock.now });
   const manager = new InteractionManager({ store, bus: new InProcessMessageBus(), now: clock.now });
-  const vault = new MemoryCredentialVault({ encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" } });
+  const vaultKey = randomBytes(32);
+  const cookieSecret = "a cookie secret of at least thirty-two bytes";
+  const vault = new MemoryCredentialVault({ encryption: { keys: { k1: vaultKey }, currentKeyId: "k1" } });
   const providers = {
     github: { issuer: thirdParty.issuer, clientId: "repo-connector", clientSecret: "repo-connector-secret-for-tests" },
   };
@@ -67,7 +80,8 @@ export async function startWorld() {
       redirectPath: "/connect/login",
     },
     providers,
-    cookieSecret: "a cookie secret of at least thirty-two bytes",
+    cookieSecret,
+    ...(options.states ? { states: options.states } : {}),
     now: clock.now,
     report: (message) => reports.push(message),
   });
@@ -86,7 +100,7 @@ export async function startWorld() {
   });
   const server = new McpServer(
     { name: "connect-test", version: "1.0.0" },
-    { interactions: withCredentials(manager, broker) },
+    { interactions: withCredentials(manager, broker), ...(options.logger ? { logger: options.logger } : {}) },
   );
   server.registerTool("repos", { inputSchema: { wait: z.boolean().optional() } }, async ({ wait }, ctx) => {
     const credential = await ctx.credentials.require("github", { scopes: ["repo"], wait: wait === true });
@@ -109,6 +123,9 @@ export async function startWorld() {
     thirdParty,
     /** What the connect handler reported, in order. */
     reports,
+    /** The vault's encryption key and the cookie secret, for tests that look for them where they must not be. */
+    vaultKey,
+    cookieSecret,
     async close() {
       await Promise.all([close(web.server), mcpAs.close(), thirdParty.close()]);
     },
