@@ -1,0 +1,64 @@
+/**
+ * The MCP authorization server of the full demo: an `oidc-provider` on 127.0.0.1 with its
+ * development login pages (any login name is an account). It knows two clients: the connect
+ * pages, which only ask who is at the browser, and the demo's MCP client, a public client using
+ * authorization code + PKCE whose access tokens are JWTs for the MCP server (RFC 8707 `resource`).
+ */
+import Provider from "oidc-provider";
+import { close, listen } from "../../../test/connect/authorization-servers.js";
+
+export const CONNECT_CLIENT = { clientId: "mcp-connect", clientSecret: "mcp-connect-secret-for-the-demo" };
+export const MCP_CLIENT_ID = "demo-mcp-client";
+/** Where the MCP client asks the code to be sent; the scripted browser stops before it, so nothing listens. */
+export const MCP_CLIENT_REDIRECT = "http://127.0.0.1/callback";
+export const MCP_SCOPE = "mcp:tools";
+
+export interface McpAuthorizationServer {
+  issuer: string;
+  close(): Promise<void>;
+}
+
+/** Starts it on 127.0.0.1; `mcpOrigin` serves the connect pages, `resource` is the MCP endpoint. */
+export async function startMcpAuthorizationServer(
+  mcpOrigin: string,
+  resource: string,
+): Promise<McpAuthorizationServer> {
+  const { server, origin: issuer, handle } = await listen("127.0.0.1");
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: CONNECT_CLIENT.clientId,
+        client_secret: CONNECT_CLIENT.clientSecret,
+        redirect_uris: [`${mcpOrigin}/connect/login`],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_post",
+      },
+      {
+        client_id: MCP_CLIENT_ID,
+        redirect_uris: [MCP_CLIENT_REDIRECT],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+      },
+    ],
+    scopes: ["openid"],
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, IdToken: 3600 },
+    cookies: { keys: ["mcp-demo-cookie-key-0123456789abcdef"] },
+    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    features: {
+      devInteractions: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, indicator: string) => {
+          if (indicator !== resource) throw new Error("unknown resource");
+          return { scope: MCP_SCOPE, audience: resource, accessTokenFormat: "jwt", jwt: { sign: { alg: "RS256" } } };
+        },
+      },
+    },
+  });
+  handle(provider.callback());
+  return { issuer, close: () => close(server) };
+}

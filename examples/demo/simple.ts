@@ -1,0 +1,57 @@
+/** The default demo: an API key handed to the server's own page (see main.ts). */
+import { McpClient } from "../../src/client/index.js";
+import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
+import { askConsentAtTerminal, describeUrlRequest } from "./consent.js";
+import { startForecastServer } from "./forecast-server.js";
+import { fillKeyPage } from "./user-agent.js";
+
+export async function runSimpleDemo(interactive: boolean, say: (line: string) => void): Promise<void> {
+  const server = await startForecastServer(say);
+  say(`server   listening at ${server.mcpUrl.href}`);
+
+  const client = new McpClient({ name: "handoff-demo-client", version: "1.0.0" });
+  let browserDone: Promise<void> = Promise.resolve();
+  client.setElicitationHandler(
+    async (params, ctx) => {
+      if (params.mode !== "url") return { action: "decline" };
+      for (const line of describeUrlRequest(ctx.serverInfo, params)) say(`client   ${line}`);
+      const consent = interactive ? await askConsentAtTerminal() : true;
+      say(
+        `client   ${interactive ? "you answered" : "the (scripted) user answers"}: ${consent ? "yes, open it" : "no"}`,
+      );
+      if (!consent) return { action: "decline" };
+      if (interactive) {
+        say(`client   open this address in your browser and enter any key: ${params.url}`);
+      } else {
+        // The browser runs beside the client; the client only answers "accept" and never fetches the URL.
+        browserDone = fillKeyPage(params.url, "demo-key-7f3a9c", say);
+      }
+      return { action: "accept" };
+    },
+    { modes: ["url"] },
+  );
+  client.onElicitationComplete = (id) => say(`client   notifications/elicitation/complete arrived for ${id}`);
+
+  try {
+    await client.connect(new StreamableHttpClientTransport(server.mcpUrl));
+    say(
+      `client   connected to ${client.serverInfo?.title ?? client.serverInfo?.name} (protocol ${client.protocolVersion})`,
+    );
+    say('client   calling get_forecast { city: "Lisbon" }');
+    const result = await client.callTool(
+      { name: "get_forecast", arguments: { city: "Lisbon" } },
+      { timeoutMs: interactive ? 10 * 60_000 : 30_000 },
+    );
+    await browserDone;
+    const text = result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
+    say(`client   the call returned${result.isError ? " an error" : ""}: ${text}`);
+    if (result.isError || !server.hasKey()) process.exitCode = 1;
+    else say("done     the hand-off completed: the key went to the server's page, never through the client.");
+  } catch (error) {
+    console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
