@@ -19,7 +19,7 @@ import { InteractionManager } from "../../../src/interaction/server/index.js";
 import { McpServer } from "../../../src/server/index.js";
 import { InProcessMessageBus, MemoryCredentialVault, MemoryInteractionStore } from "../../../src/stores/index.js";
 import { StreamableHttpServer, toNodeHandler } from "../../../src/transports/http/index.js";
-import type { listen } from "../../../test/connect/authorization-servers.js";
+import type { listen } from "./authorization-servers.js";
 import { CONNECT_CLIENT, MCP_SCOPE } from "./mcp-authorization-server.js";
 import { serveWeb } from "./node-web.js";
 

@@ -5,7 +5,7 @@
  * authorization code + PKCE whose access tokens are JWTs for the MCP server (RFC 8707 `resource`).
  */
 import Provider from "oidc-provider";
-import { close, listen } from "../../../test/connect/authorization-servers.js";
+import { close, listen } from "./authorization-servers.js";
 
 export const CONNECT_CLIENT = { clientId: "mcp-connect", clientSecret: "mcp-connect-secret-for-the-demo" };
 export const MCP_CLIENT_ID = "demo-mcp-client";

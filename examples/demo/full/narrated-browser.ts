@@ -1,5 +1,5 @@
 /** The scripted browser of the connect tests, saying each request as it makes it (no query strings: they carry codes). */
-import { Browser } from "../../../test/connect/browser.js";
+import { Browser } from "./browser.js";
 
 export class NarratedBrowser extends Browser {
   constructor(

@@ -4,7 +4,7 @@
  * browser logs in and consents; it stops before the redirect to the client, whose URL carries the code.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { Browser } from "../../../test/connect/browser.js";
+import type { Browser } from "./browser.js";
 import { MCP_CLIENT_ID, MCP_CLIENT_REDIRECT, MCP_SCOPE } from "./mcp-authorization-server.js";
 
 export async function signInForMcp(

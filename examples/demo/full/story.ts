@@ -14,8 +14,8 @@
 import { McpClient } from "../../../src/client/index.js";
 import { createConsentPolicy, HandoffClient } from "../../../src/interaction/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/index.js";
-import { close, listen, startThirdParty } from "../../../test/connect/authorization-servers.js";
-import { Browser } from "../../../test/connect/browser.js";
+import { close, listen, startThirdParty } from "./authorization-servers.js";
+import { Browser } from "./browser.js";
 import { startItemsServer } from "./items-server.js";
 import { startMcpAuthorizationServer } from "./mcp-authorization-server.js";
 import { NarratedBrowser } from "./narrated-browser.js";

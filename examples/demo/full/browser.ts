@@ -1,0 +1,132 @@
+/**
+ * A scripted browser: fetch with a cookie jar (per host, path-scoped, Max-Age=0 deletes) that
+ * follows redirects itself, so every hop's cookies are kept, and submits oidc-provider's
+ * development login and consent pages.
+ */
+
+interface Cookie {
+  name: string;
+  value: string;
+  path: string;
+  secure: boolean;
+  httpOnly: boolean;
+  sameSite: string | undefined;
+}
+
+export interface Hop {
+  url: string;
+  status: number;
+  setCookies: string[];
+}
+
+export class Browser {
+  readonly jar = new Map<string, Map<string, Cookie>>();
+  readonly hops: Hop[] = [];
+
+  cookies(host: string): Cookie[] {
+    return [...(this.jar.get(host)?.values() ?? [])];
+  }
+
+  #store(url: URL, header: string): void {
+    const [pair = "", ...attributes] = header.split(";").map((part) => part.trim());
+    const eq = pair.indexOf("=");
+    const cookie: Cookie = {
+      name: pair.slice(0, eq),
+      value: pair.slice(eq + 1),
+      path: "/",
+      secure: false,
+      httpOnly: false,
+      sameSite: undefined,
+    };
+    let remove = false;
+    for (const attribute of attributes) {
+      const [key = "", value = ""] = attribute.split("=");
+      const name = key.toLowerCase();
+      if (name === "path") cookie.path = value;
+      else if (name === "secure") cookie.secure = true;
+      else if (name === "httponly") cookie.httpOnly = true;
+      else if (name === "samesite") cookie.sameSite = value;
+      else if (name === "max-age" && Number(value) <= 0) remove = true;
+      else if (name === "expires" && Date.parse(value) < Date.now()) remove = true;
+    }
+    const host = url.host;
+    const cookies = this.jar.get(host) ?? new Map<string, Cookie>();
+    this.jar.set(host, cookies);
+    if (remove) cookies.delete(`${cookie.name}|${cookie.path}`);
+    else cookies.set(`${cookie.name}|${cookie.path}`, cookie);
+  }
+
+  #cookieHeader(url: URL): string {
+    return this.cookies(url.host)
+      .filter((c) => url.pathname === c.path || url.pathname.startsWith(c.path.endsWith("/") ? c.path : `${c.path}/`))
+      .map((c) => `${c.name}=${c.value}`)
+      .join("; ");
+  }
+
+  /** One request, without following redirects. */
+  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+    const target = new URL(url);
+    const headers = new Headers();
+    const cookie = this.#cookieHeader(target);
+    if (cookie) headers.set("cookie", cookie);
+    let body: URLSearchParams | undefined;
+    if (init.form) {
+      body = new URLSearchParams(init.form);
+      headers.set("content-type", "application/x-www-form-urlencoded");
+    }
+    const response = await fetch(target, {
+      method: init.method ?? (body ? "POST" : "GET"),
+      headers,
+      body,
+      redirect: "manual",
+    });
+    const setCookies = response.headers.getSetCookie();
+    for (const header of setCookies) this.#store(target, header);
+    this.hops.push({ url: target.href, status: response.status, setCookies });
+    return response;
+  }
+
+  /** Requests `url` and follows redirects; resolves with the final response and its URL. */
+  async go(
+    url: string,
+    init: { method?: string; form?: Record<string, string> } = {},
+    stopBefore?: (url: URL) => boolean,
+  ): Promise<{ response: Response; url: string; text: string }> {
+    let current = url;
+    let response = await this.request(current, init);
+    for (let i = 0; i < 20 && response.status >= 300 && response.status < 400; i++) {
+      const location = response.headers.get("location");
+      if (location === null || stopBefore?.(new URL(location, current))) break;
+      await response.body?.cancel();
+      current = new URL(location, current).href;
+      response = await this.request(current);
+    }
+    return { response, url: current, text: await response.text() };
+  }
+
+  /**
+   * Goes to `url` and, while the page is an oidc-provider development login or consent page,
+   * logs in as `login` and consents. Resolves with the first page that is neither.
+   */
+  async goSigningIn(
+    url: string,
+    login: string,
+    stopBefore?: (url: URL) => boolean,
+  ): Promise<{ response: Response; url: string; text: string }> {
+    let page = await this.go(url, {}, stopBefore);
+    for (let i = 0; i < 6; i++) {
+      const prompt = /name="prompt" value="(login|consent)"/.exec(page.text)?.[1];
+      const action = /<form[^>]*action="([^"]+)"/.exec(page.text)?.[1];
+      if (prompt === undefined || action === undefined) return page;
+      const target = new URL(action.replaceAll("&amp;", "&"), page.url).href;
+      page = await this.go(
+        target,
+        {
+          form: prompt === "login" ? { prompt, login, password: "any" } : { prompt },
+        },
+        stopBefore,
+      );
+    }
+    return page;
+  }
+}
