@@ -1,25 +1,28 @@
 /**
- * `npm run demo`: a hand-off from start to end on this machine.
+ * `npm run demo`: a hand-off from start to end on this machine, with real parts (see full/story.ts):
+ * two OAuth servers, an MCP server whose tool needs the user's grant at a third party, a client
+ * that signs alice in, consent, the grant stored on the server, and the retried call.
  *
- * 1. A forecast MCP server starts on 127.0.0.1; its tool needs an API key the client must never see.
- * 2. Our client calls the tool; the server answers with a URL-mode elicitation to its own page.
- * 3. The client shows the consent step (server, full URL, host) and, after consent, opens the page.
- * 4. The user types the key on that page (scripted here; `--interactive` leaves it to you).
- * 5. The server stores the key, sends `notifications/elicitation/complete`, and the call returns.
- *
- * `npm run demo -- --full` runs the whole story with real OAuth servers instead: see full/story.ts.
+ * `npm run demo -- --simple` runs the smaller story instead (see simple.ts): a forecast tool whose
+ * API key the user types on the server's own page, announced by a URL-mode elicitation.
+ * `--interactive` (simple story only) asks you for consent and leaves the page to you.
  */
 import { parseArgs } from "node:util";
 import { runSimpleDemo } from "./simple.js";
 
 const { values } = parseArgs({
-  options: { interactive: { type: "boolean", default: false }, full: { type: "boolean", default: false } },
+  options: {
+    interactive: { type: "boolean", default: false },
+    simple: { type: "boolean", default: false },
+    full: { type: "boolean", default: false },
+  },
 });
 const say = (line: string) => console.log(line);
 
-if (values.full !== true) {
-  await runSimpleDemo(values.interactive === true, say);
-} else if (values.interactive === true) {
+const interactive = values.interactive === true;
+if (values.simple === true || (interactive && values.full !== true)) {
+  await runSimpleDemo(interactive, say);
+} else if (interactive) {
   console.error("--interactive is not supported with --full: the full demo's browser is scripted.");
   process.exitCode = 2;
 } else {

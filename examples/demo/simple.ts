@@ -1,4 +1,12 @@
-/** The default demo: an API key handed to the server's own page (see main.ts). */
+/**
+ * `npm run demo -- --simple`: the smaller hand-off.
+ *
+ * 1. A forecast MCP server starts on 127.0.0.1; its tool needs an API key the client must never see.
+ * 2. Our client calls the tool; the server answers with a URL-mode elicitation to its own page.
+ * 3. The client shows the consent step (server, full URL, host) and, after consent, opens the page.
+ * 4. The user types the key on that page (scripted here; `--interactive` leaves it to you).
+ * 5. The server stores the key, sends `notifications/elicitation/complete`, and the call returns.
+ */
 import { McpClient } from "../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
 import { askConsentAtTerminal, describeUrlRequest } from "./consent.js";

@@ -5,7 +5,7 @@ import { runFullDemo } from "../../examples/demo/full/story.js";
 
 const run = promisify(execFile);
 
-describe("npm run demo -- --full", () => {
+describe("npm run demo (the full story; also --full)", () => {
   it("tells the whole hand-off in order, and the client never prints the third-party token", async () => {
     const lines: string[] = [];
     const result = await runFullDemo((line) => lines.push(line));
@@ -48,11 +48,11 @@ describe("npm run demo -- --full", () => {
     expect(lines.join("\n")).not.toMatch(/[?&]code=/);
   });
 
-  it("runs from the command line, and refuses --interactive with --full", async () => {
-    const args = ["--import", "tsx", "examples/demo/main.ts", "--full"];
+  it("is what `npm run demo` runs, and refuses --interactive with --full", async () => {
+    const args = ["--import", "tsx", "examples/demo/main.ts"];
     const { stdout } = await run(process.execPath, args, { cwd: process.cwd(), timeout: 60_000 });
     expect(stdout).toContain("done     alice's items came back");
-    const refused = await run(process.execPath, [...args, "--interactive"], { cwd: process.cwd() }).then(
+    const refused = await run(process.execPath, [...args, "--full", "--interactive"], { cwd: process.cwd() }).then(
       () => undefined,
       (error: { code?: number; stderr?: string }) => error,
     );

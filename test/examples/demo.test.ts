@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 
-describe("npm run demo", () => {
+describe("npm run demo -- --simple", () => {
   it("completes the hand-off: consent, the key entered on the server's page, completion, the call returns", async () => {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "examples/demo/main.ts"], {
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "examples/demo/main.ts", "--simple"], {
       cwd: process.cwd(),
       timeout: 60_000,
     });
