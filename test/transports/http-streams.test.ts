@@ -248,4 +248,74 @@ describe("Streamable HTTP server: idle sessions", () => {
     const expired = await call({ jsonrpc: "2.0", method: "notifications/initialized" }, headers);
     expect(expired.status).toBe(404);
   });
+
+  /** An in-process server with `options`, initialized; its session id and a way to send to it. */
+  async function idleServer(options: { sessionIdleTimeoutMs?: number } = {}) {
+    const server = new StreamableHttpServer({ onsession: (t) => connectEcho(t), ...options });
+    const request = (method: string, headers: Record<string, string>, body?: unknown) =>
+      server.handle(
+        new Request("http://127.0.0.1/mcp", {
+          method,
+          headers: {
+            accept: method === "GET" ? "text/event-stream" : BOTH,
+            "content-type": "application/json",
+            ...headers,
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }),
+      );
+    const init = await request("POST", {}, initializeRequest(1));
+    await init.text();
+    const headers = { "mcp-session-id": init.headers.get("mcp-session-id") ?? "" };
+    const notify = () => request("POST", headers, { jsonrpc: "2.0", method: "notifications/initialized" });
+    return { server, headers, request, notify };
+  }
+
+  const MINUTE = 60_000;
+
+  it("by default ends a session idle for 30 minutes; its id then gets 404", async () => {
+    vi.useFakeTimers();
+    const { server, notify } = await idleServer();
+    await vi.advanceTimersByTimeAsync(29 * MINUTE);
+    expect((await notify()).status).toBe(202);
+    await vi.advanceTimersByTimeAsync(29 * MINUTE);
+    expect(server.sessionCount).toBe(1);
+    await vi.advanceTimersByTimeAsync(2 * MINUTE);
+    expect(server.sessionCount).toBe(0);
+    expect((await notify()).status).toBe(404);
+  });
+
+  it("keeps a session with an open GET stream past the default, and ends it once the stream is gone", async () => {
+    vi.useFakeTimers();
+    const { server, headers, request, notify } = await idleServer();
+    const stream = await request("GET", headers);
+    expect(stream.status).toBe(200);
+    await vi.advanceTimersByTimeAsync(5 * 30 * MINUTE);
+    expect(server.sessionCount).toBe(1);
+    expect((await notify()).status).toBe(202);
+
+    await stream.body?.cancel();
+    await vi.advanceTimersByTimeAsync(61 * MINUTE);
+    expect(server.sessionCount).toBe(0);
+    expect((await notify()).status).toBe(404);
+  });
+
+  it("with sessionIdleTimeoutMs: Infinity keeps an idle session until it is deleted", async () => {
+    vi.useFakeTimers();
+    const { server, headers, request, notify } = await idleServer({ sessionIdleTimeoutMs: Number.POSITIVE_INFINITY });
+    await vi.advanceTimersByTimeAsync(30 * 24 * 60 * MINUTE);
+    expect(server.sessionCount).toBe(1);
+    expect((await notify()).status).toBe(202);
+    expect((await request("DELETE", headers)).status).toBe(204);
+    expect((await notify()).status).toBe(404);
+  });
+
+  it("refuses a sessionIdleTimeoutMs a timer cannot wait", () => {
+    for (const bad of [0, -1, 1.5, Number.NaN, 2 ** 31]) {
+      expect(
+        () => new StreamableHttpServer({ onsession: () => undefined, sessionIdleTimeoutMs: bad }),
+        String(bad),
+      ).toThrow(TypeError);
+    }
+  });
 });

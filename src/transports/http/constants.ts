@@ -29,3 +29,9 @@ export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = STATEFUL_VERSIONS;
  * server-error range of JSON-RPC 2.0.
  */
 export const TRANSPORT_ERROR_CODE = -32000;
+
+/** ms a session may sit idle before it ends: 30 minutes. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+
+/** ms; the longest delay `setTimeout` waits (a longer one fires at once). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -11,8 +11,10 @@ import { readBodyText } from "./body.js";
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PROTOCOL_VERSIONS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   JSON_MEDIA_TYPE,
   LAST_EVENT_ID_HEADER,
+  MAX_TIMER_MS,
   PROTOCOL_VERSION_HEADER,
   SESSION_ID_HEADER,
   SSE_MEDIA_TYPE,
@@ -55,7 +57,13 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
   enableJsonResponse?: boolean;
   /** Bytes; default 4 MiB. A larger body gets 413 with a JSON-RPC error naming the limit. */
   maxBodyBytes?: number;
-  /** ms without any request (and no open stream or request in progress) before a session ends. */
+  /**
+   * ms without any request, while no GET stream is open and no request is in progress, after which
+   * a session ends (its id then gets 404), so sessions abandoned without a DELETE do not live for
+   * ever. Default 1,800,000 (30 minutes); `Infinity` keeps sessions until DELETE or `close()`.
+   * @throws TypeError from the constructor when it is neither `Infinity` nor an integer from 1 to
+   *   2,147,483,647 (the longest delay a timer can wait).
+   */
   sessionIdleTimeoutMs?: number;
   /** Accepted `MCP-Protocol-Version` values; default: every revision the codecs speak (2024-11-05 … 2025-11-25). */
   supportedProtocolVersions?: readonly string[];
@@ -87,9 +95,10 @@ export class StreamableHttpServer {
   private readonly generateId: (() => string) | undefined;
   private readonly maxBodyBytes: number;
   private readonly versions: readonly string[];
+  private readonly idleTimeoutMs: number;
   private closed = false;
 
-  /** @throws TypeError for a `retryIntervalMs` that is not a non-negative integer. */
+  /** @throws TypeError for a `retryIntervalMs` or `sessionIdleTimeoutMs` out of range (see each). */
   constructor(private readonly options: StreamableHttpServerOptions) {
     const stateless = "sessionIdGenerator" in options && options.sessionIdGenerator === undefined;
     this.generateId = stateless ? undefined : (options.sessionIdGenerator ?? (() => globalThis.crypto.randomUUID()));
@@ -99,6 +108,11 @@ export class StreamableHttpServer {
     if (retry !== undefined && !(Number.isSafeInteger(retry) && retry >= 0)) {
       throw new TypeError(`retryIntervalMs must be a non-negative integer, got ${retry}`);
     }
+    const idle = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
+    if (idle !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(idle) && idle >= 1 && idle <= MAX_TIMER_MS)) {
+      throw new TypeError(`sessionIdleTimeoutMs must be Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${idle}`);
+    }
+    this.idleTimeoutMs = idle;
   }
 
   /** Sessions currently open. */
@@ -267,9 +281,9 @@ export class StreamableHttpServer {
   }
 
   private touch(transport: StreamableHttpSessionTransport): void {
-    const ms = this.options.sessionIdleTimeoutMs;
+    const ms = this.idleTimeoutMs;
     const entry = transport.sessionId === undefined ? undefined : this.sessions.get(transport.sessionId);
-    if (ms === undefined || entry === undefined) return;
+    if (ms === Number.POSITIVE_INFINITY || entry === undefined) return;
     clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
       if (entry.transport.busy) this.touch(entry.transport);
