@@ -55,7 +55,9 @@ export async function runFullDemo(say: (line: string) => void): Promise<FullDemo
   const browse = async (url: string) => {
     say("browser  opening the page; logging in as alice and consenting where asked");
     const page = await userBrowser.goSigningIn(url, "alice");
-    const text = page.text
+    const body = /<body>([\s\S]*)<\/body>/.exec(page.text)?.[1] ?? page.text;
+    const text = body
+      .replace(/<h1>.*?<\/h1>/, "")
       .replace(/<[^>]+>/g, " ")
       .replace(/\s+/g, " ")
       .trim();
@@ -83,6 +85,8 @@ export async function runFullDemo(say: (line: string) => void): Promise<FullDemo
   handoff.onstatus = (interaction, status) => say(`client   hand-off ${interaction.id}: ${status}`);
 
   try {
+    // The client signs in in a window of its own; the hand-off page later opens in the user's
+    // browser, which has no session yet and so logs in at the MCP authorization server anew.
     const token = await signInForMcp(new Browser(), { issuer: mcpAs.issuer, resource, login: "alice", say });
     await client.connect(
       new StreamableHttpClientTransport(new URL(resource), { headers: { authorization: `Bearer ${token}` } }),
