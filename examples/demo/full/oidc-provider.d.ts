@@ -1,4 +1,4 @@
-/** The small part of `oidc-provider` (which ships no types) that the connect tests use. */
+/** The small part of `oidc-provider` (which ships no types) that the full demo and the connect tests use. */
 declare module "oidc-provider" {
   import type { IncomingMessage, ServerResponse } from "node:http";
 
