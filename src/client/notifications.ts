@@ -28,13 +28,25 @@ export interface NotificationHooks {
 /**
  * The URL-mode elicitations the client is waiting on: those it accepted and those carried in
  * -32042 errors. A completion is reported once; unknown or repeated ids are ignored, as the
- * spec requires (client/elicitation § Completion Notifications).
+ * spec requires (client/elicitation § Completion Notifications). Only the `limit` most recently
+ * tracked ids are kept, so a long-lived client whose elicitations never complete stays bounded;
+ * a completion for an id dropped that way is ignored like an unknown one.
  */
 export class ElicitationTracker {
+  /** In order of tracking, oldest first (a `Set` iterates in insertion order). */
   private readonly open = new Set<string>();
 
+  /** @param limit how many ids are kept at most; default 1,000. */
+  constructor(private readonly limit = 1_000) {}
+
   track(elicitationId: string): void {
+    // Tracking again makes the id the most recent.
+    this.open.delete(elicitationId);
     this.open.add(elicitationId);
+    for (const oldest of this.open) {
+      if (this.open.size <= this.limit) break;
+      this.open.delete(oldest);
+    }
   }
 
   /** Whether the id was awaited; it no longer is afterwards. */

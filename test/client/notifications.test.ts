@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LoggingMessageParams } from "../../src/client/index.js";
+import { ElicitationTracker } from "../../src/client/notifications.js";
 import { connected, until } from "./support.js";
 
 describe("notification hooks", () => {
@@ -51,5 +52,28 @@ describe("notification hooks", () => {
     expect(() => client.setNotificationHandler("notifications/cancelled", () => {})).toThrow(
       expect.objectContaining({ code: "INVALID_ARGUMENT" }),
     );
+  });
+});
+
+describe("elicitations awaited", () => {
+  it("keeps the 1,000 most recently tracked ids; a completion for an older one is ignored", () => {
+    const tracker = new ElicitationTracker();
+    for (let i = 0; i <= 1_000; i++) tracker.track(`e-${i}`);
+    expect(tracker.isPending("e-0")).toBe(false);
+    expect(tracker.complete("e-0")).toBe(false);
+    expect(tracker.isPending("e-1")).toBe(true);
+    expect(tracker.complete("e-1000")).toBe(true);
+    expect(tracker.complete("e-1000")).toBe(false);
+  });
+
+  it("counts an id tracked again as recent, and drops the oldest of a smaller limit", () => {
+    const tracker = new ElicitationTracker(2);
+    tracker.track("a");
+    tracker.track("b");
+    tracker.track("a");
+    tracker.track("c");
+    expect(tracker.isPending("b")).toBe(false);
+    expect(tracker.isPending("a")).toBe(true);
+    expect(tracker.isPending("c")).toBe(true);
   });
 });
