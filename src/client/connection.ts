@@ -161,7 +161,9 @@ export abstract class ClientConnection {
       return await this.send(session, method, params, options);
     } catch (error) {
       if (!isSessionExpired(error)) throw error;
-      await this.reinitialize(session);
+      // A late answer about a session already replaced must not discard its replacement.
+      if (this.reinitializing) await this.reinitializing;
+      else if (this.handshake === handshake) await this.reinitialize(session);
       return await this.send(session, method, params, options);
     }
   }

@@ -115,6 +115,38 @@ describe("expired Streamable HTTP session", () => {
     expect(server.sent("initialize")).toHaveLength(2);
   });
 
+  it("does not initialize again for a late expiry of a session already replaced", async () => {
+    const { client, server } = await connected();
+    server.session.setRequestHandler("tools/list", () => ({ tools: [] }));
+    server.session.setRequestHandler("prompts/list", () => ({ prompts: [] }));
+    const transport = server.clientTransport;
+    const send = transport.send.bind(transport);
+    let answerLate: () => void = () => undefined;
+    const late = new Promise<void>((resolve) => {
+      answerLate = resolve;
+    });
+    const expired = () =>
+      Object.assign(new SdkError("TRANSPORT_ERROR", "The session has ended or expired"), { sessionExpired: true });
+    let expiredOnce = new Set<string>();
+    transport.send = async (message: JsonRpcMessage, options?: SendOptions) => {
+      const method = "method" in message ? message.method : "";
+      if ((method === "tools/list" || method === "prompts/list") && !expiredOnce.has(method)) {
+        expiredOnce = new Set([...expiredOnce, method]);
+        // prompts/list was sent on the old session but its 404 only arrives after tools/list's recovery.
+        if (method === "prompts/list") await late;
+        throw expired();
+      }
+      return send(message, options);
+    };
+    const prompts = client.listPrompts();
+    await expect(client.listTools()).resolves.toEqual({ tools: [] });
+    expect(server.sent("initialize")).toHaveLength(2);
+    answerLate();
+    await expect(prompts).resolves.toEqual({ prompts: [] });
+    expect(server.sent("initialize")).toHaveLength(2);
+    expect(server.sent("prompts/list")).toHaveLength(1);
+  });
+
   it("gives up when the retry fails the same way", async () => {
     const { client, server } = await connected();
     expireOn(server, "tools/list", "tools/list");
