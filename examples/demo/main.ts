@@ -7,6 +7,7 @@
  * API key the user types on the server's own page, announced by a URL-mode elicitation.
  * `--interactive` (simple story only) asks you for consent and leaves the page to you.
  */
+import "./quiet-dev-servers.js";
 import { parseArgs } from "node:util";
 import { runSimpleDemo } from "./simple.js";
 
