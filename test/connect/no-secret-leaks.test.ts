@@ -80,6 +80,7 @@ let world: World;
 beforeAll(async () => {
   world = await startWorld({
     states,
+    report: (message, error) => captured.push(`report ${message} ${describeError(error)}`),
     logger: (entry) => captured.push(`logger ${entry.level} ${entry.message} ${describeError(entry.error)}`),
   });
 });
@@ -138,7 +139,6 @@ describe("connect: no secret reaches MCP traffic or logs", () => {
       "vault key (base64url)": world.vaultKey.toString("base64url"),
       "API key": apiKey,
     };
-    captured.push(...world.reports.map((report) => `report ${report}`));
 
     // The capture works: it holds the traffic, including the hand-off URLs.
     const text = captured.join("\n");

@@ -49,10 +49,11 @@ async function write(response: Response, res: ServerResponse): Promise<void> {
   res.end(Buffer.from(await response.arrayBuffer()));
 }
 
-/** What a test may put into the world: the server's logger and where `state` values are kept. */
+/** What a test may put into the world: the server's logger, where `state` values are kept, and who else hears reports. */
 export interface WorldOptions {
   logger?: ServerLogger;
   states?: GrantStateStore;
+  report?: (message: string, error: unknown) => void;
 }
 
 export async function startWorld(options: WorldOptions = {}) {
@@ -83,7 +84,10 @@ export async function startWorld(options: WorldOptions = {}) {
     cookieSecret,
     ...(options.states ? { states: options.states } : {}),
     now: clock.now,
-    report: (message) => reports.push(message),
+    report: (message, error) => {
+      reports.push(message);
+      options.report?.(message, error);
+    },
   });
   web.handle((req, res) => {
     void toWeb(req, web.origin)
