@@ -1,6 +1,7 @@
 /**
- * Generates src/revisions/generated/<revision>.ts (wire types) and <revision>.schema.ts (the schema
- * document the validators compile) from the official JSON Schemas in ../shared/spec/schema/.
+ * Generates src/revisions/generated/<revision>.schema.ts (the schema document the validators
+ * compile) for every revision, and <revision>.ts (wire types) for the revisions whose types the
+ * code imports, from the official JSON Schemas in ../shared/spec/schema/.
  *
  * Usage: `npm run gen:types` (or `tsx scripts/gen-wire-types.ts [revision...]`).
  */
@@ -10,6 +11,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { compile, type JSONSchema } from "json-schema-to-typescript";
 
 export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+/**
+ * Revisions whose wire types are generated: only the one the neutral model (src/revisions/model.ts)
+ * is written in. Older revisions are read through their schemas, never through TypeScript types.
+ */
+export const TYPED_REVISIONS = ["2025-11-25"];
 const ROOT_NAME = "McpSchemaDocument";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -102,9 +108,11 @@ async function main(requested: string[]): Promise<void> {
   for (const revision of requested.length > 0 ? requested : REVISIONS) {
     if (!REVISIONS.includes(revision)) throw new Error(`unknown revision ${revision}; known: ${REVISIONS.join(", ")}`);
     const { types, schema, source } = await render(revision);
-    writeFileSync(join(OUT_DIR, `${revision}.ts`), types);
+    const typed = TYPED_REVISIONS.includes(revision);
+    if (typed) writeFileSync(join(OUT_DIR, `${revision}.ts`), types);
     writeFileSync(join(OUT_DIR, `${revision}.schema.ts`), schema);
-    process.stdout.write(`generated ${relative(repo, OUT_DIR)}/${revision}.{ts,schema.ts} from ${source}\n`);
+    const files = typed ? "{ts,schema.ts}" : "schema.ts";
+    process.stdout.write(`generated ${relative(repo, OUT_DIR)}/${revision}.${files} from ${source}\n`);
   }
 }
 
