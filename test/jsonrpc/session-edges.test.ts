@@ -1,34 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { SdkError } from "../../src/jsonrpc/errors.js";
-import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { type InboundRequest, JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import type { Transport } from "../../src/transports/transport.js";
-
-/** A session on one side and the raw transport on the other, to see exactly what goes over the wire. */
-async function sessionAndWire() {
-  const [a, b] = createMemoryTransportPair();
-  const session = new JsonRpcSession();
-  const received: JsonRpcMessage[] = [];
-  b.onmessage = (m) => {
-    if (Array.isArray(m)) received.push(...m);
-    else received.push(m);
-  };
-  await b.start();
-  await session.connect(a);
-  return { session, wire: b, received };
-}
-
-const flush = () => new Promise((r) => setTimeout(r, 0));
-
-async function until<T>(read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await flush();
-  }
-  throw new Error("condition never held");
-}
+import { flush, sessionAndWire, until } from "./support.js";
 
 describe("JsonRpcSession edge cases", () => {
   it("rejects (never throws) with REQUEST_CANCELLED when the signal is already aborted, and sends nothing", async () => {

@@ -1,42 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ErrorCode, ProtocolError, SdkError, UrlElicitationRequiredError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
-import { JsonRpcSession } from "../../src/jsonrpc/session.js";
-import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import type { Transport } from "../../src/transports/transport.js";
-
-/** A session on one side and the raw transport on the other, to see exactly what goes over the wire. */
-async function sessionAndWire(options?: ConstructorParameters<typeof JsonRpcSession>[0]) {
-  const [a, b] = createMemoryTransportPair();
-  const session = new JsonRpcSession(options);
-  const received: JsonRpcMessage[] = [];
-  b.onmessage = (m) => {
-    if (Array.isArray(m)) received.push(...m);
-    else received.push(m);
-  };
-  await b.start();
-  await session.connect(a);
-  return { session, wire: b, received };
-}
-
-async function connectedPair() {
-  const [a, b] = createMemoryTransportPair();
-  const left = new JsonRpcSession();
-  const right = new JsonRpcSession();
-  await Promise.all([left.connect(a), right.connect(b)]);
-  return { left, right };
-}
-
-const flush = () => new Promise((r) => setTimeout(r, 0));
-
-async function until<T>(read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await flush();
-  }
-  throw new Error("condition never held");
-}
+import { connectedPair, flush, sessionAndWire, until } from "./support.js";
 
 afterEach(() => {
   vi.useRealTimers();
