@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
@@ -132,6 +133,31 @@ describe("Streamable HTTP client transport", () => {
     expect(server.sessionCount).toBe(0);
     expect(inbox.closes).toBe(1);
     await expect(client.send({ jsonrpc: "2.0", method: "x" })).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+  });
+
+  it("leaves no abort listener behind per request, so many requests raise no MaxListenersExceededWarning", async () => {
+    const { url } = await start();
+    const signals = new Set<AbortSignal>();
+    const recording: typeof fetch = (input, init) => {
+      if (init?.signal) signals.add(init.signal);
+      return fetch(input, init);
+    };
+    const { client, inbox } = await connect(url, { fetch: recording });
+    await handshake(client, inbox);
+    for (let id = 2; id < 202; id++) await call(client, inbox, id, "echo", { id });
+    const most = Math.max(...[...signals].map((signal) => getEventListeners(signal, "abort").length));
+    expect(most).toBeLessThan(10);
+  });
+
+  it("close() ends a POST stream still waiting for its response", async () => {
+    const { url } = await start();
+    const { client, inbox } = await connect(url);
+    await handshake(client, inbox);
+    await client.send({ jsonrpc: "2.0", id: 2, method: "progress", params: { key: "never" } });
+    await inbox.until((i) => i.messages.some((m) => "method" in m && m.method === "notifications/progress"));
+    await client.close();
+    expect(inbox.closes).toBe(1);
+    expect(inbox.errors).toEqual([]);
   });
 
   it("reports an ended session as sessionExpired, forgets it, and can initialize again", async () => {

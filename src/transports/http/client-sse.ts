@@ -35,6 +35,8 @@ export interface StreamHooks {
   connect(): Promise<Response | "retry" | "stop">;
   onEvent(event: EventSourceMessage): void;
   report(error: Error): void;
+  /** A connection's body was read to its end or broke. */
+  release(response: Response): void;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function followStream(state: StreamState, hooks: StreamHooks): Prom
       await readSse(response.body, { onEvent, onRetry }).catch(() => {});
       if (received) attempt = 0;
     }
+    if (response !== undefined) hooks.release(response);
     response = undefined;
     if (hooks.isClosed() || state.pending?.size === 0) return;
     if (state.pending !== undefined && state.lastEventId === undefined) {

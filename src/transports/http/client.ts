@@ -47,7 +47,15 @@ export class StreamableHttpClientTransport implements Transport {
   private version: string | undefined;
   private readonly fetchFn: typeof fetch;
   private readonly reconnect: ReconnectOptions;
+  /** Aborted on close: ends the waits between reconnection attempts. */
   private readonly abort = new AbortController();
+  /**
+   * One controller per fetch, kept while its body is read, so that close() can stop them all.
+   * A single long-lived signal would collect an abort listener per request: fetch removes its
+   * listeners only when the request is garbage-collected.
+   */
+  private readonly live = new Set<AbortController>();
+  private readonly liveOf = new WeakMap<Response, AbortController>();
   private started = false;
   private closed = false;
   private standaloneOpened = false;
@@ -100,23 +108,29 @@ export class StreamableHttpClientTransport implements Transport {
       headers: this.headers({ accept: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`, "content-type": JSON_MEDIA_TYPE }),
       body: JSON.stringify(message),
     });
-    const assigned = response.headers.get(SESSION_ID_HEADER);
-    if (assigned !== null) this.session = assigned;
-    if (!response.ok) throw await this.failure(response, sentSession);
-    if (response.status === 202 || ids.length === 0) {
-      await response.body?.cancel();
-      // Normal operation starts with `notifications/initialized`; before it the server has nothing to say.
-      if ("method" in message && message.method === "notifications/initialized") this.openStandaloneStream();
-      return;
-    }
-    const type = mediaTypeOf(response.headers.get("content-type"));
-    if (type === JSON_MEDIA_TYPE) {
-      this.receive(await response.text(), undefined);
-    } else if (type === SSE_MEDIA_TYPE) {
-      void this.follow({ pending: new Set(ids), response, lastEventId: undefined });
-    } else {
-      await response.body?.cancel();
-      throw new StreamableHttpError(response.status, `Unexpected Content-Type "${type}" in the answer to a request`);
+    let streaming = false;
+    try {
+      const assigned = response.headers.get(SESSION_ID_HEADER);
+      if (assigned !== null) this.session = assigned;
+      if (!response.ok) throw await this.failure(response, sentSession);
+      if (response.status === 202 || ids.length === 0) {
+        await response.body?.cancel();
+        // Normal operation starts with `notifications/initialized`; before it the server has nothing to say.
+        if ("method" in message && message.method === "notifications/initialized") this.openStandaloneStream();
+        return;
+      }
+      const type = mediaTypeOf(response.headers.get("content-type"));
+      if (type === JSON_MEDIA_TYPE) {
+        this.receive(await response.text(), undefined);
+      } else if (type === SSE_MEDIA_TYPE) {
+        streaming = true;
+        void this.follow({ pending: new Set(ids), response, lastEventId: undefined });
+      } else {
+        await response.body?.cancel();
+        throw new StreamableHttpError(response.status, `Unexpected Content-Type "${type}" in the answer to a request`);
+      }
+    } finally {
+      if (!streaming) this.release(response);
     }
   }
 
@@ -125,6 +139,8 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort();
+    for (const controller of this.live) controller.abort();
+    this.live.clear();
     try {
       await this.terminateSession();
     } catch (error) {
@@ -172,6 +188,7 @@ export class StreamableHttpClientTransport implements Transport {
         this.receiveEvent(event, state.pending);
       },
       report: (error) => this.report(error),
+      release: (response) => this.release(response),
     });
     if (this.closed || state.pending === undefined || state.pending.size === 0) return;
     for (const id of [...state.pending]) {
@@ -200,13 +217,17 @@ export class StreamableHttpClientTransport implements Transport {
       return this.closed ? "stop" : "retry";
     }
     if (response.ok && mediaTypeOf(response.headers.get("content-type")) === SSE_MEDIA_TYPE) return response;
-    await response.body?.cancel().catch(() => {});
-    // 405: the server offers no standalone stream, which is allowed.
-    if (response.status === 405 && state.pending === undefined) return "stop";
-    if (response.status >= 500 || response.status === 429) return "retry";
-    if (!response.ok) this.report(await this.failure(response, sentSession));
-    else this.report(new StreamableHttpError(response.status, "The server answered a GET without an SSE stream"));
-    return "stop";
+    try {
+      await response.body?.cancel().catch(() => {});
+      // 405: the server offers no standalone stream, which is allowed.
+      if (response.status === 405 && state.pending === undefined) return "stop";
+      if (response.status >= 500 || response.status === 429) return "retry";
+      if (!response.ok) this.report(await this.failure(response, sentSession));
+      else this.report(new StreamableHttpError(response.status, "The server answered a GET without an SSE stream"));
+      return "stop";
+    } finally {
+      this.release(response);
+    }
   }
 
   private receiveEvent(event: EventSourceMessage, pending: Set<RequestId> | undefined): void {
@@ -232,12 +253,25 @@ export class StreamableHttpClientTransport implements Transport {
     this.onmessage?.(frame.batch ? frame.messages : (frame.messages[0] as JsonRpcMessage));
   }
 
+  /** One fetch with a signal of its own, live until `release(response)` or close. */
   private async request(method: "GET" | "POST", init: RequestInit): Promise<Response> {
+    const controller = new AbortController();
+    if (this.closed) controller.abort();
+    this.live.add(controller);
     try {
-      return await this.fetchFn(this.url, { ...init, method, signal: this.abort.signal });
+      const response = await this.fetchFn(this.url, { ...init, method, signal: controller.signal });
+      this.liveOf.set(response, controller);
+      return response;
     } catch (error) {
+      this.live.delete(controller);
       throw new StreamableHttpError(undefined, `${method} ${this.url} failed: ${String(error)}`, { cause: error });
     }
+  }
+
+  /** The response's body is read or given up: close() no longer needs to abort its fetch. */
+  private release(response: Response): void {
+    const controller = this.liveOf.get(response);
+    if (controller !== undefined) this.live.delete(controller);
   }
 
   /** The error for a non-2xx answer; a 404 on a session also forgets that session and its revision. */
