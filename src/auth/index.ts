@@ -1,5 +1,6 @@
-/** MCP authorization, resource-server side (`mcp-handoff/auth`); spec 2025-11-25: basic/authorization. */
+/** MCP authorization (`mcp-handoff/auth`), resource-server side and client login; spec 2025-11-25: basic/authorization. */
 export { bearerChallenge, type Challenge, challengeResponse } from "./challenge.js";
+export * from "./client/index.js";
 export { AuthorizationServerUnavailableError, type BearerErrorCode, BearerTokenError } from "./errors.js";
 export { sameUser, userOf } from "./identity.js";
 export type { IntrospectionOptions } from "./introspection.js";
