@@ -30,6 +30,13 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
+/** How the code ran: compiled as users run it, or from TypeScript. */
+function loaderText(results: RunResults): string {
+  return results.compiled
+    ? "compiled JavaScript on plain `node`, as users run a published package: `npm run bench` first builds dist/ with `tsc` and compiles bench/ to bench/.build, where ours imports `mcp-handoff/*` from dist/ and the SDKs load their published files"
+    : "`node --import tsx`, TypeScript compiled on load; the figures include the loader's cost";
+}
+
 function load(machine: MachineInfo): string {
   return machine.load.map((l) => l.toFixed(2)).join(" / ");
 }
@@ -90,7 +97,7 @@ export function renderReport(results: RunResults): string {
     "## Method",
     "",
     "Each implementation runs the same workloads with its own client and server: the server in a child process",
-    "(`node --import tsx`; stdio, or Streamable HTTP on 127.0.0.1), the client in the bench process. Within a",
+    `(${loaderText(results)}; stdio, or Streamable HTTP on 127.0.0.1), the client in the bench process. Within a`,
     "round every workload runs each implementation in turn, and the order rotates from round to round. Each loop",
     "is bounded by a count and a time; the bounds named below are a full run's, which `--quick` and `--scale`",
     "shrink. Cells show the median over the rounds and, with more than one round, the",

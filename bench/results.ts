@@ -14,6 +14,8 @@ export interface RunResults {
   quick: boolean;
   rounds: number;
   scale: number;
+  /** Whether servers and clients ran as compiled JavaScript (else through tsx). */
+  compiled: boolean;
   implementations: { name: ImplName; label: string }[];
   workloads: WorkloadInfo[];
   /** values[workload][figure][implementation][round]; NaN for a run that failed. */

@@ -6,13 +6,14 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./args.js";
 import { IMPLEMENTATIONS } from "./impl/index.js";
+import { COMPILED, ROOT } from "./impl/process.js";
 import type { Implementation } from "./impl/types.js";
 import { machineInfo } from "./machine.js";
 import { renderReport } from "./report.js";
 import { type RunResults, record } from "./results.js";
 import { WORKLOADS } from "./workloads/index.js";
 
-const RESULTS_DIR = fileURLToPath(new URL("./results", import.meta.url));
+const RESULTS_DIR = `${ROOT}bench/results`;
 /** ms one workload may take for one implementation before it counts as failed. */
 const RUN_TIMEOUT_MS = 10 * 60_000;
 
@@ -43,6 +44,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     quick: options.quick,
     rounds: options.rounds,
     scale: options.scale,
+    compiled: COMPILED,
     implementations: impls.map(({ name, label }) => ({ name, label })),
     workloads: workloads.map(({ id, title, description, figures }) => ({ id, title, description, figures })),
     values: {},

@@ -3,12 +3,26 @@
  * Streamable HTTP server process whose resident memory can be read over its IPC channel.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "./types.js";
 
-/** The repository root: every child runs there, so tsx finds tsconfig.json and its paths. */
-export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** The nearest folder above `from` holding a package.json. */
+function packageRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return `${dir}/`;
+}
+
+/**
+ * The repository root, whether this file runs from bench/ through tsx or compiled under
+ * bench/.build: every child runs there, so `mcp-handoff/*` resolves to the package itself.
+ */
+export const ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** Whether the bench runs as compiled JavaScript (`npm run bench`) rather than through tsx. */
+export const COMPILED = extname(fileURLToPath(import.meta.url)) === ".js";
 
 /** The installed version of a package, from its package.json under node_modules. */
 export function packageVersion(name: string): string {
@@ -16,14 +30,19 @@ export function packageVersion(name: string): string {
   return manifest.version;
 }
 
-/** The entry's path, from a module URL next to it. */
+/** The entry's path, from a module URL next to it: `x.ts` names `x.js` when the bench runs compiled. */
 export function entry(name: string, base: string): string {
-  return fileURLToPath(new URL(name, base));
+  return fileURLToPath(new URL(COMPILED ? name.replace(/\.ts$/, ".js") : name, base));
 }
 
-/** `node --import tsx <entry>`: every server, ours and the SDKs', loads through the same loader. */
+/**
+ * How a server entry starts: compiled JavaScript runs on plain `node`, as users run a published
+ * server (ours resolves `mcp-handoff/*` to dist/, the SDKs to their published files); a `.ts`
+ * entry runs through `node --import tsx`. Every implementation starts the same way.
+ */
 export function serverCommand(path: string, nodeFlags: string[] = []): Command {
-  return { command: process.execPath, args: [...nodeFlags, "--import", "tsx", path] };
+  const loader = path.endsWith(".ts") ? ["--import", "tsx"] : [];
+  return { command: process.execPath, args: [...nodeFlags, ...loader, path] };
 }
 
 export interface HttpServerProcess {

@@ -10,7 +10,7 @@ const TIME_MS = 30_000;
 export const stdioColdStart: Workload = {
   id: "stdio-cold-start",
   title: "stdio: cold start",
-  description: `Spawn (node --import tsx) -> initialize -> first tools/list answered; the median of up to ${REPEATS} starts per round.`,
+  description: `Spawn of the server process -> initialize -> first tools/list answered; the median of up to ${REPEATS} starts per round.`,
   figures: [{ id: "cold-start", label: "spawn to first tools/list", unit: "ms", better: "lower" }],
   async run(impl, scale: Scale) {
     const samples: number[] = [];

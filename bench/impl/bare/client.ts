@@ -19,6 +19,8 @@ const INITIALIZE = {
 export async function openBareStdio({ command, args }: Command): Promise<StdioSession> {
   const child = spawn(command, args, { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A server that died mid-write leaves EPIPE on its stdin; the exit below fails what was pending.
+  child.stdin.on("error", () => {});
   const pending = new Map<number, { resolve: (r: Result) => void; reject: (e: Error) => void }>();
   let next = 0;
   child.once("exit", () => {
