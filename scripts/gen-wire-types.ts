@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { compile, type JSONSchema } from "json-schema-to-typescript";
 
-export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 /**
  * Revisions whose wire types are generated: only the one the neutral model (src/revisions/model.ts)
  * is written in. Older revisions are read through their schemas, never through TypeScript types.

@@ -45,6 +45,7 @@ export {
 } from "./negotiate.js";
 export type { ElicitationMode, MessageContext, Revision, Role } from "./revision.js";
 export { createGate, createHandshakeGate } from "./stateful/gate.js";
+export * from "./stateless/index.js";
 export { validatorFor } from "./validators.js";
-export type { ProtocolVersion, StatefulVersion } from "./versions.js";
-export { STATEFUL_VERSIONS } from "./versions.js";
+export type { ProtocolVersion, StatefulVersion, StatelessVersion } from "./versions.js";
+export { STATEFUL_VERSIONS, STATELESS_VERSIONS } from "./versions.js";

@@ -6,19 +6,19 @@
 import { SdkError } from "../jsonrpc/errors.js";
 import type { Revision } from "./revision.js";
 import { STATEFUL_REVISIONS } from "./stateful/revisions.js";
-import { type ProtocolVersion, STATEFUL_VERSIONS } from "./versions.js";
+import { STATEFUL_VERSIONS, type StatefulVersion } from "./versions.js";
 
 /** Every protocol version this package speaks, newest first. */
-export const SUPPORTED_VERSIONS: readonly ProtocolVersion[] = STATEFUL_VERSIONS;
+export const SUPPORTED_VERSIONS: readonly StatefulVersion[] = STATEFUL_VERSIONS;
 
 /** The version a client proposes and a server falls back to. */
-export const LATEST_VERSION: ProtocolVersion = "2025-11-25";
+export const LATEST_VERSION: StatefulVersion = "2025-11-25";
 
 /** Whether `version` is one of `supported` (by default every version this package speaks). */
 export function isSupportedVersion(
   version: unknown,
-  supported: readonly ProtocolVersion[] = SUPPORTED_VERSIONS,
-): version is ProtocolVersion {
+  supported: readonly StatefulVersion[] = SUPPORTED_VERSIONS,
+): version is StatefulVersion {
   return typeof version === "string" && (supported as readonly string[]).includes(version);
 }
 
@@ -36,7 +36,7 @@ export function revisionFor(version: string): Revision | undefined {
  */
 export function negotiateVersion(
   requested: unknown,
-  supported: readonly ProtocolVersion[] = SUPPORTED_VERSIONS,
+  supported: readonly StatefulVersion[] = SUPPORTED_VERSIONS,
 ): Revision {
   const chosen = isSupportedVersion(requested, supported) ? requested : newest(supported);
   return STATEFUL_REVISIONS[chosen];
@@ -50,7 +50,7 @@ export function negotiateVersion(
  */
 export function acceptServerVersion(
   answered: unknown,
-  supported: readonly ProtocolVersion[] = SUPPORTED_VERSIONS,
+  supported: readonly StatefulVersion[] = SUPPORTED_VERSIONS,
 ): Revision {
   if (isSupportedVersion(answered, supported)) return STATEFUL_REVISIONS[answered];
   throw new SdkError(
@@ -60,7 +60,7 @@ export function acceptServerVersion(
   );
 }
 
-function newest(supported: readonly ProtocolVersion[]): ProtocolVersion {
+function newest(supported: readonly StatefulVersion[]): StatefulVersion {
   const first = SUPPORTED_VERSIONS.find((version) => supported.includes(version));
   if (first === undefined) throw new SdkError("INVALID_ARGUMENT", "no supported protocol version was given");
   return first;

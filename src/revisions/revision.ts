@@ -28,8 +28,11 @@ export interface MessageContext {
 export interface Revision {
   /** The `protocolVersion` string, e.g. `2025-11-25`. */
   readonly version: ProtocolVersion;
-  /** Stateful revisions use the `initialize` handshake and server-initiated requests. */
-  readonly era: "stateful";
+  /**
+   * Stateful revisions use the `initialize` handshake and server-initiated requests; stateless ones
+   * (2026-07-28) carry version and capabilities on every request and ask for input by result.
+   */
+  readonly era: "stateful" | "stateless";
   /** Whether JSON-RPC batches (arrays of messages) are allowed; only 2025-03-26 allows them. */
   readonly supportsBatch: boolean;
   /**

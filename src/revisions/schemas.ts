@@ -9,6 +9,7 @@ import { schema as schema20241105 } from "./generated/2024-11-05.schema.js";
 import { schema as schema20250326 } from "./generated/2025-03-26.schema.js";
 import { schema as schema20250618 } from "./generated/2025-06-18.schema.js";
 import { schema as schema20251125 } from "./generated/2025-11-25.schema.js";
+import { schema as schema20260728 } from "./generated/2026-07-28.schema.js";
 import type { JsonSchema, SchemaDocument } from "./schema-document.js";
 import type { ProtocolVersion } from "./versions.js";
 
@@ -17,6 +18,7 @@ const DOCUMENTS: Record<ProtocolVersion, SchemaDocument> = {
   "2025-03-26": applyErrata(schema20250326),
   "2025-06-18": applyErrata(schema20250618),
   "2025-11-25": applyErrata(schema20251125),
+  "2026-07-28": applyErrata(schema20260728),
 };
 
 /** The whole schema document of a revision: the official file, corrected where it contradicts schema.ts. */

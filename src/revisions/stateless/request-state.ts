@@ -1,0 +1,140 @@
+/**
+ * The server's `requestState`: what earlier rounds of a multi round-trip request established,
+ * carried by the client between rounds (spec 2026-07-28: basic/patterns/mrtr § Server
+ * Requirements). The client may tamper with it, so it is signed (HMAC-SHA256), expires, and is
+ * bound to the verified user and to the original request (method and params without `_meta`,
+ * `inputResponses` and `requestState`). The payload is readable by the client: it must hold no
+ * secrets, only answers the client itself gave and ids of the server's own records.
+ */
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
+
+/** The user a state belongs to: issuer and subject of the verified token, or none. */
+export interface StateUser {
+  issuer?: string;
+  subject: string;
+}
+
+/** What a state carries between rounds. */
+export interface RequestStatePayload {
+  /** Answers given in earlier rounds, in the order the handler asked. */
+  answers: RequestStateAnswer[];
+  /** Input requests of the last round that the retry must answer, by key. */
+  pending: RequestStateAsk[];
+  /** A hand-off the last round started and the retry must find completed. */
+  handoff?: string;
+}
+
+export interface RequestStateAnswer {
+  method: string;
+  result: Record<string, unknown>;
+  /** The hand-off the answer was about (a URL-mode elicitation). */
+  interaction?: string;
+}
+
+export interface RequestStateAsk {
+  key: string;
+  method: string;
+  interaction?: string;
+}
+
+export interface RequestStateKeys {
+  /** At least 32 bytes. */
+  secret: Uint8Array;
+  /** ms since the epoch; injectable for tests. */
+  now: () => number;
+}
+
+interface Envelope extends RequestStatePayload {
+  v: 1;
+  /** Expiry, ms since the epoch. */
+  exp: number;
+  /** `issuer subject` of the user, or "" for none. */
+  usr: string;
+  /** SHA-256 of the original request, base64url. */
+  req: string;
+}
+
+/** `value` as JSON with object keys sorted, so equal requests hash equally. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The digest that binds a state to the request it was issued for. */
+export function requestDigest(method: string, params: Record<string, unknown> | undefined): string {
+  const { _meta: _m, inputResponses: _i, requestState: _s, ...rest } = params ?? {};
+  return createHash("sha256")
+    .update(`${method}\n${canonical(rest)}`)
+    .digest("base64url");
+}
+
+function userKey(user: StateUser | undefined): string {
+  return user === undefined ? "" : `${user.issuer ?? ""} ${user.subject}`;
+}
+
+function mac(keys: RequestStateKeys, body: string): Buffer {
+  return createHmac("sha256", keys.secret).update(body).digest();
+}
+
+/**
+ * A signed state for the request `method` + `params`, valid for `ttlMs`.
+ * @throws SdkError "INVALID_ARGUMENT" when the secret is shorter than 32 bytes.
+ */
+export function signRequestState(
+  keys: RequestStateKeys,
+  payload: RequestStatePayload,
+  bound: { method: string; params: Record<string, unknown> | undefined; user: StateUser | undefined; ttlMs: number },
+): string {
+  if (keys.secret.byteLength < 32) throw new SdkError("INVALID_ARGUMENT", "The requestState secret needs 32 bytes");
+  const envelope: Envelope = {
+    v: 1,
+    exp: keys.now() + bound.ttlMs,
+    usr: userKey(bound.user),
+    req: requestDigest(bound.method, bound.params),
+    ...payload,
+  };
+  const body = Buffer.from(JSON.stringify(envelope)).toString("base64url");
+  return `${body}.${mac(keys, body).toString("base64url")}`;
+}
+
+function refuse(why: string): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}`);
+}
+
+/**
+ * The payload of a state the client echoed, after checking signature, expiry, user and request.
+ * @throws ProtocolError -32602 naming the reason: not issued by this server or altered, expired,
+ *   issued to another user, or issued for another request.
+ */
+export function openRequestState(
+  keys: RequestStateKeys,
+  state: string,
+  bound: { method: string; params: Record<string, unknown> | undefined; user: StateUser | undefined },
+): RequestStatePayload {
+  const [body, signature, extra] = state.split(".");
+  if (body === undefined || signature === undefined || extra !== undefined) {
+    throw refuse("was not issued by this server or was altered");
+  }
+  const expected = mac(keys, body);
+  const given = Buffer.from(signature, "base64url");
+  if (given.byteLength !== expected.byteLength || !timingSafeEqual(given, expected)) {
+    throw refuse("was not issued by this server or was altered");
+  }
+  const envelope = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Envelope;
+  if (envelope.v !== 1 || !Array.isArray(envelope.answers) || !Array.isArray(envelope.pending)) {
+    throw refuse("was not issued by this server or was altered");
+  }
+  if (keys.now() >= envelope.exp) throw refuse("has expired; call again without it");
+  if (envelope.usr !== userKey(bound.user)) throw refuse("was issued to another user");
+  if (envelope.req !== requestDigest(bound.method, bound.params)) throw refuse("was issued for another request");
+  const payload: RequestStatePayload = { answers: envelope.answers, pending: envelope.pending };
+  if (typeof envelope.handoff === "string") payload.handoff = envelope.handoff;
+  return payload;
+}
