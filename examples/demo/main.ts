@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: a hand-off from start to end on this machine, with real parts (see full/story.ts):
  * two OAuth servers, an MCP server whose tool needs the user's grant at a third party, a client
- * that signs alice in, consent, the grant stored on the server, and the retried call.
+ * that signs alice in, consent, the grant stored on the server, and the retried call. The browser
+ * steps run in headless Chromium where it is installed, else in a scripted HTTP user agent (said in a note).
  *
  * `npm run demo -- --simple` runs the smaller story instead (see simple.ts): a forecast tool whose
  * API key the user types on the server's own page, announced by a URL-mode elicitation.
@@ -24,7 +25,7 @@ const interactive = values.interactive === true;
 if (values.simple === true || (interactive && values.full !== true)) {
   await runSimpleDemo(interactive, say);
 } else if (interactive) {
-  console.error("--interactive is not supported with --full: the full demo's browser is scripted.");
+  console.error("--interactive is not supported with --full: the full demo's browser steps are automated.");
   process.exitCode = 2;
 } else {
   try {

@@ -5,16 +5,29 @@ import { runFullDemo } from "../../examples/demo/full/story.js";
 
 const run = promisify(execFile);
 
-describe("npm run demo (the full story; also --full)", () => {
+/** Each needle is found after the one before it: a missing or out-of-order step names itself. */
+function expectInOrder(lines: string[], needles: string[]): void {
+  let at = -1;
+  for (const needle of needles) {
+    const next = lines.findIndex((line, index) => index > at && line.includes(needle));
+    expect(next, `"${needle}" after line ${at}`).toBeGreaterThan(at);
+    at = next;
+  }
+}
+
+// `auto` is what `npm run demo` does: headless Chromium where installed (CI installs it), else the
+// scripted user agent; `scripted` runs the same story without a browser.
+describe.each(["auto", "scripted"] as const)("npm run demo (the full story; also --full), browser %s", (browser) => {
   it("tells the whole hand-off in order, and the client never prints the third-party token", async () => {
     const lines: string[] = [];
-    const result = await runFullDemo((line) => lines.push(line));
+    const result = await runFullDemo((line) => lines.push(line), { browser });
 
     expect(result).toMatchObject({ text: "alice-repo-1, alice-repo-2", isError: false });
-    const order = [
+    expectInOrder(lines, [
       "setup    MCP authorization server (oidc-provider)",
       "setup    third-party service",
       "setup    MCP server at http://127.0.0.1:",
+      "setup    the browser steps run in",
       "client   got an MCP access token for alice",
       "client   calling list_items",
       "server   list_items for alice: asking ctx.credentials",
@@ -27,18 +40,18 @@ describe("npm run demo (the full story; also --full)", () => {
       "(logs in as alice)",
       "(consents)",
       'server   the callback stored alice\'s "items" token in the encrypted vault',
-      "browser    GET MCP server /connect/callback → 200",
       ": completed",
       "server   found the grant in the vault",
       "client   the call returned: alice-repo-1, alice-repo-2",
-    ];
-    // Each step is found after the one before it: a missing or out-of-order step names itself.
-    let at = -1;
-    for (const needle of order) {
-      const next = lines.findIndex((line, index) => index > at && line.includes(needle));
-      expect(next, `"${needle}" after line ${at}`).toBeGreaterThan(at);
-      at = next;
-    }
+    ]);
+    // The browser's own view of the end: the callback page, then what it says.
+    expectInOrder(lines, [
+      'server   the callback stored alice\'s "items" token',
+      "browser    GET MCP server /connect/callback → 200",
+      "browser  the last page says: Done — return to your app.",
+    ]);
+    if (browser === "scripted")
+      expect(lines).toContain("setup    the browser steps run in the scripted HTTP user agent");
 
     const token = result.storedSecret;
     expect(token).toBeTruthy();
@@ -47,10 +60,16 @@ describe("npm run demo (the full story; also --full)", () => {
     expect(lines.join("\n")).not.toContain(token);
     expect(lines.join("\n")).not.toMatch(/[?&]code=/);
   });
+});
 
-  it("is what `npm run demo` runs, and refuses --interactive with --full", async () => {
+describe("npm run demo", () => {
+  it("runs the full story, says so in a note where no Chromium is installed, and refuses --interactive with --full", async () => {
     const args = ["--import", "tsx", "examples/demo/main.ts"];
-    const { stdout } = await run(process.execPath, args, { cwd: process.cwd(), timeout: 60_000 });
+    const env = { ...process.env, CHROMIUM_PATH: "/nonexistent/chromium" };
+    const { stdout } = await run(process.execPath, args, { cwd: process.cwd(), env, timeout: 60_000 });
+    expect(stdout).toContain(
+      "note     no Chromium at /nonexistent/chromium: the browser steps run in the scripted HTTP user agent instead",
+    );
     expect(stdout).toContain("done     alice's items came back");
     const refused = await run(process.execPath, [...args, "--full", "--interactive"], { cwd: process.cwd() }).then(
       () => undefined,

@@ -29,6 +29,12 @@ export interface ItemsServerConfig {
   mcpIssuer: string;
   thirdParty: { issuer: string; clientId: string; clientSecret: string };
   say(line: string): void;
+  /**
+   * Whether `list_items` waits inside the call while the user connects (the server asks during
+   * the request: `elicitation/create` or `interaction/create`) instead of failing with a hand-off
+   * error for the client to retry (-32042 or -32003). Default false.
+   */
+  waitInRequest?: boolean;
 }
 
 /** A vault that says when it stores a grant (never what): the step a newcomer wants to see. */
@@ -49,7 +55,7 @@ export function startItemsServer(config: ItemsServerConfig): {
   storedSecret(subject: string): Promise<string | undefined>;
   close(): Promise<void>;
 } {
-  const { web, mcpIssuer, thirdParty, say } = config;
+  const { web, mcpIssuer, thirdParty, say, waitInRequest } = config;
   const resource = `${web.origin}/mcp`;
   const manager = new InteractionManager({ store: new MemoryInteractionStore(), bus: new InProcessMessageBus() });
   const vault = new TellingVault(say);
@@ -78,7 +84,7 @@ export function startItemsServer(config: ItemsServerConfig): {
     },
     async ({ limit }, ctx) => {
       say(`server   list_items for ${ctx.authInfo?.subject}: asking ctx.credentials for an "items" grant`);
-      const credential = await ctx.credentials.require("items", { scopes: ["repo"] });
+      const credential = await ctx.credentials.require("items", { scopes: ["repo"], wait: waitInRequest === true });
       say("server   found the grant in the vault; calling the third-party /api/items with it");
       const response = await fetch(`${thirdParty.issuer}/api/items`, {
         headers: { authorization: `Bearer ${credential.secret}` },

@@ -9,7 +9,10 @@ import { close, listen } from "./authorization-servers.js";
 
 export const CONNECT_CLIENT = { clientId: "mcp-connect", clientSecret: "mcp-connect-secret-for-the-demo" };
 export const MCP_CLIENT_ID = "demo-mcp-client";
-/** Where the MCP client asks the code to be sent; the scripted browser stops before it, so nothing listens. */
+/**
+ * The MCP client's registered redirect: a native app's loopback redirect, so any port is accepted
+ * (RFC 8252 § 7.3) and the client listens on an ephemeral one while it signs in.
+ */
 export const MCP_CLIENT_REDIRECT = "http://127.0.0.1/callback";
 export const MCP_SCOPE = "mcp:tools";
 
@@ -36,6 +39,7 @@ export async function startMcpAuthorizationServer(
       },
       {
         client_id: MCP_CLIENT_ID,
+        application_type: "native",
         redirect_uris: [MCP_CLIENT_REDIRECT],
         grant_types: ["authorization_code"],
         response_types: ["code"],

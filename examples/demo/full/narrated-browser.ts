@@ -1,6 +1,22 @@
 /** The scripted browser of the connect tests, saying each request as it makes it (no query strings: they carry codes). */
 import { Browser } from "./browser.js";
 
+/** One line per request the user's browser makes: method, which server (by label), path, status, and what the user did. */
+export function hopLine(
+  labels: ReadonlyMap<string, string>,
+  method: string,
+  url: string,
+  status: number,
+  doing = "",
+): string {
+  const at = new URL(url);
+  return `browser    ${method} ${labels.get(at.host) ?? at.host} ${at.pathname} → ${status}${doing}`;
+}
+
+/** What a form submission did, as said after its request line. */
+export const LOGS_IN = (login: string) => `  (logs in as ${login})`;
+export const CONSENTS = "  (consents)";
+
 export class NarratedBrowser extends Browser {
   constructor(
     private readonly labels: ReadonlyMap<string, string>,
@@ -11,11 +27,10 @@ export class NarratedBrowser extends Browser {
 
   override async request(url: string, init: { method?: string; form?: Record<string, string> } = {}) {
     const response = await super.request(url, init);
-    const at = new URL(url);
-    const doing =
-      { login: `  (logs in as ${init.form?.login})`, consent: "  (consents)" }[init.form?.prompt ?? ""] ?? "";
+    const prompt = init.form?.prompt;
+    const doing = prompt === "login" ? LOGS_IN(init.form?.login ?? "") : prompt === "consent" ? CONSENTS : "";
     const method = init.method ?? (init.form ? "POST" : "GET");
-    this.say(`browser    ${method} ${this.labels.get(at.host) ?? at.host} ${at.pathname} → ${response.status}${doing}`);
+    this.say(hopLine(this.labels, method, url, response.status, doing));
     return response;
   }
 }
