@@ -39,7 +39,10 @@ export interface SamplingHandlerOptions {
 }
 
 /**
- * An MCP client for the stateful revisions (2024-11-05 through 2025-11-25).
+ * An MCP client for both eras: the stateful revisions (2024-11-05 through 2025-11-25, with the
+ * `initialize` handshake) and the stateless one (2026-07-28: `server/discover`, per-request
+ * `_meta`, `InputRequiredResult` answered by the same handlers set here). `connect` probes and
+ * falls back; `options.protocolVersion` pins one.
  *
  * Set handlers before `connect`: the capabilities declared in `initialize` are derived from them
  * (unless `options.capabilities` is given). Every spec request is a method shaped
@@ -102,6 +105,7 @@ export class McpClient extends ClientRequests implements NotificationHooks {
       checkAnswer: (method, params, result) => this.checkAnswer(method, params, result),
       report: (error) => this.onerror?.(error),
     };
+    this.inputHost = this.host;
   }
 
   /**

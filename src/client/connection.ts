@@ -5,30 +5,67 @@
  * Streamable HTTP session.
  */
 import { SdkError, UrlElicitationRequiredError } from "../jsonrpc/errors.js";
+import { openGate } from "../jsonrpc/gate.js";
 import { JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
 import {
   acceptServerVersion,
+  acceptsInputRequired,
   assertServerCapability,
+  completeResult,
   createGate,
   createHandshakeGate,
-  isSupportedVersion,
+  createStatelessClientGate,
+  eraOfVersion,
+  LATEST_STATELESS_VERSION,
   LATEST_VERSION,
+  type ParamHeader,
+  paramHeadersOf,
+  pickStatelessVersion,
+  probeFailure,
   type Revision,
+  readDiscoverResult,
+  resultTypeOf,
   SUPPORTED_VERSIONS,
+  standardHeaders,
+  withStatelessMeta,
 } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { checkResult, isSessionExpired, readInitializeResult, withDeadline } from "./checks.js";
+import type { HandlerHost } from "./handlers.js";
+import { HeaderTransport } from "./header-transport.js";
+import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_MAX_WAITING_ROUNDS, runInputRounds } from "./input-rounds.js";
 import { ElicitationTracker } from "./notifications.js";
-import type { CallOptions, ClientCapabilities, Implementation, InitializeResult, ServerCapabilities } from "./types.js";
+import type {
+  CallOptions,
+  ClientCapabilities,
+  Implementation,
+  InitializeResult,
+  LoggingLevel,
+  ServerCapabilities,
+} from "./types.js";
 
 /** Options of `new McpClient(info, options)`. */
 export interface McpClientOptions {
   /** Sent as is in `initialize`; by default derived from the handlers set before `connect`. */
   capabilities?: ClientCapabilities;
-  /** The revision asked for in `initialize`; default the newest supported. Must be a supported one. */
+  /**
+   * Pins the revision. A stateful one (e.g. `2025-11-25`) goes straight to `initialize`; a
+   * stateless one (`2026-07-28`) speaks only that, without falling back. Default: probe with
+   * `server/discover` for the newest stateless revision and fall back to `initialize` with the
+   * newest stateful one when the server is older (spec 2026-07-28: basic/versioning § Backward
+   * Compatibility). Must be a supported version.
+   */
   protocolVersion?: string;
   /** ms a request waits for its answer unless it passes `timeoutMs`; default 60,000. */
   defaultTimeoutMs?: number;
+  /** ms the `server/discover` probe waits before the server counts as an older one; default 10,000. */
+  probeTimeoutMs?: number;
+  /**
+   * Rounds of `InputRequiredResult` one request may take (stateless era); default 8. Rounds that
+   * only wait on a URL page the user already accepted do not count; at most 500 of those.
+   * Past the cap the call throws `SdkError("INVALID_RESULT")`.
+   */
+  maxInputRounds?: number;
 }
 
 /**
@@ -57,18 +94,26 @@ export abstract class ClientConnection {
   private handshake: InitializeResult | undefined;
   private revision: Revision | undefined;
   private reinitializing: Promise<void> | undefined;
-  private readonly requestedVersion: string;
+  private readonly requestedVersion: string | undefined;
+  /** Set when the server speaks the stateless era: every request carries this in `_meta`. */
+  private stateless: { version: string } | undefined;
+  /** The level asked for with `setLoggingLevel`; the stateless era sends it with each request. */
+  private logLevel: LoggingLevel | undefined;
+  /** `x-mcp-header` annotations of the tools listed in the stateless era, by tool name. */
+  private readonly toolHeaders = new Map<string, ParamHeader[]>();
+  /** Stateless-era requests answer user-facing requests with the same handlers; set by `McpClient`. */
+  protected inputHost: HandlerHost | undefined;
 
   constructor(
     /** This client's name, version and optional title, sent as `clientInfo`. */
     readonly info: Implementation,
     protected readonly options: McpClientOptions = {},
   ) {
-    this.requestedVersion = options.protocolVersion ?? LATEST_VERSION;
-    if (!isSupportedVersion(this.requestedVersion)) {
+    this.requestedVersion = options.protocolVersion;
+    if (this.requestedVersion !== undefined && eraOfVersion(this.requestedVersion) === undefined) {
       throw new SdkError(
         "INVALID_ARGUMENT",
-        `Protocol version ${JSON.stringify(this.requestedVersion)} is not supported; use one of ${SUPPORTED_VERSIONS.join(", ")}`,
+        `Protocol version ${JSON.stringify(this.requestedVersion)} is not supported; use one of ${[LATEST_STATELESS_VERSION, ...SUPPORTED_VERSIONS].join(", ")}`,
       );
     }
   }
@@ -98,6 +143,11 @@ export abstract class ClientConnection {
     return this.handshake?.protocolVersion;
   }
 
+  /** Whether the server speaks the stateless era (no handshake, per-request `_meta`). */
+  get isStateless(): boolean {
+    return this.stateless !== undefined;
+  }
+
   /** Whether the handshake is done and the transport open. */
   get isConnected(): boolean {
     return this.handshake !== undefined && this.session?.isConnected === true;
@@ -122,12 +172,17 @@ export abstract class ClientConnection {
     session.onerror = (error) => this.onerror?.(error);
     session.onclose = () => this.onclose?.();
     this.install(session);
+    const wrapped = new HeaderTransport(transport);
     this.session = session;
-    this.transport = transport;
+    this.transport = wrapped;
     this.handshake = undefined;
+    this.stateless = undefined;
+    this.revision = undefined;
     try {
-      await session.connect(transport);
-      await this.initialize(session, transport, options);
+      await session.connect(wrapped);
+      const era = eraOfVersion(this.requestedVersion);
+      if (era !== "stateful" && (await this.discover(session, wrapped, options))) return;
+      await this.initialize(session, wrapped, options);
     } catch (error) {
       await session.close().catch(() => {});
       throw error;
@@ -157,6 +212,7 @@ export abstract class ClientConnection {
     }
     const refusal = assertServerCapability(handshake.capabilities, method, params, this.revision?.serverCapabilities);
     if (refusal) throw refusal;
+    if (this.stateless) return await this.sendStateless(session, this.stateless.version, method, params, options);
     try {
       return await this.send(session, method, params, options);
     } catch (error) {
@@ -199,6 +255,140 @@ export abstract class ClientConnection {
     return result;
   }
 
+  /**
+   * Remembers the level for the stateless era, where it travels with each request
+   * (`io.modelcontextprotocol/logLevel`) instead of in `logging/setLevel`.
+   * @returns whether the level was kept that way (then nothing needs sending).
+   */
+  protected keepLogLevel(level: LoggingLevel): boolean {
+    this.logLevel = level;
+    return this.stateless !== undefined;
+  }
+
+  /** The `_meta` every stateless request carries, merged into `params`. */
+  private statelessParams(version: string, params: Params | undefined): Params {
+    return withStatelessMeta(params, {
+      protocolVersion: version,
+      clientCapabilities: this.sentCapabilities as Record<string, unknown>,
+      clientInfo: { ...this.info },
+      ...(this.logLevel === undefined ? {} : { logLevel: this.logLevel }),
+    });
+  }
+
+  /** One stateless call: `_meta` on every attempt, `InputRequiredResult` rounds, `resultType` dropped. */
+  private async sendStateless(
+    session: JsonRpcSession,
+    version: string,
+    method: string,
+    params: Params | undefined,
+    options: CallOptions,
+  ): Promise<Result> {
+    const attempt = async (attemptParams: Params | undefined) =>
+      session.request(method, this.statelessParams(version, attemptParams), options);
+    let result = await attempt(params);
+    const host = this.inputHost;
+    if (resultTypeOf(result) === "input_required") {
+      if (!acceptsInputRequired(method) || !host) {
+        throw new SdkError("INVALID_RESULT", `The server answered ${method} with an InputRequiredResult`, {
+          cause: result,
+        });
+      }
+      result = await runInputRounds(host, method, params, result, attempt, {
+        maxRounds: this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+        maxWaitingRounds: DEFAULT_MAX_WAITING_ROUNDS,
+        signal: options.signal,
+      });
+    }
+    const complete = completeResult(result);
+    return method === "tools/list" ? this.keepValidTools(complete) : complete;
+  }
+
+  /**
+   * Tools whose `x-mcp-header` annotations break the rules are left out of `tools/list`, each
+   * reported to `onerror`; the others' annotations are kept for their `Mcp-Param-*` headers
+   * (spec 2026-07-28: basic/transports/streamable-http § Custom Headers from Tool Parameters).
+   */
+  private keepValidTools(result: Result): Result {
+    if (!Array.isArray(result.tools)) return result;
+    const tools = (result.tools as Array<{ name?: unknown; inputSchema?: unknown }>).filter((tool) => {
+      const found = paramHeadersOf(tool.inputSchema);
+      const name = String(tool.name);
+      if ("problem" in found) {
+        this.onerror?.(new SdkError("INVALID_RESULT", `Tool ${JSON.stringify(name)} left out: ${found.problem}`));
+        return false;
+      }
+      this.toolHeaders.set(name, found.headers);
+      return true;
+    });
+    return { ...result, tools };
+  }
+
+  /**
+   * The `server/discover` probe. True when the server speaks a stateless revision this client
+   * does (the client then stays stateless); false when it is an older server and `initialize`
+   * should follow. With a stateless version pinned, an older server is an error instead.
+   * @throws SdkError "INVALID_RESULT" when a pinned stateless client meets an older server.
+   */
+  private async discover(session: JsonRpcSession, transport: HeaderTransport, options: ConnectOptions) {
+    const pinned = eraOfVersion(this.requestedVersion) === "stateless";
+    let version: string = this.requestedVersion ?? LATEST_STATELESS_VERSION;
+    session.setGate(openGate);
+    this.sentCapabilities = this.declaredCapabilities();
+    transport.headersFor = (method, params) =>
+      standardHeaders(method, params, this.toolHeaders.get(String(params?.name)), version);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let answer: Result;
+      try {
+        answer = await withDeadline(
+          session.request("server/discover", this.statelessParams(version, undefined), {
+            timeoutMs: Number.POSITIVE_INFINITY,
+          }),
+          Math.min(options.timeoutMs ?? Number.POSITIVE_INFINITY, this.options.probeTimeoutMs ?? 10_000),
+          options.signal,
+        );
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        const failure = probeFailure(error);
+        const other = failure.era === "modern" ? pickStatelessVersion(failure.supported) : undefined;
+        if (other !== undefined && other !== version && !pinned) {
+          version = other;
+          continue;
+        }
+        if (pinned) throw error;
+        transport.headersFor = undefined;
+        return false;
+      }
+      const discovered = readDiscoverResult(answer);
+      const chosen = pinned
+        ? discovered.supportedVersions.includes(version)
+          ? version
+          : undefined
+        : pickStatelessVersion(discovered.supportedVersions);
+      if (chosen === undefined) {
+        if (pinned) {
+          throw new SdkError(
+            "INVALID_RESULT",
+            `The server supports ${discovered.supportedVersions.join(", ") || "no version"}, not ${version}`,
+          );
+        }
+        transport.headersFor = undefined;
+        return false;
+      }
+      version = chosen;
+      session.setGate(createStatelessClientGate());
+      this.stateless = { version: chosen };
+      this.handshake = {
+        protocolVersion: chosen,
+        capabilities: discovered.capabilities as ServerCapabilities,
+        serverInfo: discovered.serverInfo ?? { name: "", version: "" },
+        ...(discovered.instructions === undefined ? {} : { instructions: discovered.instructions }),
+      };
+      return true;
+    }
+    transport.headersFor = undefined;
+    return false;
+  }
+
   /** One new handshake shared by every request that saw the session expire at the same time. */
   private reinitialize(session: JsonRpcSession): Promise<void> {
     const transport = this.transport;
@@ -218,10 +408,11 @@ export abstract class ClientConnection {
   private async initialize(session: JsonRpcSession, transport: Transport, options: ConnectOptions): Promise<void> {
     session.setGate(createHandshakeGate("client"));
     this.sentCapabilities = this.declaredCapabilities();
+    const requested = eraOfVersion(this.requestedVersion) === "stateful" ? this.requestedVersion : LATEST_VERSION;
     const answer = await withDeadline(
       session.request(
         "initialize",
-        { protocolVersion: this.requestedVersion, capabilities: this.sentCapabilities, clientInfo: this.info },
+        { protocolVersion: requested, capabilities: this.sentCapabilities, clientInfo: this.info },
         { timeoutMs: Number.POSITIVE_INFINITY },
       ),
       options.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,

@@ -68,6 +68,29 @@ export function installRequestHandlers(session: JsonRpcSession, host: HandlerHos
   );
 }
 
+/**
+ * Answers one request of an `InputRequiredResult` (stateless era: basic/patterns/mrtr) with the
+ * same handlers and checks as a request the server sent: a missing handler or a bad request is
+ * the ProtocolError the server would have got, thrown here instead.
+ */
+export function answerInputRequest(
+  host: HandlerHost,
+  method: string,
+  params: Params,
+  ctx: ServerRequestContext,
+): Promise<Result> {
+  switch (method) {
+    case "elicitation/create":
+      return finish(host, method, params, answerElicitation(host, params, ctx));
+    case "sampling/createMessage":
+      return finish(host, method, params, answerSampling(host, params, ctx));
+    case "roots/list":
+      return finish(host, method, params, answerRoots(host, ctx));
+    default:
+      return Promise.reject(notHandled(method));
+  }
+}
+
 function context(host: HandlerHost, request: InboundRequest): ServerRequestContext {
   return { requestId: request.id, signal: request.signal, serverInfo: host.serverInfo ?? { name: "", version: "" } };
 }
@@ -114,7 +137,8 @@ async function answerElicitation(host: HandlerHost, params: Params, ctx: ServerR
     if (typeof elicitationId !== "string") throw invalidParams("elicitationId must be a string");
     const answer = await registration.handler({ ...params, mode } as ElicitationParams, ctx);
     const bare = withoutContent(host, answer);
-    if (bare.action === "accept") host.elicitations.track(elicitationId);
+    // Inside an InputRequiredResult the id is the client's own; completion is learnt on the retry.
+    if (bare.action === "accept" && ctx.input === undefined) host.elicitations.track(elicitationId);
     return bare;
   }
 

@@ -126,8 +126,12 @@ export abstract class ClientRequests extends ClientConnection {
     return this.call("interaction/track", params, options);
   }
 
-  /** `logging/setLevel`: the lowest level of `notifications/message` to receive. Needs `logging`. */
-  setLoggingLevel(params: SetLevelParams, options?: CallOptions): Promise<EmptyResult> {
+  /**
+   * `logging/setLevel`: the lowest level of `notifications/message` to receive. Needs `logging`.
+   * With a stateless server nothing is sent: the level travels with every later request.
+   */
+  async setLoggingLevel(params: SetLevelParams, options?: CallOptions): Promise<EmptyResult> {
+    if (this.keepLogLevel(params.level)) return {};
     return this.call("logging/setLevel", params, options);
   }
 

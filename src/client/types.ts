@@ -72,6 +72,14 @@ export interface ServerRequestContext {
   readonly signal: AbortSignal;
   /** The requesting server, as it introduced itself; show it to the user (spec: client/elicitation § Security). */
   readonly serverInfo: Implementation;
+  /**
+   * Set when the request came inside an `InputRequiredResult` (multi round-trip requests): the
+   * server's key for it, the round (1 for the first), and `waiting` when the same URL-mode
+   * elicitation was already accepted earlier in this call, so the user is not asked again and
+   * the handler only paces the retry (waits for the user's "done" or a poll interval).
+   * A URL-mode request here carries a client-made `elicitationId`, stable for the call and URL.
+   */
+  readonly input?: { readonly key: string; readonly round: number; readonly waiting: boolean };
 }
 
 /** A form-mode `elicitation/create`. A request without `mode` (older servers) arrives here as `"form"`. */

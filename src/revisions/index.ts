@@ -49,3 +49,19 @@ export * from "./stateless/index.js";
 export { validatorFor } from "./validators.js";
 export type { ProtocolVersion, StatefulVersion, StatelessVersion } from "./versions.js";
 export { STATEFUL_VERSIONS, STATELESS_VERSIONS } from "./versions.js";
+export {
+  acceptsInputRequired,
+  completeResult,
+  createStatelessClientGate,
+  type Discovered,
+  eraOfVersion,
+  LATEST_STATELESS_VERSION,
+  pickStatelessVersion,
+  probeFailure,
+  readDiscoverResult,
+  readInputRequired,
+  resultTypeOf,
+  retryParams,
+  withStatelessMeta,
+} from "./stateless/client-era.js";
+export { type ParamHeader, paramHeadersOf, standardHeaders } from "./stateless/client-headers.js";

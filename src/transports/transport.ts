@@ -47,6 +47,11 @@ export interface SendOptions {
   relatedRequestId?: RequestId;
   /** Streamable HTTP client: the `Last-Event-ID` to resume from. */
   resumptionToken?: string;
+  /**
+   * Streamable HTTP client: headers for this message's POST only (the stateless era's
+   * `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); other transports ignore them.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -7,9 +7,11 @@ import { connected, FakeServer, SERVER_INFO, until } from "./support.js";
 describe("McpClient.connect", () => {
   it("runs the handshake and exposes what the server said", async () => {
     const { client, server } = await connected({ instructions: "Use the tools wisely" });
+    // An older server answers the server/discover probe -32601, so the client falls back.
+    expect(server.sent("server/discover")).toHaveLength(1);
     const [initialize] = server.sent("initialize");
     expect(initialize).toMatchObject({
-      id: 0,
+      id: 1,
       params: {
         protocolVersion: LATEST_VERSION,
         capabilities: {},

@@ -105,7 +105,11 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const sentSession = this.session;
     const response = await this.request("POST", {
-      headers: this.headers({ accept: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`, "content-type": JSON_MEDIA_TYPE }),
+      headers: this.headers({
+        ...options.headers,
+        accept: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`,
+        "content-type": JSON_MEDIA_TYPE,
+      }),
       body: JSON.stringify(message),
     });
     let streaming = false;

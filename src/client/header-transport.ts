@@ -1,0 +1,58 @@
+/**
+ * A transport seen through the client: outbound requests may get per-message headers (the
+ * stateless era's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` on Streamable HTTP). Everything else
+ * passes straight through to the wrapped transport.
+ */
+import type { JsonRpcMessage } from "../jsonrpc/messages.js";
+import type { MessageExtra, SendOptions, Transport } from "../transports/transport.js";
+
+export class HeaderTransport implements Transport {
+  /** Headers for one outbound request, or `undefined` for none (the stateful era). */
+  headersFor: ((method: string, params: Record<string, unknown> | undefined) => Record<string, string>) | undefined;
+
+  constructor(readonly inner: Transport) {}
+
+  set onmessage(handler: ((message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void) | undefined) {
+    this.inner.onmessage = handler;
+  }
+  get onmessage() {
+    return this.inner.onmessage;
+  }
+  set onerror(handler: ((error: Error) => void) | undefined) {
+    this.inner.onerror = handler;
+  }
+  get onerror() {
+    return this.inner.onerror;
+  }
+  set onclose(handler: (() => void) | undefined) {
+    this.inner.onclose = handler;
+  }
+  get onclose() {
+    return this.inner.onclose;
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    const headersFor = this.headersFor;
+    if (headersFor === undefined || !("method" in message) || !("id" in message)) {
+      return this.inner.send(message, options);
+    }
+    const headers = headersFor(message.method, message.params as Record<string, unknown> | undefined);
+    return this.inner.send(message, { ...options, headers: { ...options?.headers, ...headers } });
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Multi round-trip requests on the client (spec 2026-07-28: basic/patterns/mrtr): an
+ * `InputRequiredResult` is answered by the client's own handlers, one per input request, and the
+ * original request is retried with `inputResponses` and the server's `requestState` exactly as
+ * received. Each retry is a new request (new id); one call's inputs never reach another call.
+ */
+import { SdkError } from "../jsonrpc/errors.js";
+import type { Params, Result } from "../jsonrpc/session.js";
+import { readInputRequired, resultTypeOf, retryParams } from "../revisions/index.js";
+import { answerInputRequest, type HandlerHost } from "./handlers.js";
+
+/** Rounds of input one request may take before the client gives up. */
+export const DEFAULT_MAX_INPUT_ROUNDS = 8;
+/** Rounds that only wait on URL pages the user already accepted; the handler paces them. */
+export const DEFAULT_MAX_WAITING_ROUNDS = 500;
+
+export interface InputRoundOptions {
+  maxRounds: number;
+  maxWaitingRounds: number;
+  signal: AbortSignal | undefined;
+}
+
+let calls = 0;
+
+/**
+ * Runs rounds until the server's result is complete. `send` sends one attempt (a new request).
+ * Rounds that only repeat URL-mode elicitations already accepted in this call count as waiting
+ * rounds (bounded by `maxWaitingRounds`), not toward `maxRounds`.
+ * @throws SdkError "INVALID_RESULT" after `maxRounds` rounds (or `maxWaitingRounds` waiting
+ *   rounds), or for a malformed `InputRequiredResult`; the handlers' ProtocolErrors as they are.
+ */
+export async function runInputRounds(
+  host: HandlerHost,
+  method: string,
+  params: Params | undefined,
+  first: Result,
+  send: (params: Params) => Promise<Result>,
+  options: InputRoundOptions,
+): Promise<Result> {
+  const call = ++calls;
+  const accepted = new Set<string>();
+  let result = first;
+  let rounds = 0;
+  let waiting = 0;
+  while (resultTypeOf(result) === "input_required") {
+    const { inputRequests, requestState } = readInputRequired(result);
+    const entries = Object.entries(inputRequests);
+    const isWaiting =
+      entries.length > 0 && entries.every(([, request]) => accepted.has(urlOf(request.method, request.params) ?? ""));
+    if (isWaiting) waiting++;
+    else rounds++;
+    if (rounds > options.maxRounds || waiting > options.maxWaitingRounds) {
+      throw new SdkError(
+        "INVALID_RESULT",
+        `${method} still asks for input after ${rounds > options.maxRounds ? options.maxRounds : options.maxWaitingRounds} rounds; not retrying again`,
+        { cause: result },
+      );
+    }
+    const responses: Record<string, Result> = {};
+    for (const [key, request] of entries) {
+      if (options.signal?.aborted) throw new SdkError("REQUEST_CANCELLED", `${method} was cancelled`);
+      const url = urlOf(request.method, request.params);
+      const requestParams =
+        url === undefined ? request.params : { ...request.params, elicitationId: `input-${call}:${url}` };
+      const answer = await answerInputRequest(host, request.method, requestParams ?? {}, {
+        requestId: key,
+        signal: options.signal ?? new AbortController().signal,
+        serverInfo: host.serverInfo ?? { name: "", version: "" },
+        input: { key, round: rounds + waiting, waiting: url !== undefined && accepted.has(url) },
+      });
+      if (url !== undefined && answer.action === "accept") accepted.add(url);
+      responses[key] = answer;
+    }
+    result = await send(retryParams(params, responses, requestState));
+  }
+  return result;
+}
+
+/** The URL of a URL-mode elicitation, else `undefined`. */
+function urlOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
+  if (method !== "elicitation/create" || params?.mode !== "url") return undefined;
+  return typeof params.url === "string" ? params.url : undefined;
+}
