@@ -45,10 +45,6 @@ export {
 } from "./negotiate.js";
 export type { ElicitationMode, MessageContext, Revision, Role } from "./revision.js";
 export { createGate, createHandshakeGate } from "./stateful/gate.js";
-export * from "./stateless/index.js";
-export { validatorFor } from "./validators.js";
-export type { ProtocolVersion, StatefulVersion, StatelessVersion } from "./versions.js";
-export { STATEFUL_VERSIONS, STATELESS_VERSIONS } from "./versions.js";
 export {
   acceptsInputRequired,
   completeResult,
@@ -65,3 +61,7 @@ export {
   withStatelessMeta,
 } from "./stateless/client-era.js";
 export { type ParamHeader, paramHeadersOf, standardHeaders } from "./stateless/client-headers.js";
+export * from "./stateless/index.js";
+export { validatorFor } from "./validators.js";
+export type { ProtocolVersion, StatefulVersion, StatelessVersion } from "./versions.js";
+export { STATEFUL_VERSIONS, STATELESS_VERSIONS } from "./versions.js";
