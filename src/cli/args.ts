@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./exit-codes.js";
 
-export const COMMANDS = ["tools", "resources", "prompts", "call", "read"] as const;
+export const COMMANDS = ["tools", "resources", "prompts", "call", "read", "login"] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Where the server is, as written on the command line (see `resolveTarget` for the result). */
@@ -22,8 +22,10 @@ export interface CommonOptions {
   noBrowser: boolean;
   /** `--header "Name: value"`, in order; http targets only. */
   headers: [name: string, value: string][];
-  /** ms per request; `undefined` when not given. */
+  /** ms per request (for `login`: to wait for the browser); `undefined` when not given. */
   timeoutMs: number | undefined;
+  /** `--client-id`: the client registered at the authorization server, for `login`. */
+  clientId: string | undefined;
 }
 
 export type ParsedCommandLine =
@@ -43,6 +45,7 @@ const OPTIONS = {
   "no-browser": { type: "boolean" },
   header: { type: "string", multiple: true },
   timeout: { type: "string" },
+  "client-id": { type: "string" },
   config: { type: "string" },
   server: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -56,6 +59,7 @@ const OPERANDS: Record<CommandName, [required: string[], optional: string[]]> = 
   prompts: [[], []],
   call: [["tool"], ["json-arguments"]],
   read: [["uri"], []],
+  login: [[], []],
 };
 
 /**
@@ -73,7 +77,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (values.version) return { kind: "version" };
 
   const [name, ...rest] = positionals;
-  if (name === undefined) throw new UsageError("Missing command: one of tools, resources, prompts, call, read");
+  if (name === undefined) throw new UsageError(`Missing command: one of ${COMMANDS.join(", ")}`);
   if (name === "help") return { kind: "help" };
   if (!isCommand(name)) throw new UsageError(`Unknown command "${name}": use one of ${COMMANDS.join(", ")}`);
 
@@ -83,6 +87,10 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (headers.length > 0 && target.kind === "command") {
     throw new UsageError("--header applies to http targets only; pass environment variables to a stdio server");
   }
+  if (name === "login" && target.kind === "command") {
+    throw new UsageError("login applies to http servers; a stdio server takes its credentials from its environment");
+  }
+  if (values["client-id"] !== undefined && name !== "login") throw new UsageError("--client-id applies to login only");
   return {
     kind: "command",
     command: name,
@@ -93,6 +101,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
       noBrowser: values["no-browser"] ?? false,
       headers,
       timeoutMs: values.timeout === undefined ? undefined : parseTimeout(values.timeout),
+      clientId: values["client-id"],
     },
   };
 }

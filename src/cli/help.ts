@@ -13,6 +13,7 @@ Usage:
   handoff prompts    <target> [options]
   handoff call       <target> <tool> [json-arguments] [options]
   handoff read       <target> <uri> [options]
+  handoff login      <target> [--client-id ID] [--no-browser]
 
 Target, one of:
   https://host/path             a Streamable HTTP endpoint
@@ -26,7 +27,10 @@ Options:
   --no-browser       never open a browser; print the page's URL instead
   --header "K: V"    add an HTTP header (repeatable; http targets only)
   --timeout <ms>     per-request timeout in milliseconds (default 60000; call waits
-                     without limit unless this is given, since a tool may be asking you)
+                     without limit unless this is given, since a tool may be asking you;
+                     for login, how long to wait for the browser, default 300000)
+  --client-id ID     login: the client registered at the authorization server; without
+                     it, handoff registers itself there when the server allows it
   -h, --help         show this help
   -V, --version      show the version
 
@@ -34,6 +38,11 @@ When the server asks for information, each field is asked at the terminal; Ctrl-
 When it asks you to open a page, you see which server asks, its message, the full URL and
 its host, and no browser opens unless you say yes. Without a terminal on stdin, both are
 declined.
+
+An http server that answers 401 wants you to log in: \`handoff login <target>\` opens its
+authorization server in the browser and keeps the token in your configuration folder;
+every other command then sends it, renewed when it expires. Asked at a terminal, a command
+that meets a 401 offers the login itself.
 
 Exit codes:
 ${codes}

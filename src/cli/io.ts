@@ -2,6 +2,7 @@
  * Everything a command touches outside itself, passed in so that tests can drive commands
  * in-process: output streams, prompts, the browser opener, and how to reach a server.
  */
+import type { TokenStore } from "../auth/client/index.js";
 import type { CliClient, ClientSetup, ConnectOptions } from "./client.js";
 import type { Prompter } from "./prompter.js";
 import type { Target } from "./target.js";
@@ -20,6 +21,8 @@ export interface CliIo {
   tty?: boolean;
   /** Aborted when the user interrupts the command (Ctrl-C outside a prompt). */
   signal?: AbortSignal;
+  /** Where `login` keeps tokens and other commands find them; by default the user's token file. */
+  tokens?: TokenStore;
   /** Connects to a target; by default an `McpClient` over the target's transport. */
   connect?: (target: Target, setup: ClientSetup, options: ConnectOptions) => Promise<CliClient>;
 }

@@ -9,6 +9,7 @@ import { describeError, ExitCode, exitCodeOf, UsageError } from "./exit-codes.js
 import { helpText } from "./help.js";
 import { Interactions } from "./interactions.js";
 import type { CliIo } from "./io.js";
+import { needsLogin, offerLogin, runLogin, withStoredToken } from "./login.js";
 import { describeTarget, resolveTarget } from "./target.js";
 import { VERSION } from "./version.js";
 
@@ -29,11 +30,17 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
       io.stdout(`${VERSION}\n`);
       return ExitCode.Success;
     }
+    if (parsed.command === "login") return await loginAndExit(parsed, io);
     start = commands[parsed.command](parsed.operands);
   } catch (error) {
     return fail(io, error);
   }
   return connectAndRun(parsed, start, io);
+}
+
+async function loginAndExit(parsed: Extract<ParsedCommandLine, { kind: "command" }>, io: CliIo): Promise<ExitCode> {
+  await runLogin(await resolveTarget(parsed.target, parsed.options.headers), io, parsed.options);
+  return ExitCode.Success;
 }
 
 async function connectAndRun(
@@ -52,13 +59,26 @@ async function connectAndRun(
     return fail(io, error);
   }
   const interactions = new Interactions(io, options.noBrowser, target.kind === "http" ? target.url : undefined);
-  try {
-    client = await (io.connect ?? connectClient)(target, interactions.setup(), {
+  const connect = async () =>
+    (io.connect ?? connectClient)(await withStoredToken(target, io), interactions.setup(), {
       timeoutMs: options.timeoutMs ?? CONNECT_TIMEOUT_MS,
       ...withSignal,
     });
+  try {
+    client = await connect();
   } catch (error) {
-    return fail(io, error, `Could not connect to ${describeTarget(target)}: `);
+    if (!needsLogin(error, target)) return fail(io, error, `Could not connect to ${describeTarget(target)}: `);
+    try {
+      // Logging in is the user's answer to a 401; the connection is tried once more with the new token.
+      await offerLogin(target, io, options);
+    } catch (refusal) {
+      return fail(io, refusal);
+    }
+    try {
+      client = await connect();
+    } catch (again) {
+      return fail(io, again, `Could not connect to ${describeTarget(target)}: `);
+    }
   }
   try {
     const code = await start({

@@ -21,7 +21,18 @@ describe("command line", () => {
       command: "call",
       target: { kind: "url", url: "https://example.com/mcp" },
       operands: ["echo", '{"text":"hi"}'],
-      options: { json: true, noBrowser: false, headers: [], timeoutMs: undefined },
+      options: { json: true, noBrowser: false, headers: [], timeoutMs: undefined, clientId: undefined },
+    });
+  });
+
+  it("reads login with its target and --client-id", () => {
+    expect(
+      parseCommandLine(["login", "https://example.com/mcp", "--client-id", "cli-app", "--no-browser"]),
+    ).toMatchObject({
+      command: "login",
+      target: { kind: "url", url: "https://example.com/mcp" },
+      operands: [],
+      options: { clientId: "cli-app", noBrowser: true },
     });
   });
 
@@ -90,6 +101,8 @@ describe("command line", () => {
     [["tools", "https://x.test", "--header", "no colon"], /expected "Name: value"/],
     [["tools", "https://x.test", "--timeout", "0"], /positive number of milliseconds/],
     [["tools", "https://x.test", "--timeout", "5s"], /positive number of milliseconds/],
+    [["login", "--", "node", "s.js"], /login applies to http servers/],
+    [["tools", "https://x.test", "--client-id", "x"], /--client-id applies to login only/],
   ])("rejects %j", (argv, message) => {
     expect(usageError(argv)).toMatch(message);
   });

@@ -7,7 +7,8 @@ import { readCommand } from "./read.js";
 import { resourcesCommand } from "./resources.js";
 import { toolsCommand } from "./tools.js";
 
-export const commands: Record<CommandName, Command> = {
+/** Every command that talks to a connected server; `login` runs before any connection. */
+export const commands: Record<Exclude<CommandName, "login">, Command> = {
   tools: toolsCommand,
   resources: resourcesCommand,
   prompts: promptsCommand,
