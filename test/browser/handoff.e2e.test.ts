@@ -1,0 +1,134 @@
+/**
+ * The hand-off end to end in headless Chromium, for each wire form and each path: a tool call,
+ * the hand-off, the client's consent, login at the MCP authorization server and consent there,
+ * login and consent at the third party, the callback storing the grant in the vault, completion,
+ * and the call (retried on the error path) returning the user's third-party items. The pages are
+ * driven through their forms; cookies live in Chromium's own store.
+ *
+ * Needs Chromium (`/usr/bin/chromium` or `CHROMIUM_PATH`); fails without it unless
+ * `HANDOFF_SKIP_BROWSER=1`.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Chromium } from "../../examples/demo/full/chromium.js";
+import { errorCodes, methods, type Run, requireChromium, SKIP_BROWSER, startRun, WIRE, type Wire } from "./support.js";
+
+let chromium: Chromium;
+let run: Run | undefined;
+
+beforeAll(async () => {
+  requireChromium();
+  chromium = await Chromium.launch();
+}, 60_000);
+afterEach(async () => {
+  await run?.close();
+  run = undefined;
+});
+afterAll(async () => {
+  await chromium?.close();
+});
+
+const TIMEOUT = 120_000;
+const host = (url: string) => new URL(url).host;
+
+/** What the wire shows for each form and path: the methods the server sent, the error it answered first. */
+const EXPECTED: Record<Wire, { request: { server: string[]; client: string[] }; error: number }> = {
+  "url-elicitation": {
+    request: { server: ["elicitation/create", "notifications/elicitation/complete"], client: [] },
+    error: -32042,
+  },
+  "user-interaction": { request: { server: ["interaction/create"], client: ["interaction/track"] }, error: -32003 },
+};
+
+describe.skipIf(SKIP_BROWSER)("hand-off end to end in headless Chromium", () => {
+  describe.each(Object.keys(WIRE) as Wire[])("%s", (wire) => {
+    it.each([
+      ["request", true],
+      ["error", false],
+    ] as const)(
+      "%s path: tool call → consent → MCP login → third-party consent → callback → vault → completion → alice's items",
+      async (path, waitInRequest) => {
+        run = await startRun(chromium, { wire, waitInRequest });
+        const { world, window } = run;
+
+        const result = await run.handoff.callTool({ name: "list_items", arguments: {} });
+
+        // The call returned alice's items from the third-party API.
+        expect(result.isError).not.toBe(true);
+        expect(result.content).toEqual([{ type: "text", text: "alice-repo-1, alice-repo-2" }]);
+
+        // The client consented once, to the connect page, in this wire form and path.
+        expect(run.shown).toHaveLength(1);
+        expect(run.shown[0]).toMatchObject({ kind: WIRE[wire].kind, source: path, origin: world.origin });
+        expect(run.shown[0]?.url.startsWith(`${world.origin}/connect/`)).toBe(true);
+        expect(run.statuses).toEqual(expect.arrayContaining(["accepted", "completed"]));
+
+        // The wire carried this form: a request from the server during the call, or an error and a retry.
+        const calls = methods(run, "client").filter((m) => m === "tools/call");
+        if (path === "request") {
+          for (const method of EXPECTED[wire].request.server) expect(methods(run, "server")).toContain(method);
+          for (const method of EXPECTED[wire].request.client) expect(methods(run, "client")).toContain(method);
+          expect(errorCodes(run)).toEqual([]);
+          expect(calls).toHaveLength(1);
+        } else {
+          expect(errorCodes(run)).toEqual([EXPECTED[wire].error]);
+          expect(calls).toHaveLength(2);
+          expect(methods(run, "server")).not.toContain("elicitation/create");
+          expect(methods(run, "server")).not.toContain("interaction/create");
+        }
+        expect(run.lines.filter((line) => line.includes("list_items for alice"))).toHaveLength(
+          path === "error" ? 2 : 1,
+        );
+
+        // The browser went through both authorization servers' pages and ended on the connect page's "done".
+        const landing = await run.landed();
+        expect(landing.status).toBe(200);
+        expect(landing.text).toContain("Done — return to your app");
+        const visited = window.navigations.map((n) => `${n.method} ${host(n.url)}${new URL(n.url).pathname}`);
+        const mcpAs = host(world.mcpIssuer);
+        const thirdParty = host(world.thirdPartyIssuer);
+        expect(visited.filter((v) => v.startsWith(`POST ${mcpAs}/interaction/`))).toHaveLength(2); // login, consent
+        expect(visited.filter((v) => v.startsWith(`POST ${thirdParty}/interaction/`))).toHaveLength(2);
+        expect(visited).toContain(`GET ${host(world.origin)}/connect/callback`);
+
+        // The connect session cookie is one the page's scripts cannot read and other sites do not send.
+        const cookies = await window.context.cookies(`${world.origin}/connect/`);
+        expect(cookies.find((c) => c.name === "mcp_connect_session")).toMatchObject({
+          httpOnly: true,
+          sameSite: "Lax",
+          path: "/connect",
+          secure: false, // loopback: no TLS here, so not Secure
+        });
+
+        // The vault holds alice's grant, and only hers; the client never saw it.
+        const secret = await world.storedSecret("alice");
+        expect(secret).toBeTruthy();
+        expect(await world.storedSecret("bob")).toBeUndefined();
+        expect(JSON.stringify(run.wire)).not.toContain(secret);
+        expect(landing.text).not.toContain(secret);
+      },
+      TIMEOUT,
+    );
+  });
+
+  it(
+    "bob opening alice's connect link in his browser gets the refusal page; nothing is stored",
+    async () => {
+      // Alice's client gets the hand-off; the link reaches bob (a forwarded link), whose browser logs in as bob.
+      run = await startRun(chromium, { wire: "url-elicitation", waitInRequest: false, consent: false });
+      const { world, window } = run;
+      await expect(run.handoff.callTool({ name: "list_items", arguments: {} })).rejects.toMatchObject({
+        reason: "declined",
+      });
+      const url = run.shown[0]?.url ?? "";
+      expect(url.startsWith(`${world.origin}/connect/`)).toBe(true);
+
+      const page = await window.signIn(url, "bob");
+      expect(page.status).toBe(403);
+      expect(page.text).toContain("This link was made for another account. Nothing was changed.");
+      expect(window.navigations.some((n) => host(n.url) === host(world.thirdPartyIssuer))).toBe(false);
+      expect(await world.storedSecret("alice")).toBeUndefined();
+      expect(await world.storedSecret("bob")).toBeUndefined();
+    },
+    TIMEOUT,
+  );
+});
