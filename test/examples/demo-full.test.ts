@@ -16,7 +16,8 @@ function expectInOrder(lines: string[], needles: string[]): void {
 }
 
 // `auto` is what `npm run demo` does: headless Chromium where installed (CI installs it), else the
-// scripted user agent; `scripted` runs the same story without a browser.
+// scripted user agent; `scripted` runs the same story without a browser. Generous timeouts: a
+// browser start on a busy machine is slow, and nothing here is timed.
 describe.each(["auto", "scripted"] as const)("npm run demo (the full story; also --full), browser %s", (browser) => {
   it("tells the whole hand-off in order, and the client never prints the third-party token", async () => {
     const lines: string[] = [];
@@ -59,7 +60,7 @@ describe.each(["auto", "scripted"] as const)("npm run demo (the full story; also
     // Nothing printed at all carries it, nor a query string with a code in it.
     expect(lines.join("\n")).not.toContain(token);
     expect(lines.join("\n")).not.toMatch(/[?&]code=/);
-  });
+  }, 120_000);
 });
 
 describe("npm run demo", () => {
@@ -77,5 +78,5 @@ describe("npm run demo", () => {
     );
     expect(refused?.code).toBe(2);
     expect(refused?.stderr).toContain("--interactive is not supported with --full");
-  });
+  }, 120_000);
 });
