@@ -40,6 +40,8 @@ export class StdioStreamTransport implements Transport {
   readonly #endOnClose: boolean;
   #started = false;
   #closed = false;
+  /** Whether the writable is corked until the next tick. */
+  #corked = false;
   /** Pending while the writable is over its high-water mark. */
   #drain: Promise<void> | undefined;
   #releaseDrain: (() => void) | undefined;
@@ -116,8 +118,19 @@ export class StdioStreamTransport implements Transport {
   async #write(line: string): Promise<void> {
     while (this.#drain) await this.#drain;
     if (this.#closed) throw closedError();
+    // Lines written within one tick (answers to a chunk of requests) leave in one system call.
+    if (!this.#corked) {
+      this.#corked = true;
+      this.#writable.cork();
+      process.nextTick(this.#uncork);
+    }
     if (!this.#writable.write(line)) await this.#waitForDrain();
   }
+
+  readonly #uncork = (): void => {
+    this.#corked = false;
+    this.#writable.uncork();
+  };
 
   #waitForDrain(): Promise<void> {
     const drained = new Promise<void>((resolve) => {
