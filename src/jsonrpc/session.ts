@@ -82,14 +82,60 @@ export interface JsonRpcSessionOptions {
   defaultTimeoutMs?: number;
 }
 
-interface Pending {
-  method: string;
-  resolve(result: Result): void;
-  reject(error: Error): void;
-  onprogress: ProgressCallback | undefined;
-  progressToken: ProgressToken | undefined;
-  cleanup(): void;
-  resetTimeout(): void;
+/** An outbound request waiting for its response: its timer and its abort listener. */
+class Pending {
+  readonly onprogress: ProgressCallback | undefined;
+  readonly #startedAt = Date.now();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #onAbort: (() => void) | undefined;
+
+  constructor(
+    private readonly session: JsonRpcSession,
+    private readonly id: RequestId,
+    readonly method: string,
+    private readonly options: RequestOptions,
+    readonly resolve: (result: Result) => void,
+    readonly reject: (error: Error) => void,
+    private readonly progressToken: ProgressToken | undefined,
+  ) {
+    this.onprogress = options.onprogress;
+    const signal = options.signal;
+    if (signal !== undefined) {
+      this.#onAbort = () =>
+        session.abandon(id, new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: signal.reason }));
+      signal.addEventListener("abort", this.#onAbort, { once: true });
+    }
+  }
+
+  /** (Re)starts the timeout: `timeoutMs`, capped by what is left of `maxTotalTimeoutMs`. */
+  arm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    const { options } = this;
+    let wait = options.timeoutMs ?? this.session.defaultTimeoutMs;
+    if (options.maxTotalTimeoutMs !== undefined) {
+      wait = Math.min(wait, options.maxTotalTimeoutMs - (Date.now() - this.#startedAt));
+    }
+    if (!Number.isFinite(wait)) return;
+    this.#timer = setTimeout(
+      () => {
+        this.session.abandon(
+          this.id,
+          new SdkError("REQUEST_TIMEOUT", `${this.method} timed out after ${Math.round(wait)} ms`),
+        );
+      },
+      Math.max(0, wait),
+    );
+  }
+
+  resetTimeout(): void {
+    if (this.options.resetTimeoutOnProgress) this.arm();
+  }
+
+  cleanup(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#onAbort !== undefined) this.options.signal?.removeEventListener("abort", this.#onAbort);
+    if (this.progressToken !== undefined) this.session.forgetProgressToken(this.progressToken);
+  }
 }
 
 /**
@@ -104,10 +150,11 @@ export class JsonRpcSession {
   private nextId = 0;
   private readonly pending = new Map<RequestId, Pending>();
   private readonly progressTokens = new Map<ProgressToken, RequestId>();
-  private readonly inbound = new Map<RequestId, AbortController>();
+  private readonly inbound = new Map<RequestId, InboundCall>();
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  private readonly defaultTimeoutMs: number;
+  /** ms a request waits when it passes no `timeoutMs`. */
+  readonly defaultTimeoutMs: number;
   private closed = false;
 
   /** Called once when the transport closes. */
@@ -201,47 +248,19 @@ export class JsonRpcSession {
     if (refusal) return Promise.reject(refusal);
 
     return new Promise<Result>((resolve, reject) => {
-      const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-      const startedAt = Date.now();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const arm = () => {
-        if (timer !== undefined) clearTimeout(timer);
-        let wait = timeoutMs;
-        if (options.maxTotalTimeoutMs !== undefined) {
-          wait = Math.min(wait, options.maxTotalTimeoutMs - (Date.now() - startedAt));
-        }
-        if (Number.isFinite(wait)) {
-          timer = setTimeout(
-            () => this.abandon(id, new SdkError("REQUEST_TIMEOUT", `${method} timed out after ${Math.round(wait)} ms`)),
-            Math.max(0, wait),
-          );
-        }
-      };
-      const onAbort = () =>
-        this.abandon(
-          id,
-          new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: options.signal?.reason }),
-        );
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      this.pending.set(id, {
-        method,
-        resolve,
-        reject,
-        onprogress: options.onprogress,
-        progressToken,
-        resetTimeout: options.resetTimeoutOnProgress ? arm : () => {},
-        cleanup: () => {
-          if (timer !== undefined) clearTimeout(timer);
-          options.signal?.removeEventListener("abort", onAbort);
-          if (progressToken !== undefined) this.progressTokens.delete(progressToken);
-        },
-      });
+      const pending = new Pending(this, id, method, options, resolve, reject, progressToken);
+      this.pending.set(id, pending);
       if (progressToken !== undefined) this.progressTokens.set(progressToken, id);
-      arm();
+      pending.arm();
       this.write(message, { relatedRequestId: options.relatedRequestId }).catch((error: unknown) => {
         this.settle(id)?.reject(asError(error));
       });
     });
+  }
+
+  /** Forgets a progress token whose request settled. */
+  forgetProgressToken(token: ProgressToken): void {
+    this.progressTokens.delete(token);
   }
 
   /** Sends a notification. Throws the gate's SdkError when the revision or peer does not allow it. */
@@ -275,7 +294,7 @@ export class JsonRpcSession {
   }
 
   /** Gives up on an outbound request: tells the peer, rejects locally, drops any late answer. */
-  private abandon(id: RequestId, reason: SdkError): void {
+  abandon(id: RequestId, reason: SdkError): void {
     const pending = this.settle(id);
     if (!pending) return;
     pending.reject(reason);
@@ -337,8 +356,6 @@ export class JsonRpcSession {
 
   private receiveRequest(message: JsonRpcRequest, extra: MessageExtra | undefined): void {
     const { id, method } = message;
-    const reply = (response: JsonRpcResponse) =>
-      this.write(response, { relatedRequestId: id }).catch((error: unknown) => this.onerror?.(asError(error)));
     if (this.inbound.has(id)) {
       const duplicate = errorResponse(
         id,
@@ -350,67 +367,61 @@ export class JsonRpcSession {
     }
     const refusal = this.gate.checkInbound(message);
     if (refusal) {
-      reply({ jsonrpc: "2.0", id, error: refusal.toJson() });
+      this.reply({ jsonrpc: "2.0", id, error: refusal.toJson() });
       return;
     }
     const handler = this.requestHandlers.get(method);
     if (!handler) {
-      reply(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`));
+      this.reply(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`));
       return;
     }
-    const controller = new AbortController();
-    this.inbound.set(id, controller);
     const params = message.params ?? {};
-    const meta = params._meta as Params | undefined;
-    const token = meta?.progressToken;
-    const progressToken = isRequestId(token) ? token : undefined;
-    const inbound: InboundRequest = {
-      id,
-      method,
-      signal: controller.signal,
-      meta,
-      progressToken,
-      extra,
-      sendProgress: async (progress) => {
-        // Progress stops once the request is answered, cancelled or the connection closed.
-        if (progressToken === undefined || this.inbound.get(id) !== controller) return;
-        await this.notify("notifications/progress", { progressToken, ...progress }, { relatedRequestId: id });
-      },
-      notify: (m, p) => this.notify(m, p, { relatedRequestId: id }),
-      request: (m, p, options = {}) =>
-        this.request(m, p, {
-          ...options,
-          relatedRequestId: id,
-          signal: options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal,
-        }),
-    };
-    Promise.resolve()
-      .then(() => handler(params, inbound))
-      .then(
-        (result: unknown): JsonRpcResponse => {
-          if (isResultObject(result)) return { jsonrpc: "2.0", id, result };
-          // A response without a result object is no response at all to the peer, which would wait for ever.
-          const kind = result === null ? "null" : Array.isArray(result) ? "an array" : typeof result;
-          this.onerror?.(new Error(`The ${method} handler returned ${kind} instead of a result object`));
-          return errorResponse(id, ErrorCode.InternalError, "Internal error");
-        },
-        (error: unknown): JsonRpcResponse => ({ jsonrpc: "2.0", id, error: toErrorObject(error) }),
-      )
-      .then((response) => {
-        // A cancelled request gets no response (spec: basic/utilities/cancellation).
-        if (this.inbound.get(id) !== controller || controller.signal.aborted) return;
-        this.inbound.delete(id);
-        return reply(response);
-      });
+    const call = new InboundCall(this, id, method, params._meta as Params | undefined, extra);
+    this.inbound.set(id, call);
+    void this.answer(call, handler, params);
+  }
+
+  /** Runs the handler (never synchronously within `receive`) and sends its answer unless cancelled. */
+  private async answer(call: InboundCall, handler: RequestHandler, params: Params): Promise<void> {
+    let response: JsonRpcResponse;
+    try {
+      await undefined;
+      const result: unknown = await handler(params, call);
+      if (isResultObject(result)) {
+        response = { jsonrpc: "2.0", id: call.id, result };
+      } else {
+        // A response without a result object is no response at all to the peer, which would wait for ever.
+        const kind = result === null ? "null" : Array.isArray(result) ? "an array" : typeof result;
+        this.onerror?.(new Error(`The ${call.method} handler returned ${kind} instead of a result object`));
+        response = errorResponse(call.id, ErrorCode.InternalError, "Internal error");
+      }
+    } catch (error) {
+      response = { jsonrpc: "2.0", id: call.id, error: toErrorObject(error) };
+    }
+    // A cancelled request gets no response (spec: basic/utilities/cancellation).
+    if (this.inbound.get(call.id) !== call || call.aborted) return;
+    this.inbound.delete(call.id);
+    await this.reply(response);
+  }
+
+  private reply(response: JsonRpcResponse): Promise<void> {
+    return this.write(response, { relatedRequestId: response.id ?? undefined }).catch((error: unknown) =>
+      this.onerror?.(asError(error)),
+    );
+  }
+
+  /** Whether `call` is still the live request under its id (not answered, cancelled or closed). */
+  isLive(call: InboundCall): boolean {
+    return this.inbound.get(call.id) === call;
   }
 
   private onCancelled(params: Params): void {
     const requestId = params.requestId;
     if (!isRequestId(requestId)) return;
-    const controller = this.inbound.get(requestId);
-    if (!controller) return;
+    const call = this.inbound.get(requestId);
+    if (!call) return;
     this.inbound.delete(requestId);
-    controller.abort(
+    call.abort(
       new SdkError("REQUEST_CANCELLED", typeof params.reason === "string" ? params.reason : "Cancelled by the peer"),
     );
   }
@@ -433,9 +444,70 @@ export class JsonRpcSession {
     this.closed = true;
     const error = new SdkError("CONNECTION_CLOSED", "The connection closed");
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
-    for (const controller of this.inbound.values()) controller.abort(error);
+    for (const call of this.inbound.values()) call.abort(error);
     this.inbound.clear();
     this.onclose?.();
+  }
+}
+
+/**
+ * One inbound request as its handler sees it. Its `AbortSignal` is made only when a handler asks
+ * for it, so a request that never looks at it costs no controller.
+ */
+class InboundCall implements InboundRequest {
+  readonly progressToken: ProgressToken | undefined;
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  constructor(
+    private readonly session: JsonRpcSession,
+    readonly id: RequestId,
+    readonly method: string,
+    readonly meta: Params | undefined,
+    readonly extra: MessageExtra | undefined,
+  ) {
+    const token = meta?.progressToken;
+    this.progressToken = isRequestId(token) ? token : undefined;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Whether the peer cancelled the request or the connection closed. */
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  async sendProgress(progress: Progress): Promise<void> {
+    const progressToken = this.progressToken;
+    // Progress stops once the request is answered, cancelled or the connection closed.
+    if (progressToken === undefined || !this.session.isLive(this)) return;
+    await this.session.notify("notifications/progress", { progressToken, ...progress }, { relatedRequestId: this.id });
+  }
+
+  notify(method: string, params?: Params): Promise<void> {
+    return this.session.notify(method, params, { relatedRequestId: this.id });
+  }
+
+  request(method: string, params?: Params, options: RequestOptions = {}): Promise<Result> {
+    return this.session.request(method, params, {
+      ...options,
+      relatedRequestId: this.id,
+      signal: options.signal ? AbortSignal.any([options.signal, this.signal]) : this.signal,
+    });
   }
 }
 
