@@ -4,12 +4,17 @@ import { InteractionManager } from "mcp-handoff/interaction";
 import { McpServer } from "mcp-handoff/server";
 import { InProcessMessageBus, MemoryInteractionStore, SqliteCredentialVault } from "mcp-handoff/stores";
 
-const baseUrl = "https://mcp.example.com";
-const github = { issuer: "https://github.example.com", clientId: "mcp-example", clientSecret: "…" };
+const env = process.env;
+const baseUrl = env.BASE_URL ?? "https://mcp.example.com";
+const github = {
+  issuer: env.GITHUB_ISSUER ?? "https://github.example.com",
+  clientId: env.GITHUB_CLIENT_ID ?? "mcp-example",
+  clientSecret: env.GITHUB_CLIENT_SECRET ?? "…",
+};
 
 const manager = new InteractionManager({ store: new MemoryInteractionStore(), bus: new InProcessMessageBus() });
 const vault = new SqliteCredentialVault({
-  filename: "credentials.db",
+  filename: env.VAULT_FILE ?? "credentials.db",
   encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" }, // load the key from your secret store
 });
 const broker = new CredentialBroker({ service: manager, vault, baseUrl, providers: { github } });
@@ -23,7 +28,7 @@ server.registerTool("list_repos", { description: "Your GitHub repositories" }, a
   // A stored token for this user, renewed when it expires; otherwise the user is handed off to
   // ${baseUrl}/connect/<id>, and the client retries this call once the grant is stored.
   const credential = await ctx.credentials.require("github", { scopes: ["repo"] });
-  const response = await fetch("https://api.github.example.com/user/repos", {
+  const response = await fetch(env.GITHUB_API ?? "https://api.github.example.com/user/repos", {
     headers: { authorization: `Bearer ${credential.secret}` },
   });
   return { content: [{ type: "text", text: await response.text() }] };
@@ -35,7 +40,11 @@ export const connectPages = createConnectHandler({
   manager,
   vault,
   baseUrl,
-  login: { issuer: "https://auth.mcp.example.com", clientId: "connect-pages", redirectPath: "/connect/login" },
+  login: {
+    issuer: env.MCP_ISSUER ?? "https://auth.mcp.example.com",
+    clientId: "connect-pages",
+    redirectPath: "/connect/login",
+  },
   providers: { github },
   cookieSecret: randomBytes(32),
 });

@@ -5,6 +5,7 @@
  * `whoami` names the caller. Access tokens are JWTs for the MCP server (RFC 8707) and come with
  * refresh tokens.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import Provider from "oidc-provider";
 import { close, listen } from "../../../examples/demo/full/authorization-servers.js";
 import { serveWeb } from "../../../examples/demo/full/node-web.js";
@@ -30,10 +31,23 @@ export interface LoginWorld {
   close(): Promise<void>;
 }
 
-export async function startLoginWorld(): Promise<LoginWorld> {
-  const web = await listen("127.0.0.1");
-  const resource = `${web.origin}/mcp`;
+/**
+ * The authorization server alone, for the MCP server at `resource`. With `connectPages`, it also
+ * knows the connect pages of that server as a public client (`connect-pages`, redirect
+ * `<connectPages>/connect/login`).
+ */
+export async function startMcpLoginServer(
+  resource: string,
+  connectPages?: string,
+): Promise<{ issuer: string; close(): Promise<void> }> {
   const as = await listen("127.0.0.1");
+  const connectClient = {
+    client_id: "connect-pages",
+    redirect_uris: [`${connectPages}/connect/login`],
+    grant_types: ["authorization_code"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+  };
   const provider = new Provider(as.origin, {
     clients: [
       {
@@ -44,6 +58,7 @@ export async function startLoginWorld(): Promise<LoginWorld> {
         response_types: ["code"],
         token_endpoint_auth_method: "none",
       },
+      ...(connectPages === undefined ? [] : [connectClient]),
     ],
     scopes: ["openid", "offline_access"],
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, RefreshToken: 86_400, IdToken: 3600 },
@@ -65,20 +80,29 @@ export async function startLoginWorld(): Promise<LoginWorld> {
     },
   });
   as.handle(provider.callback());
+  return { issuer: as.origin, close: () => close(as.server) };
+}
 
-  const mcp = new McpServer({ name: "login-test", version: "1.0.0", title: "Login test" });
-  mcp.registerTool("whoami", { description: "Who the bearer token says you are." }, async (_args, ctx) => ({
-    content: [{ type: "text", text: `${ctx.authInfo?.subject}` }],
-  }));
+/**
+ * Serves `mcp` at `<web.origin>/mcp` behind bearer tokens of `issuer`, its protected resource
+ * metadata, and `other` (e.g. connect pages) for every other path.
+ */
+export function serveProtected(
+  web: Awaited<ReturnType<typeof listen>>,
+  issuer: string,
+  mcp: McpServer,
+  other: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(404).end(),
+): { resource: string; requests: LoginWorld["requests"]; close(): Promise<void> } {
+  const resource = `${web.origin}/mcp`;
   const endpoint = new StreamableHttpServer({ onsession: (transport) => void mcp.connect(transport) });
   const handleMcp = toNodeHandler(endpoint);
-  const verifier = createBearerVerifier({ issuer: as.origin, audience: resource, jwksUri: `${as.origin}/jwks` });
+  const verifier = createBearerVerifier({ issuer, audience: resource, jwksUri: `${issuer}/jwks` });
   const auth = nodeBearerAuth(verifier, {
     resourceMetadataUrl: protectedResourceMetadataUrl(resource),
     requiredScopes: [SCOPE],
   });
   const metadata = protectedResourceMetadataHandler(
-    protectedResourceMetadata({ resource, authorizationServers: [as.origin], scopesSupported: [SCOPE] }),
+    protectedResourceMetadata({ resource, authorizationServers: [issuer], scopesSupported: [SCOPE] }),
   );
   const requests: LoginWorld["requests"] = [];
   web.handle((req, res) => {
@@ -86,16 +110,34 @@ export async function startLoginWorld(): Promise<LoginWorld> {
     requests.push({ path, bearer: /^Bearer /.test(req.headers.authorization ?? "") });
     if (path === "/mcp") void auth(req, res).then((ok) => (ok ? handleMcp(req, res) : undefined));
     else if (path.startsWith("/.well-known/oauth-protected-resource")) void serveWeb(metadata, req, res, web.origin);
-    else res.writeHead(404).end();
+    else other(req, res);
   });
   return {
-    issuer: as.origin,
     resource,
     requests,
     async close() {
       await endpoint.close();
       await mcp.close();
-      await Promise.all([close(web.server), close(as.server)]);
+      await close(web.server);
+    },
+  };
+}
+
+export async function startLoginWorld(): Promise<LoginWorld> {
+  const web = await listen("127.0.0.1");
+  const as = await startMcpLoginServer(`${web.origin}/mcp`);
+  const mcp = new McpServer({ name: "login-test", version: "1.0.0", title: "Login test" });
+  mcp.registerTool("whoami", { description: "Who the bearer token says you are." }, async (_args, ctx) => ({
+    content: [{ type: "text", text: `${ctx.authInfo?.subject}` }],
+  }));
+  const served = serveProtected(web, as.issuer, mcp);
+  return {
+    issuer: as.issuer,
+    resource: served.resource,
+    requests: served.requests,
+    async close() {
+      await served.close();
+      await as.close();
     },
   };
 }
