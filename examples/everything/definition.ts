@@ -4,6 +4,7 @@
  * of connections.
  */
 import { McpServer } from "../../src/server/index.js";
+import { registerInputRounds } from "./input-rounds.js";
 import { registerPrompts } from "./prompts.js";
 import { registerResources } from "./resources.js";
 import { registerTools } from "./tools.js";
@@ -22,5 +23,6 @@ export function createEverythingServer(): McpServer {
   registerTools(server);
   registerResources(server);
   registerPrompts(server);
+  registerInputRounds(server);
   return server;
 }

@@ -21,6 +21,8 @@ const RETRY_INTERVAL_MS = 500;
 async function serveHttp(server: McpServer, port: number, host: string): Promise<void> {
   const endpoint = new StreamableHttpServer({
     onsession: (transport) => server.connect(transport).then(() => {}),
+    // Revision 2026-07-28: each stateless POST is served on its own, without a session.
+    onrequest: (transport) => server.connect(transport).then(() => {}),
     // Resumable streams: a tool may close its connection mid-call (test_reconnection).
     eventStore: new MemoryEventStore(),
     retryIntervalMs: RETRY_INTERVAL_MS,

@@ -45,6 +45,17 @@ export interface ElicitOptions {
   timeoutMs?: number;
   /** Aborting cancels the elicitation (`notifications/cancelled`). The request's own signal always does. */
   signal?: AbortSignal;
+  /**
+   * Revision 2026-07-28: the key of this ask in the `InputRequiredResult`'s `inputRequests` (and in
+   * the client's `inputResponses`); default `elicitation-1`, `elicitation-2`, ... in asking order.
+   */
+  inputKey?: string;
+}
+
+/** Options of `ctx.sample` and `ctx.listRoots`. */
+export interface InputRequestOptions extends RequestOptions {
+  /** Revision 2026-07-28: the key of this ask in `inputRequests`; default `sampling-1`, `roots-1`, ... */
+  inputKey?: string;
 }
 
 /** The one context type every handler receives. */
@@ -59,6 +70,11 @@ export interface RequestContext {
   readonly authInfo: AuthInfo | undefined;
   /** `params._meta` of the request as received. */
   readonly meta: Record<string, unknown> | undefined;
+  /**
+   * What the client declared it can do, as it applies to this request: the `initialize`
+   * capabilities, or (revision 2026-07-28) the request's own `_meta` capabilities.
+   */
+  readonly clientCapabilities: Record<string, unknown>;
 
   /**
    * Sends `notifications/progress` (spec: basic/utilities/progress) when the client asked for it
@@ -91,12 +107,12 @@ export interface RequestContext {
    * Waits as long as the session's default timeout (60,000 ms) unless `options.timeoutMs` says otherwise.
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare `sampling`.
    */
-  sample(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult>;
+  sample(params: CreateMessageParams, options?: InputRequestOptions): Promise<CreateMessageResult>;
   /**
    * Asks for the client's roots (`roots/list`, spec: client/roots).
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare `roots`.
    */
-  listRoots(options?: RequestOptions): Promise<ListRootsResult>;
+  listRoots(options?: InputRequestOptions): Promise<ListRootsResult>;
   /**
    * Closes the connection that carries this request's answer, without ending its stream, so a
    * long call holds no connection open (Streamable HTTP with an event store; spec 2025-11-25:
@@ -154,6 +170,8 @@ export interface ContextHost {
   readonly interactions: SessionInteractions;
   /** Where `ctx.credentials` comes from, when the server's `interactions` provide it. */
   readonly credentials?: CredentialSource | undefined;
+  /** The client's capabilities for this request. */
+  readonly clientCapabilities: Record<string, unknown>;
 }
 
 export function createRequestContext(host: ContextHost, inbound: InboundRequest): RequestContext {
@@ -168,8 +186,9 @@ export function createRequestContext(host: ContextHost, inbound: InboundRequest)
         "An elicitation message must not contain a URL; put it in `url` (URL mode)",
       );
     }
-    const requestOptions: RequestOptions = { timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY };
+    const requestOptions: InputRequestOptions = { timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY };
     if (options.signal) requestOptions.signal = options.signal;
+    if (options.inputKey !== undefined) requestOptions.inputKey = options.inputKey;
     if (params.mode === "url") {
       const sent = { ...params, elicitationId: params.elicitationId ?? randomUUID() };
       host.elicitationStarted(sent.elicitationId, inbound.id);
@@ -196,6 +215,7 @@ export function createRequestContext(host: ContextHost, inbound: InboundRequest)
     session: host.session,
     authInfo: inbound.extra?.authInfo,
     meta: inbound.meta,
+    clientCapabilities: host.clientCapabilities,
     async progress(progress, total, message) {
       const update: { progress: number; total?: number; message?: string } = { progress };
       if (total !== undefined) update.total = total;
@@ -219,6 +239,7 @@ export function createRequestContext(host: ContextHost, inbound: InboundRequest)
       host.interactions.waitFor(
         id,
         options.signal ? AbortSignal.any([options.signal, inbound.signal]) : inbound.signal,
+        inbound,
       ),
     credentials: {
       require: async (provider, request = {}) => {

@@ -2,9 +2,12 @@
  * `McpServer`: a definition (tools, resources, prompts) that any number of connections serve.
  * Each `connect(transport)` is one session: one stdio process, or one Streamable HTTP session.
  */
+
+import { randomBytes } from "node:crypto";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { Params, Result } from "../jsonrpc/session.js";
-import type { Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
+import type { CacheHints, Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
+import { STATELESS_VERSIONS, SUPPORTED_VERSIONS } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
@@ -19,6 +22,7 @@ import {
 } from "./resources.js";
 import type { SchemaInput, ZodRawShape } from "./schema.js";
 import { ServerConnection, type ServerSession } from "./session.js";
+import type { StatelessSettings } from "./stateless.js";
 import { type ToolConfig, type ToolHandle, type ToolHandler, ToolRegistry } from "./tools.js";
 import type { ResourceTemplate } from "./uri-template.js";
 
@@ -58,6 +62,21 @@ export interface McpServerOptions {
    * a local error.
    */
   interactions?: InteractionService;
+  /**
+   * Revision 2026-07-28: `ttlMs` (ms) and `cacheScope` put on list and read results that set none.
+   * Default `{ ttlMs: 0, cacheScope: "private" }`: clients re-fetch, and shared caches keep nothing.
+   */
+  cacheHints?: CacheHints;
+  /**
+   * Revision 2026-07-28: the key (at least 32 bytes) that signs `requestState` (HMAC-SHA256).
+   * Default: random per process, so a state outlives neither a restart nor another instance; give
+   * every instance behind one endpoint the same key.
+   */
+  requestStateSecret?: Uint8Array;
+  /** ms a `requestState` stays valid; default 600,000 (10 minutes). */
+  requestStateTtlMs?: number;
+  /** ms since the epoch, for `requestState` expiry; default `Date.now`. */
+  now?: () => number;
 }
 
 type ListKind = "tools" | "resources" | "prompts";
@@ -83,12 +102,19 @@ export class McpServer {
   readonly #tools: ToolRegistry;
   readonly #resources: ResourceRegistry;
   readonly #prompts: PromptRegistry;
+  readonly #stateless: StatelessSettings;
 
   /** @param info `serverInfo` (spec: basic/lifecycle § Initialization). */
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     this.#info = { ...info };
     this.#options = options;
     this.#pageSize = options.pageSize ?? 100;
+    this.#stateless = {
+      supportedVersions: [...STATELESS_VERSIONS, ...SUPPORTED_VERSIONS],
+      cache: options.cacheHints,
+      requestState: { secret: options.requestStateSecret ?? randomBytes(32), now: options.now ?? Date.now },
+      requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
+    };
     this.#tools = new ToolRegistry(
       () => this.#listChanged("tools"),
       (message) => this.#report("warning", message),
@@ -111,6 +137,7 @@ export class McpServer {
       serverInfo: this.#info,
       instructions: this.#options.instructions,
       interactions: this.#options.interactions,
+      stateless: this.#stateless,
       capabilities: () => this.capabilities(),
       route: (method, params, ctx, from) => this.#route(method, params, ctx, from),
       report: (message, error, sessionId) => this.#report("error", message, error, sessionId),
@@ -194,7 +221,10 @@ export class McpServer {
   /** Sends `notifications/resources/updated` for `uri` to the sessions subscribed to it. Never rejects. */
   async notifyResourceUpdated(uri: string): Promise<void> {
     const subscribed = [...this.#sessions].filter((session) => session.subscriptions.has(uri));
-    await Promise.all(subscribed.map((session) => session.notify("notifications/resources/updated", { uri })));
+    await Promise.all([
+      ...subscribed.map((session) => session.notify("notifications/resources/updated", { uri })),
+      ...[...this.#sessions].map((session) => session.listens.resourceUpdated(uri)),
+    ]);
   }
 
   /** Changes in one tick are sent as one notification per list. */
@@ -205,6 +235,7 @@ export class McpServer {
       this.#pendingListChanges.delete(kind);
       for (const session of this.#sessions) {
         if (session.announces(kind)) void session.notify(`notifications/${kind}/list_changed`);
+        void session.listens.listChanged(kind);
       }
     });
   }

@@ -10,8 +10,9 @@ import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, Params, Result } from "../jsonrpc/session.js";
 import type { InteractionTracking, InteractionWire, Revision } from "../revisions/index.js";
-import { messageContainsUrl } from "../revisions/index.js";
+import { messageContainsUrl, requestInteractionWire } from "../revisions/index.js";
 import type { AuthInfo } from "../transports/transport.js";
+import { InputNeeded, type InputRound, roundOf } from "./input-round.js";
 import type {
   InteractionOutcome,
   InteractionRequired,
@@ -58,7 +59,9 @@ export class SessionInteractions {
     options: InteractOptions,
     inbound: InboundRequest,
   ): Promise<InteractionOutcome> {
-    const { wire, service, interaction } = await this.#create(params, inbound.extra?.authInfo);
+    const round = roundOf(inbound);
+    if (round !== undefined) return this.#interactInRound(params, round);
+    const { wire, service, interaction } = await this.#create(params, inbound.extra?.authInfo, this.#wire);
     const request = wire.request(interaction);
     if (request === undefined) throw new SdkError("CAPABILITY_NOT_SUPPORTED", CANNOT_OPEN);
     this.host.started(interaction.id, inbound.id);
@@ -94,6 +97,7 @@ export class SessionInteractions {
           ? { url: error.url, message: error.message }
           : { url: error.url, message: error.message, purpose: error.purpose },
         authInfo,
+        this.#wire,
       );
       refusal = wire.requiredError(interaction);
     } catch (failure) {
@@ -138,9 +142,77 @@ export class SessionInteractions {
     return {};
   }
 
-  /** `ctx.waitForInteraction`. */
-  waitFor(id: string, signal: AbortSignal): Promise<UserInteraction> {
-    return this.#service().waitForCompletion(id, signal);
+  /**
+   * `ctx.waitForInteraction`. In a multi round-trip request the server never waits: an interaction
+   * still open is asked for again (the same page), and the client retries once the user is done.
+   */
+  async waitFor(id: string, signal: AbortSignal, inbound?: InboundRequest): Promise<UserInteraction> {
+    const round = inbound === undefined ? undefined : roundOf(inbound);
+    if (round === undefined) return this.#service().waitForCompletion(id, signal);
+    const service = this.#service();
+    const interaction = await this.openInteraction(id);
+    if (interaction === undefined) return service.waitForCompletion(id, signal);
+    this.#askAgain(round, interaction, round.keyOf(id) ?? round.handoffKey());
+    throw new InputNeeded();
+  }
+
+  /**
+   * A multi round-trip request's handler threw `InteractionRequired`: stores the interaction and
+   * collects its page as an input request of the round. @returns the interaction's id, for the
+   * `requestState`, so the retry can check the store before running the handler again.
+   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client cannot open a page.
+   */
+  async requiredInRound(
+    error: InteractionRequired,
+    round: InputRound,
+    authInfo: AuthInfo | undefined,
+  ): Promise<string> {
+    const wire = requestInteractionWire(round.clientCapabilities);
+    const { interaction } = await this.#create(
+      error.purpose === undefined
+        ? { url: error.url, message: error.message }
+        : { url: error.url, message: error.message, purpose: error.purpose },
+      authInfo,
+      wire,
+    );
+    this.#askAgain(round, interaction, round.handoffKey());
+    return interaction.id;
+  }
+
+  /** The interaction when it is still waiting for the user (pending or accepted, before its deadline). */
+  async openInteraction(id: string): Promise<UserInteraction | undefined> {
+    const interaction = await this.#service().get(id);
+    if (interaction === undefined) return undefined;
+    const open = interaction.status === "pending" || interaction.status === "accepted";
+    return open && interaction.expiresAt > Date.now() ? interaction : undefined;
+  }
+
+  /** Puts the page of an open interaction into the round again, under `key`. */
+  #askAgain(round: InputRound, interaction: UserInteraction, key: string): void {
+    const request = requestInteractionWire(round.clientCapabilities).request(interaction);
+    if (request === undefined) throw new SdkError("CAPABILITY_NOT_SUPPORTED", CANNOT_OPEN);
+    round.reask(key, request.method, request.params, interaction.id);
+  }
+
+  /**
+   * `ctx.interact` in a multi round-trip request: the first run stores the interaction and asks
+   * the client to open its page; a retry finds the user's answer under the same key.
+   */
+  async #interactInRound(params: InteractParams, round: InputRound): Promise<InteractionOutcome> {
+    const service = this.#service();
+    const key = round.handoffKey();
+    const earlier = round.answered(key);
+    const known = earlier?.interaction === undefined ? undefined : await service.get(earlier.interaction);
+    if (earlier !== undefined && known !== undefined) {
+      const wire = requestInteractionWire(round.clientCapabilities);
+      const action = wire.answer(earlier.result);
+      const updated = known.status === "pending" ? await service.recordAnswer(known.id, action) : undefined;
+      return { action, interaction: updated ?? known };
+    }
+    const wire = requestInteractionWire(round.clientCapabilities);
+    const { interaction } = await this.#create(params, round.inbound.extra?.authInfo, wire);
+    this.#askAgain(round, interaction, key);
+    throw new InputNeeded();
   }
 
   async close(): Promise<void> {
@@ -161,12 +233,11 @@ export class SessionInteractions {
   }
 
   /** Checks everything, stores the interaction and makes sure its completion will reach this session. */
-  async #create(params: InteractParams, authInfo: AuthInfo | undefined) {
+  async #create(params: InteractParams, authInfo: AuthInfo | undefined, wire: InteractionWire | undefined) {
     // Only the wire form's `url` field may carry the URL (spec 2025-11-25: client/elicitation § Safety).
     if (messageContainsUrl(params.message)) {
       throw new SdkError("INVALID_ARGUMENT", "An interaction message must not contain a URL; it goes in `url`");
     }
-    const wire = this.#wire;
     if (wire === undefined || wire.form === "none") {
       throw new SdkError("CAPABILITY_NOT_SUPPORTED", `${params.message} ${CANNOT_OPEN}`.trim());
     }

@@ -8,12 +8,21 @@ import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import { type InboundRequest, JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
 import type { ClientCapabilities, Implementation, InitializeResult, ServerCapabilities } from "../revisions/index.js";
-import { createGate, createHandshakeGate, negotiateVersion } from "../revisions/index.js";
+import { createEntryGate, createGate, createStatelessGate, negotiateVersion } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { createRequestContext, type RequestContext } from "./context.js";
+import { InputNeeded, InputRound } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
 import { isAtLeast, isLoggingLevel, type LoggingLevel } from "./logging.js";
 import { SessionInteractions } from "./session-interactions.js";
+import {
+  allowsInputRounds,
+  discoverResult,
+  requestStateFor,
+  type StatelessSettings,
+  statelessMeta,
+} from "./stateless.js";
+import { Subscriptions } from "./subscriptions.js";
 
 /** One connected client, as handlers and the server's owner see it. */
 export interface ServerSession {
@@ -45,6 +54,8 @@ export interface SessionHost {
   readonly instructions: string | undefined;
   /** Keeps hand-offs (out-of-band user interactions); without it handlers cannot start one. */
   readonly interactions: InteractionService | undefined;
+  /** How revision 2026-07-28 requests are served. */
+  readonly stateless: StatelessSettings;
   /** Capabilities as they stand now (derived from what is registered). */
   capabilities(): ServerCapabilities;
   /** Routes a request that needs server capability `capability` (e.g. `tools`). */
@@ -83,6 +94,8 @@ export class ServerConnection implements ServerSession {
   /** URIs this client subscribed to with `resources/subscribe`. */
   readonly subscriptions = new Set<string>();
   readonly #interactions: SessionInteractions;
+  /** Open `subscriptions/listen` requests (revision 2026-07-28). */
+  readonly listens = new Subscriptions();
 
   constructor(private readonly host: SessionHost) {
     this.#interactions = new SessionInteractions({
@@ -92,11 +105,21 @@ export class ServerConnection implements ServerSession {
       notifyAbout: (interactionId, method, params) => this.#notifyAbout(interactionId, method, params),
       report: (message, error) => host.report(message, error, this.id),
     });
-    this.#rpc.setGate(createHandshakeGate("server"));
+    // Serves both eras until `initialize` (if any) installs the negotiated revision's gate.
+    this.#rpc.setGate(
+      createEntryGate(
+        createStatelessGate({
+          serverInfo: host.serverInfo as unknown as Record<string, unknown>,
+          supported: host.stateless.supportedVersions,
+          ...(host.stateless.cache === undefined ? {} : { cache: host.stateless.cache }),
+        }),
+      ),
+    );
     this.#rpc.onerror = (error) => host.report("Session error", error, this.id);
     this.#rpc.onclose = () => {
       void this.#interactions.close();
       this.subscriptions.clear();
+      this.listens.clear();
       host.closed(this);
     };
     this.#rpc.setRequestHandler(
@@ -106,6 +129,12 @@ export class ServerConnection implements ServerSession {
     this.#rpc.setNotificationHandler("notifications/initialized", () => {
       this.#initialized = true;
     });
+    this.#rpc.setRequestHandler("server/discover", () =>
+      discoverResult(host.stateless, host.capabilities(), host.serverInfo, host.instructions),
+    );
+    this.#rpc.setRequestHandler("subscriptions/listen", (params, inbound) =>
+      this.listens.listen(params, inbound, host.capabilities()),
+    );
     for (const method of Object.keys(CAPABILITY_OF)) {
       this.#rpc.setRequestHandler(method, (params, inbound) => this.#serve(method, params, inbound));
     }
@@ -220,8 +249,10 @@ export class ServerConnection implements ServerSession {
   }
 
   async #serve(method: string, params: Params, inbound: InboundRequest): Promise<Result> {
+    const modern = statelessMeta(method, params);
     const capability = CAPABILITY_OF[method];
-    if (capability !== undefined && !this.announces(capability)) {
+    const offered = modern === undefined ? this.announces(capability ?? "logging") : this.#offers(capability);
+    if (capability !== undefined && !offered) {
       throw new ProtocolError(
         ErrorCode.MethodNotFound,
         `Method not found: ${method} (the server does not offer ${capability})`,
@@ -237,22 +268,105 @@ export class ServerConnection implements ServerSession {
       this.#logLevel = params.level;
       return {};
     }
-    const ctx = createRequestContext(
-      {
-        session: this,
-        log: (level, data, logger, related) => this.log(level, data, logger, related),
-        report: (message, error) => this.host.report(message, error, this.id),
-        elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
-        interactions: this.#interactions,
-        credentials: this.host.interactions?.credentials,
-      },
-      inbound,
-    );
+    if (modern === undefined)
+      return this.#run(method, params, inbound, (this.#clientCapabilities ?? {}) as Record<string, unknown>);
+    const level = isLoggingLevel(modern.logLevel) ? modern.logLevel : undefined;
+    const log = (lvl: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) =>
+      level === undefined || !isAtLeast(lvl, level) ? Promise.resolve() : this.#send(lvl, data, logger, related);
+    if (!allowsInputRounds(method)) return this.#run(method, params, inbound, modern.clientCapabilities, log);
+    return this.#runInRounds(method, params, inbound, modern.clientCapabilities, log);
+  }
+
+  /** Whether the server offers `capability` now (stateless requests see the current definition). */
+  #offers(capability: keyof ServerCapabilities | undefined): boolean {
+    return capability === undefined || this.host.capabilities()[capability] !== undefined;
+  }
+
+  #send(level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId): Promise<void> {
+    const params: Params = logger === undefined ? { level, data } : { level, logger, data };
+    if (!this.#rpc.isConnected) return Promise.resolve();
+    return this.#rpc
+      .notify("notifications/message", params, { relatedRequestId: related })
+      .catch((error: unknown) => this.host.report("Could not send a log message", error, this.id));
+  }
+
+  async #run(
+    method: string,
+    params: Params,
+    inbound: InboundRequest,
+    clientCapabilities: Record<string, unknown>,
+    log?: (level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) => Promise<void>,
+  ): Promise<Result> {
+    const ctx = this.#context(inbound, clientCapabilities, log);
     try {
       return await this.host.route(method, params, ctx, this);
     } catch (error) {
       if (!(error instanceof InteractionRequired)) throw error;
       return this.#interactions.required(error, method, inbound.extra?.authInfo);
     }
+  }
+
+  /**
+   * A request that may answer `InputRequiredResult` (revision 2026-07-28): the handler runs with
+   * asks answered from the retry; what it still needs ends the call with an `InputRequiredResult`.
+   * A hand-off the previous round started that is still open is asked for again without running
+   * the handler, so a client retrying early never makes the server wait.
+   */
+  async #runInRounds(
+    method: string,
+    params: Params,
+    inbound: InboundRequest,
+    clientCapabilities: Record<string, unknown>,
+    log: (level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) => Promise<void>,
+  ): Promise<Result> {
+    const authInfo = inbound.extra?.authInfo;
+    const state = requestStateFor(this.host.stateless, method, params, authInfo);
+    const payload = state.open();
+    const inputResponses =
+      typeof params.inputResponses === "object" && params.inputResponses !== null
+        ? (params.inputResponses as Record<string, unknown>)
+        : undefined;
+    const round = new InputRound(inbound, clientCapabilities, payload, inputResponses);
+    if (payload?.handoff !== undefined && this.host.interactions !== undefined) {
+      const open = await this.#interactions.openInteraction(payload.handoff);
+      if (open !== undefined) {
+        const key = payload.pending.find((ask) => ask.interaction === open.id)?.key ?? round.handoffKey();
+        const page = { url: open.url, message: open.message, id: open.id };
+        round.reask(key, "elicitation/create", { mode: "url", url: page.url, message: page.message }, open.id);
+        return round.result(state.sign, open.id) as unknown as Result;
+      }
+    }
+    let result: Result | undefined;
+    let handoff: string | undefined;
+    try {
+      result = await this.host.route(method, params, this.#context(round.inbound, clientCapabilities, log), this);
+    } catch (error) {
+      if (error instanceof InteractionRequired) {
+        handoff = await this.#interactions.requiredInRound(error, round, authInfo);
+      } else if (!(error instanceof InputNeeded) || !round.needsInput) {
+        throw error;
+      }
+    }
+    if (round.needsInput || result === undefined) return round.result(state.sign, handoff) as unknown as Result;
+    return result;
+  }
+
+  #context(
+    inbound: InboundRequest,
+    clientCapabilities: Record<string, unknown>,
+    log?: (level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) => Promise<void>,
+  ): RequestContext {
+    return createRequestContext(
+      {
+        session: this,
+        log: log ?? ((level, data, logger, related) => this.log(level, data, logger, related)),
+        report: (message, error) => this.host.report(message, error, this.id),
+        elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
+        interactions: this.#interactions,
+        credentials: this.host.interactions?.credentials,
+        clientCapabilities,
+      },
+      inbound,
+    );
   }
 }

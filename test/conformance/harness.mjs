@@ -20,6 +20,7 @@ import { parse as parseYaml } from "yaml";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LEGS = ["server", "client"];
+const DEFAULT_REVISION = "2025-11-25";
 const SEVERITY = { FAILURE: 3, WARNING: 2, SUCCESS: 1 };
 const isFailing = (check) => check.status === "FAILURE" || check.status === "WARNING";
 
@@ -173,7 +174,8 @@ function verdict(leg, resultsDir, txtPath, revision) {
     `conformance-${leg}: ${tally.passed} of ${scored} scored scenarios pass (${tally.expected} listed as expected failures)`,
   );
   writeFileSync(
-    join(resultsDir, "..", `tally-${leg}.json`),
+    // The default revision keeps the plain name; each further revision's leg gets its own file.
+    join(resultsDir, "..", revision === DEFAULT_REVISION ? `tally-${leg}.json` : `tally-${leg}-${revision}.json`),
     JSON.stringify({
       passed: tally.passed,
       unexpected: tally.unexpected + tally.stale + tally.missing,

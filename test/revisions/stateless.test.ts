@@ -85,7 +85,7 @@ describe("stateless codec (2026-07-28)", () => {
 describe("requestState", () => {
   const keys = { secret: new Uint8Array(32).fill(7), now: () => 1_000 };
   const bound = { method: "tools/call", params: { name: "x", arguments: { a: 1 } }, user: { subject: "alice" } };
-  const payload = { answers: [{ method: "roots/list", result: { roots: [] } }], pending: [] };
+  const payload = { answers: { roots: { method: "roots/list", result: { roots: [] } } }, pending: [] };
 
   test("round-trips for the same user and request, whatever the _meta and inputs", () => {
     const state = signRequestState(keys, payload, { ...bound, ttlMs: 60_000 });

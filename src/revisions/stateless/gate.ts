@@ -5,7 +5,7 @@
  * stateless request to the stateless gate and anything else to the handshake gate, until
  * `initialize` installs a stateful revision's gate.
  */
-import { ProtocolError, SdkError } from "../../jsonrpc/errors.js";
+import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
 import type { MessageGate } from "../../jsonrpc/gate.js";
 import {
   isErrorResponse,
@@ -20,6 +20,7 @@ import { createHandshakeGate } from "../stateful/gate.js";
 import { type CacheHints, encodeResult } from "./encode.js";
 import { isStatelessRequest, readRequestMeta } from "./meta.js";
 import { STATELESS_REVISIONS } from "./revision.js";
+import { StatelessErrorCode } from "./wire.js";
 
 export interface StatelessGateOptions {
   /** Put in every result's `_meta` (`io.modelcontextprotocol/serverInfo`). */
@@ -89,7 +90,12 @@ export function createStatelessGate(options: StatelessGateOptions = {}): Statele
       if (!isResponse(message) || message.id === null) return message;
       const method = answering.get(message.id);
       answering.delete(message.id);
-      if (method === undefined || isErrorResponse(message)) return message;
+      if (method === undefined) return message;
+      if (isErrorResponse(message)) {
+        // A missing resource is -32602 in this revision (it was -32002).
+        if (message.error.code !== ErrorCode.ResourceNotFound) return message;
+        return { ...message, error: { ...message.error, code: StatelessErrorCode.ResourceNotFound } };
+      }
       return { ...message, result: encodeResult(method, message.result, encoding) };
     },
   };

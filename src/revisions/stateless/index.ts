@@ -15,7 +15,8 @@
  */
 export { type CacheHints, type CacheScope, DEFAULT_CACHE_HINTS, encodeResult, type ResultEncoding } from "./encode.js";
 export { createEntryGate, createStatelessGate, type StatelessGate, type StatelessGateOptions } from "./gate.js";
-export { isStatelessRequest, readRequestMeta } from "./meta.js";
+export { checkInputResponse, missingCapability } from "./input.js";
+export { isStatelessRequest, isStatelessVersion, readRequestMeta, requestedVersion } from "./meta.js";
 export { CACHEABLE_METHODS, INPUT_REQUESTS, STATELESS_METHODS } from "./methods.js";
 export {
   openRequestState,
@@ -27,7 +28,7 @@ export {
   type StateUser,
   signRequestState,
 } from "./request-state.js";
-export { STATELESS_REVISIONS, StatelessRevision } from "./revision.js";
+export { requestInteractionWire, STATELESS_REVISIONS, StatelessRevision } from "./revision.js";
 export {
   INPUT_REQUEST_METHODS,
   type InputRequest,

@@ -10,6 +10,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Whether `version` (e.g. an `MCP-Protocol-Version` header) names a stateless-era revision. */
+export function isStatelessVersion(version: string | null | undefined): boolean {
+  return typeof version === "string" && (STATELESS_VERSIONS as readonly string[]).includes(version);
+}
+
+/** The protocol version a request names in `_meta`, if any. */
+export function requestedVersion(params: unknown): string | undefined {
+  if (!isRecord(params) || !isRecord(params._meta)) return undefined;
+  const version = params._meta[META.protocolVersion];
+  return typeof version === "string" ? version : undefined;
+}
+
 /**
  * Whether a request is written in the stateless era: it names a protocol version in `_meta`, or
  * it is `server/discover` (which exists only there). The version itself is checked later.

@@ -17,8 +17,8 @@ export interface StateUser {
 
 /** What a state carries between rounds. */
 export interface RequestStatePayload {
-  /** Answers given in earlier rounds, in the order the handler asked. */
-  answers: RequestStateAnswer[];
+  /** Answers given in earlier rounds, by the key the handler asked under. */
+  answers: Record<string, RequestStateAnswer>;
   /** Input requests of the last round that the retry must answer, by key. */
   pending: RequestStateAsk[];
   /** A hand-off the last round started and the retry must find completed. */
@@ -128,7 +128,8 @@ export function openRequestState(
     throw refuse("was not issued by this server or was altered");
   }
   const envelope = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Envelope;
-  if (envelope.v !== 1 || !Array.isArray(envelope.answers) || !Array.isArray(envelope.pending)) {
+  const answers = envelope.answers as unknown;
+  if (envelope.v !== 1 || typeof answers !== "object" || answers === null || !Array.isArray(envelope.pending)) {
     throw refuse("was not issued by this server or was altered");
   }
   if (keys.now() >= envelope.exp) throw refuse("has expired; call again without it");

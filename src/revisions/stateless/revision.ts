@@ -152,3 +152,11 @@ export class StatelessRevision implements Revision {
 export const STATELESS_REVISIONS: Readonly<Record<StatelessVersion, StatelessRevision>> = {
   "2026-07-28": new StatelessRevision("2026-07-28"),
 };
+
+/**
+ * How a stateless request's client is handed off to a page: a URL-mode elicitation inside an
+ * `InputRequiredResult` when its capabilities declare `elicitation.url`, else `none`.
+ */
+export function requestInteractionWire(clientCapabilities: Record<string, unknown>): InteractionWire {
+  return STATELESS_REVISIONS["2026-07-28"].interactionWire(clientCapabilities);
+}

@@ -6,7 +6,7 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { decodeFrame } from "../../jsonrpc/frame.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
-import type { AuthInfo, MessageExtra } from "../transport.js";
+import type { AuthInfo, MessageExtra, Transport } from "../transport.js";
 import { readBodyText } from "./body.js";
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -25,6 +25,7 @@ import { acceptsMediaType, headersRecord, isValidSessionId, mediaTypeOf } from "
 import { checkOrigin, type OriginPolicy } from "./origin.js";
 import { httpError, jsonResponse } from "./responses.js";
 import { StreamableHttpSessionTransport } from "./session-transport.js";
+import { serveStatelessPost, statelessRequestOf } from "./stateless.js";
 
 /** Options of `new StreamableHttpServer(options)`; the Origin/Host policy comes from `OriginPolicy`. */
 export interface StreamableHttpServerOptions extends OriginPolicy {
@@ -36,6 +37,14 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    * the POST is answered. A throw answers the POST with 500.
    */
   onsession: (transport: StreamableHttpSessionTransport) => void | Promise<void>;
+  /**
+   * Revision 2026-07-28: called with a fresh transport for each stateless-era POST (no
+   * `Mcp-Session-Id`; a version in `_meta`, `server/discover`, or a 2026 `MCP-Protocol-Version`),
+   * which carries that one request and closes after its answer; no session is created. The
+   * protocol layer connects to it as to any transport, e.g. `(t) => mcpServer.connect(t)`. Without
+   * it such POSTs are treated as before (they need a session).
+   */
+  onrequest?: (transport: Transport) => void | Promise<void>;
   /**
    * Makes session ids (visible ASCII only). Default `crypto.randomUUID`. Passing
    * `sessionIdGenerator: undefined` explicitly selects stateless mode: no sessions, GET and
@@ -165,8 +174,6 @@ export class StreamableHttpServer {
     if (mediaTypeOf(request.headers.get("content-type")) !== JSON_MEDIA_TYPE) {
       return httpError(415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
     }
-    const badVersion = this.checkVersion(request, undefined);
-    if (badVersion) return badVersion;
     const body = await readBodyText(request, this.maxBodyBytes);
     if (!body.ok) {
       return body.reason === "too-large"
@@ -175,6 +182,12 @@ export class StreamableHttpServer {
     }
     const frame = decodeFrame(body.text);
     if (!frame.ok) return jsonResponse(400, frame.error);
+    const stateless = this.options.onrequest && statelessRequestOf(request.headers, frame.messages);
+    if (stateless && this.options.onrequest) {
+      return serveStatelessPost(request, stateless, this.messageExtra(request, extra), this.options.onrequest);
+    }
+    const badVersion = this.checkVersion(request, undefined);
+    if (badVersion) return badVersion;
 
     const initialize = frame.messages.find((m): m is JsonRpcRequest => isRequest(m) && m.method === "initialize");
     if (initialize !== undefined && frame.messages.length > 1) {
@@ -190,10 +203,15 @@ export class StreamableHttpServer {
       if (found instanceof Response) return found;
       transport = found;
     }
-    const messageExtra: MessageExtra = { headers: headersRecord(request.headers) };
+    const messageExtra = this.messageExtra(request, extra);
     if (transport.sessionId !== undefined) messageExtra.sessionId = transport.sessionId;
-    if (extra.authInfo !== undefined) messageExtra.authInfo = extra.authInfo;
     return transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport), initialize?.id);
+  }
+
+  private messageExtra(request: Request, extra: HandleExtra): MessageExtra {
+    const messageExtra: MessageExtra = { headers: headersRecord(request.headers) };
+    if (extra.authInfo !== undefined) messageExtra.authInfo = extra.authInfo;
+    return messageExtra;
   }
 
   private async get(request: Request): Promise<Response> {

@@ -1,0 +1,186 @@
+/**
+ * Streamable HTTP for stateless-era requests (revision 2026-07-28: basic/transports/streamable-http):
+ * one POST carries one request and its answer, with no session, no `Mcp-Session-Id`, no
+ * resumability and no GET stream. The answer is a JSON body whose status follows the error
+ * (400 for malformed requests and the -32020/-32021/-32022 errors, 404 for an unknown method), or an
+ * SSE stream once something (progress, a log message, a subscription) is sent before it.
+ */
+import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
+import {
+  isErrorResponse,
+  isRequest,
+  isResponse,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from "../../jsonrpc/messages.js";
+import { isStatelessRequest, isStatelessVersion, requestedVersion, StatelessErrorCode } from "../../revisions/index.js";
+import type { MessageExtra, SendOptions, Transport } from "../transport.js";
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, SSE_MEDIA_TYPE } from "./constants.js";
+import { jsonResponse } from "./responses.js";
+
+/** `Mcp-Method`: the JSON-RPC method of the body. */
+export const METHOD_HEADER = "mcp-method";
+/** `Mcp-Name`: the tool or prompt name, or the resource URI, of the body. */
+export const NAME_HEADER = "mcp-name";
+
+const BAD_REQUEST_CODES = new Set<number>([
+  ErrorCode.ParseError,
+  ErrorCode.InvalidRequest,
+  ErrorCode.InvalidParams,
+  StatelessErrorCode.HeaderMismatch,
+  StatelessErrorCode.MissingRequiredClientCapability,
+  StatelessErrorCode.UnsupportedProtocolVersion,
+]);
+
+/**
+ * The request of a POST to serve statelessly: no `Mcp-Session-Id`, exactly one request, and either
+ * a version in its `_meta` (or `server/discover`) or a stateless `MCP-Protocol-Version` header.
+ */
+export function statelessRequestOf(headers: Headers, messages: readonly JsonRpcMessage[]): JsonRpcRequest | undefined {
+  if (headers.has(SESSION_ID_HEADER) || messages.length !== 1) return undefined;
+  const message = messages[0];
+  if (message === undefined || !isRequest(message)) return undefined;
+  if (isStatelessRequest(message.method, message.params)) return message;
+  return isStatelessVersion(headers.get(PROTOCOL_VERSION_HEADER)) ? message : undefined;
+}
+
+/** What `Mcp-Name` must say for `request`, or `undefined` for methods without a name. */
+function nameOf(request: JsonRpcRequest): string | undefined {
+  const params = request.params ?? {};
+  const value = request.method === "resources/read" ? params.uri : params.name;
+  if (!["tools/call", "prompts/get", "resources/read"].includes(request.method)) return undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * The -32020 HeaderMismatch answer (HTTP 400) when a standard header disagrees with the body:
+ * `MCP-Protocol-Version` with `_meta`'s version, `Mcp-Method` with the method, `Mcp-Name` with the
+ * name or URI. A header left out is not checked.
+ */
+export function headerMismatch(headers: Headers, request: JsonRpcRequest): Response | undefined {
+  const problems: string[] = [];
+  const version = headers.get(PROTOCOL_VERSION_HEADER);
+  const inBody = requestedVersion(request.params);
+  if (version !== null && inBody !== undefined && version !== inBody) {
+    problems.push(`MCP-Protocol-Version "${version}" differs from _meta's "${inBody}"`);
+  }
+  const method = headers.get(METHOD_HEADER);
+  if (method !== null && method !== request.method) {
+    problems.push(`Mcp-Method "${method}" differs from the body's "${request.method}"`);
+  }
+  const name = headers.get(NAME_HEADER);
+  const expected = nameOf(request);
+  if (name !== null && expected !== undefined && name !== expected) {
+    problems.push(`Mcp-Name "${name}" differs from the body's "${expected}"`);
+  }
+  if (problems.length === 0) return undefined;
+  return jsonResponse(400, {
+    jsonrpc: "2.0",
+    id: request.id,
+    error: { code: StatelessErrorCode.HeaderMismatch, message: `Header mismatch: ${problems.join("; ")}` },
+  });
+}
+
+/** The HTTP status of a JSON-RPC answer sent as a JSON body. */
+function statusOf(message: JsonRpcMessage): number {
+  if (!isErrorResponse(message)) return 200;
+  if (message.error.code === ErrorCode.MethodNotFound) return 404;
+  return BAD_REQUEST_CODES.has(message.error.code) ? 400 : 200;
+}
+
+/**
+ * The transport of one stateless POST: it delivers the request once started and closes after
+ * the answer. Handed to `StreamableHttpServerOptions.onrequest`.
+ */
+export class StatelessRequestTransport implements Transport {
+  onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  readonly sessionId = undefined;
+  readonly response: Promise<Response>;
+  #resolve!: (response: Response) => void;
+  #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #answered = false;
+  #closed = false;
+  readonly #encoder = new TextEncoder();
+
+  constructor(
+    private readonly request: JsonRpcRequest,
+    private readonly extra: MessageExtra,
+    signal?: AbortSignal,
+  ) {
+    this.response = new Promise((resolve) => {
+      this.#resolve = resolve;
+    });
+    signal?.addEventListener("abort", () => void this.close(), { once: true });
+  }
+
+  async start(): Promise<void> {}
+
+  /** Hands the request to the protocol layer (after `start`). */
+  deliver(): void {
+    this.onmessage?.(this.request, this.extra);
+  }
+
+  async send(message: JsonRpcMessage, _options?: SendOptions): Promise<void> {
+    if (this.#closed) throw new SdkError("CONNECTION_CLOSED", "The request's HTTP exchange has ended");
+    const final = isResponse(message) && message.id === this.request.id;
+    if (this.#stream === undefined && final) {
+      this.#answered = true;
+      this.#resolve(jsonResponse(statusOf(message), message));
+      await this.close();
+      return;
+    }
+    this.#openStream().enqueue(this.#encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+    if (final) {
+      this.#answered = true;
+      await this.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#stream?.close();
+    } catch {
+      // The client already went away.
+    }
+    if (this.#stream === undefined && !this.#answered) this.#resolve(new Response(null, { status: 202 }));
+    this.onclose?.();
+  }
+
+  #openStream(): ReadableStreamDefaultController<Uint8Array> {
+    if (this.#stream !== undefined) return this.#stream;
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        controller = c;
+      },
+      cancel: () => void this.close(),
+    });
+    this.#stream = controller;
+    this.#resolve(
+      new Response(body, {
+        status: 200,
+        headers: { "content-type": SSE_MEDIA_TYPE, "cache-control": "no-cache" },
+      }),
+    );
+    return controller;
+  }
+}
+
+/** Serves one stateless POST through `connect` (the application's `onrequest`). */
+export async function serveStatelessPost(
+  request: Request,
+  message: JsonRpcRequest,
+  extra: MessageExtra,
+  connect: (transport: Transport) => void | Promise<void>,
+): Promise<Response> {
+  const mismatch = headerMismatch(request.headers, message);
+  if (mismatch) return mismatch;
+  const transport = new StatelessRequestTransport(message, extra, request.signal);
+  await connect(transport);
+  transport.deliver();
+  return transport.response;
+}
