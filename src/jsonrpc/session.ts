@@ -148,11 +148,12 @@ export class JsonRpcSession {
   private transport: Transport | undefined;
   private gate: MessageGate = openGate;
   private nextId = 0;
-  private readonly pending = new Map<RequestId, Pending>();
-  private readonly progressTokens = new Map<ProgressToken, RequestId>();
-  private readonly inbound = new Map<RequestId, InboundCall>();
-  private readonly requestHandlers = new Map<string, RequestHandler>();
-  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  // Made on first use: an idle connection (one open HTTP session among thousands) holds none of them.
+  private pending: Map<RequestId, Pending> | undefined;
+  private progressTokens: Map<ProgressToken, RequestId> | undefined;
+  private inbound: Map<RequestId, InboundCall> | undefined;
+  private requestHandlers: Map<string, RequestHandler> | undefined;
+  private notificationHandlers: Map<string, NotificationHandler> | undefined;
   /** ms a request waits when it passes no `timeoutMs`. */
   readonly defaultTimeoutMs: number;
   private closed = false;
@@ -165,9 +166,6 @@ export class JsonRpcSession {
   /** @param options `defaultTimeoutMs` (ms) for requests that pass no `timeoutMs`. */
   constructor(options: JsonRpcSessionOptions = {}) {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
-    this.setRequestHandler("ping", () => ({}));
-    this.setNotificationHandler("notifications/cancelled", (params) => this.onCancelled(params));
-    this.setNotificationHandler("notifications/progress", (params) => this.onProgress(params));
   }
 
   /** Whether a transport is attached and has not closed. */
@@ -187,6 +185,7 @@ export class JsonRpcSession {
 
   /** Answers requests for `method` with `handler`, replacing any earlier one (also `ping`'s). */
   setRequestHandler(method: string, handler: RequestHandler): void {
+    this.requestHandlers ??= new Map();
     this.requestHandlers.set(method, handler);
   }
 
@@ -195,6 +194,7 @@ export class JsonRpcSession {
    * `notifications/cancelled` or `notifications/progress` handler turns that utility off.
    */
   setNotificationHandler(method: string, handler: NotificationHandler): void {
+    this.notificationHandlers ??= new Map();
     this.notificationHandlers.set(method, handler);
   }
 
@@ -249,8 +249,12 @@ export class JsonRpcSession {
 
     return new Promise<Result>((resolve, reject) => {
       const pending = new Pending(this, id, method, options, resolve, reject, progressToken);
+      this.pending ??= new Map();
       this.pending.set(id, pending);
-      if (progressToken !== undefined) this.progressTokens.set(progressToken, id);
+      if (progressToken !== undefined) {
+        this.progressTokens ??= new Map();
+        this.progressTokens.set(progressToken, id);
+      }
       pending.arm();
       this.write(message, { relatedRequestId: options.relatedRequestId }).catch((error: unknown) => {
         this.settle(id)?.reject(asError(error));
@@ -260,7 +264,7 @@ export class JsonRpcSession {
 
   /** Forgets a progress token whose request settled. */
   forgetProgressToken(token: ProgressToken): void {
-    this.progressTokens.delete(token);
+    this.progressTokens?.delete(token);
   }
 
   /** Sends a notification. Throws the gate's SdkError when the revision or peer does not allow it. */
@@ -286,9 +290,9 @@ export class JsonRpcSession {
 
   /** Removes a pending request and returns it, so that it settles at most once. */
   private settle(id: RequestId): Pending | undefined {
-    const pending = this.pending.get(id);
+    const pending = this.pending?.get(id);
     if (!pending) return undefined;
-    this.pending.delete(id);
+    this.pending?.delete(id);
     pending.cleanup();
     return pending;
   }
@@ -342,8 +346,13 @@ export class JsonRpcSession {
 
   private receiveNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
     if (this.gate.checkInbound(message)) return;
-    const handler = this.notificationHandlers.get(message.method);
-    if (!handler) return;
+    const handler = this.notificationHandlers?.get(message.method);
+    if (!handler) {
+      // The session's own utilities, unless the application replaced them.
+      if (message.method === "notifications/cancelled") this.onCancelled(message.params ?? {});
+      else if (message.method === "notifications/progress") this.onProgress(message.params ?? {});
+      return;
+    }
     // Run at once, in arrival order: a progress notification that precedes its response must be
     // seen before the response settles the request.
     try {
@@ -356,7 +365,7 @@ export class JsonRpcSession {
 
   private receiveRequest(message: JsonRpcRequest, extra: MessageExtra | undefined): void {
     const { id, method } = message;
-    if (this.inbound.has(id)) {
+    if (this.inbound?.has(id)) {
       const duplicate = errorResponse(
         id,
         ErrorCode.InvalidRequest,
@@ -370,13 +379,14 @@ export class JsonRpcSession {
       this.reply({ jsonrpc: "2.0", id, error: refusal.toJson() });
       return;
     }
-    const handler = this.requestHandlers.get(method);
+    const handler = this.requestHandlers?.get(method) ?? (method === "ping" ? answerPing : undefined);
     if (!handler) {
       this.reply(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`));
       return;
     }
     const params = message.params ?? {};
     const call = new InboundCall(this, id, method, params._meta as Params | undefined, extra);
+    this.inbound ??= new Map();
     this.inbound.set(id, call);
     void this.answer(call, handler, params);
   }
@@ -399,7 +409,7 @@ export class JsonRpcSession {
       response = { jsonrpc: "2.0", id: call.id, error: toErrorObject(error) };
     }
     // A cancelled request gets no response (spec: basic/utilities/cancellation).
-    if (this.inbound.get(call.id) !== call || call.aborted) return;
+    if (this.inbound?.get(call.id) !== call || call.aborted) return;
     this.inbound.delete(call.id);
     await this.reply(response);
   }
@@ -412,15 +422,15 @@ export class JsonRpcSession {
 
   /** Whether `call` is still the live request under its id (not answered, cancelled or closed). */
   isLive(call: InboundCall): boolean {
-    return this.inbound.get(call.id) === call;
+    return this.inbound?.get(call.id) === call;
   }
 
   private onCancelled(params: Params): void {
     const requestId = params.requestId;
     if (!isRequestId(requestId)) return;
-    const call = this.inbound.get(requestId);
+    const call = this.inbound?.get(requestId);
     if (!call) return;
-    this.inbound.delete(requestId);
+    this.inbound?.delete(requestId);
     call.abort(
       new SdkError("REQUEST_CANCELLED", typeof params.reason === "string" ? params.reason : "Cancelled by the peer"),
     );
@@ -429,8 +439,8 @@ export class JsonRpcSession {
   private onProgress(params: Params): void {
     const token = params.progressToken;
     if (!isRequestId(token) || typeof params.progress !== "number") return;
-    const id = this.progressTokens.get(token);
-    const pending = id === undefined ? undefined : this.pending.get(id);
+    const id = this.progressTokens?.get(token);
+    const pending = id === undefined ? undefined : this.pending?.get(id);
     if (!pending?.onprogress) return;
     pending.resetTimeout();
     const progress: Progress = { progress: params.progress };
@@ -443,9 +453,9 @@ export class JsonRpcSession {
     if (this.closed) return;
     this.closed = true;
     const error = new SdkError("CONNECTION_CLOSED", "The connection closed");
-    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
-    for (const call of this.inbound.values()) call.abort(error);
-    this.inbound.clear();
+    for (const id of [...(this.pending?.keys() ?? [])]) this.settle(id)?.reject(error);
+    for (const call of this.inbound?.values() ?? []) call.abort(error);
+    this.inbound?.clear();
     this.onclose?.();
   }
 }
@@ -510,6 +520,9 @@ class InboundCall implements InboundRequest {
     });
   }
 }
+
+/** `ping` is answered with an empty result (spec: basic/utilities/ping). */
+const answerPing: RequestHandler = () => ({});
 
 function isResultObject(value: unknown): value is Result {
   return typeof value === "object" && value !== null && !Array.isArray(value);
