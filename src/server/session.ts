@@ -135,9 +135,9 @@ export class ServerConnection implements ServerSession {
     this.#rpc.setRequestHandler("subscriptions/listen", (params, inbound) =>
       this.listens.listen(params, inbound, host.capabilities()),
     );
-    for (const method of Object.keys(CAPABILITY_OF)) {
-      this.#rpc.setRequestHandler(method, (params, inbound) => this.#serve(method, params, inbound));
-    }
+    // One handler for every routed method (the request names its own): an idle session holds one closure, not eleven.
+    const serve = (params: Params, inbound: InboundRequest) => this.#serve(inbound.method, params, inbound);
+    for (const method of Object.keys(CAPABILITY_OF)) this.#rpc.setRequestHandler(method, serve);
   }
 
   get id(): string {
@@ -342,7 +342,9 @@ export class ServerConnection implements ServerSession {
       result = await this.host.route(method, params, this.#context(round.inbound, clientCapabilities, log), this);
     } catch (error) {
       if (error instanceof InteractionRequired) {
-        handoff = await this.#interactions.requiredInRound(error, round, authInfo);
+        const outcome = await this.#interactions.requiredInRound(error, method, round);
+        if ("answer" in outcome) return outcome.answer;
+        handoff = outcome.handoff;
       } else if (!(error instanceof InputNeeded) || !round.needsInput) {
         throw error;
       }

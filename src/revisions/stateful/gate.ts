@@ -15,7 +15,7 @@ import {
   type RequestId,
 } from "../../jsonrpc/messages.js";
 import { assertClientCapability, assertServerCapability, clientElicitationModes } from "../capabilities.js";
-import type { ElicitationMode, Revision, Role } from "../revision.js";
+import type { ElicitationMode, MessageContext, Revision, Role } from "../revision.js";
 
 /** A request received before the gate existed that it will answer (the `initialize` request itself). */
 export interface InFlightRequest {
@@ -56,71 +56,99 @@ export interface GateOptions {
  * Extensions the client declared (the user-interaction proposal) join the revision's methods.
  */
 export function createGate(negotiated: Revision, options: GateOptions): MessageGate {
-  const { role, peerCapabilities, initialized } = options;
-  const revision = negotiated.forClient(role === "server" ? peerCapabilities : (options.localCapabilities ?? {}));
-  const answering = new Map<RequestId, { method: string; params?: Record<string, unknown> }>();
-  for (const request of options.inFlight ?? []) answering.set(request.id, request);
-
-  return {
-    acceptsBatch: revision.supportsBatch,
-
-    checkInbound(message) {
-      if (role === "server" && isRequest(message) && message.method === "initialize") {
-        return new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized");
-      }
-      // A notification this revision does not define (an extension's) has no schema to check; the
-      // session drops it unless the application registered a handler for it.
-      const peer = role === "server" ? "client" : "server";
-      if (!isRequest(message) && !revision.hasNotification(message.method, peer)) return undefined;
-      const refusal = revision.validateInbound(message, { role });
-      if (refusal) return refusal;
-      if (isRequest(message)) {
-        answering.set(message.id, message.params === undefined ? { method: message.method } : message);
-      } else if (message.method === "notifications/cancelled") {
-        const id = message.params?.requestId;
-        if (typeof id === "string" || typeof id === "number") answering.delete(id);
-      }
-      return undefined;
-    },
-
-    checkOutbound(message) {
-      const request = isRequest(message);
-      const known = request
-        ? revision.hasRequest(message.method, role)
-        : revision.hasNotification(message.method, role);
-      if (!known) {
-        return new SdkError(
-          "METHOD_NOT_SUPPORTED",
-          `${message.method} is not a ${role} ${request ? "request" : "notification"} in protocol revision ${revision.version}`,
-        );
-      }
-      if (role === "server" && request && message.method !== "ping" && !initialized()) {
-        return new SdkError(
-          "NOT_CONNECTED",
-          `Cannot send ${message.method} before the client has sent notifications/initialized`,
-        );
-      }
-      const missing =
-        role === "server"
-          ? (elicitationRefusal(revision, peerCapabilities, message) ??
-            assertClientCapability(peerCapabilities, message.method, message.params))
-          : assertServerCapability(peerCapabilities, message.method, message.params, revision.serverCapabilities);
-      if (missing) return missing;
-      const invalid = revision.validateOutbound(message, { role });
-      if (invalid) return new SdkError("INVALID_ARGUMENT", invalid.message, { cause: invalid });
-      return undefined;
-    },
-
-    encode<M extends JsonRpcMessage>(message: M): M {
-      if (!isResponse(message)) return revision.encodeOutbound(message, { role });
-      if (message.id === null) return message;
-      const request = answering.get(message.id);
-      answering.delete(message.id);
-      if (isErrorResponse(message) || !request) return revision.encodeOutbound(message, { role });
-      return revision.encodeOutbound(message, { role, request });
-    },
-  };
+  return new NegotiatedGate(negotiated, options);
 }
+
+/** The gate `createGate` builds: one object per connection, its methods shared by all of them. */
+class NegotiatedGate implements MessageGate {
+  readonly acceptsBatch: boolean;
+  readonly #role: Role;
+  readonly #peer: Role;
+  readonly #peerCapabilities: Record<string, unknown>;
+  readonly #initialized: () => boolean;
+  readonly #revision: Revision;
+  /** The context of every message this gate checks or encodes, made once. */
+  readonly #context: MessageContext;
+  /** Inbound requests not yet answered, for encoding their results (made on first use). */
+  #answering: Map<RequestId, AnsweredRequest> | undefined;
+
+  constructor(negotiated: Revision, options: GateOptions) {
+    const { role, peerCapabilities } = options;
+    this.#role = role;
+    this.#peer = role === "server" ? "client" : "server";
+    this.#peerCapabilities = peerCapabilities;
+    this.#initialized = options.initialized;
+    this.#revision = negotiated.forClient(role === "server" ? peerCapabilities : (options.localCapabilities ?? {}));
+    this.#context = { role };
+    this.acceptsBatch = this.#revision.supportsBatch;
+    for (const request of options.inFlight ?? []) this.#remember(request.id, request);
+  }
+
+  checkInbound(message: JsonRpcRequest | JsonRpcNotification): ProtocolError | undefined {
+    const revision = this.#revision;
+    if (this.#role === "server" && isRequest(message) && message.method === "initialize") {
+      return new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized");
+    }
+    // A notification this revision does not define (an extension's) has no schema to check; the
+    // session drops it unless the application registered a handler for it.
+    if (!isRequest(message) && !revision.hasNotification(message.method, this.#peer)) return undefined;
+    const refusal = revision.validateInbound(message, this.#context);
+    if (refusal) return refusal;
+    if (isRequest(message)) {
+      this.#remember(message.id, message.params === undefined ? { method: message.method } : message);
+    } else if (message.method === "notifications/cancelled") {
+      const id = message.params?.requestId;
+      if (typeof id === "string" || typeof id === "number") this.#answering?.delete(id);
+    }
+    return undefined;
+  }
+
+  checkOutbound(message: JsonRpcRequest | JsonRpcNotification): SdkError | undefined {
+    const revision = this.#revision;
+    const role = this.#role;
+    const peerCapabilities = this.#peerCapabilities;
+    const request = isRequest(message);
+    const known = request ? revision.hasRequest(message.method, role) : revision.hasNotification(message.method, role);
+    if (!known) {
+      return new SdkError(
+        "METHOD_NOT_SUPPORTED",
+        `${message.method} is not a ${role} ${request ? "request" : "notification"} in protocol revision ${revision.version}`,
+      );
+    }
+    if (role === "server" && request && message.method !== "ping" && !this.#initialized()) {
+      return new SdkError(
+        "NOT_CONNECTED",
+        `Cannot send ${message.method} before the client has sent notifications/initialized`,
+      );
+    }
+    const missing =
+      role === "server"
+        ? (elicitationRefusal(revision, peerCapabilities, message) ??
+          assertClientCapability(peerCapabilities, message.method, message.params))
+        : assertServerCapability(peerCapabilities, message.method, message.params, revision.serverCapabilities);
+    if (missing) return missing;
+    const invalid = revision.validateOutbound(message, this.#context);
+    if (invalid) return new SdkError("INVALID_ARGUMENT", invalid.message, { cause: invalid });
+    return undefined;
+  }
+
+  encode<M extends JsonRpcMessage>(message: M): M {
+    const revision = this.#revision;
+    if (!isResponse(message)) return revision.encodeOutbound(message, this.#context);
+    if (message.id === null) return message;
+    const request = this.#answering?.get(message.id);
+    this.#answering?.delete(message.id);
+    if (isErrorResponse(message) || !request) return revision.encodeOutbound(message, this.#context);
+    return revision.encodeOutbound(message, { role: this.#role, request });
+  }
+
+  #remember(id: RequestId, request: AnsweredRequest): void {
+    this.#answering ??= new Map();
+    this.#answering.set(id, request);
+  }
+}
+
+type AnsweredRequest = { method: string; params?: Record<string, unknown> };
 
 /**
  * A server may send an elicitation only in a mode the revision defines (URL mode arrived in
