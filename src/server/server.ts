@@ -11,7 +11,8 @@ import { STATELESS_VERSIONS, SUPPORTED_VERSIONS } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
-import type { InteractionService } from "./interactions.js";
+import { InputNeeded } from "./input-round.js";
+import { InteractionRequired, type InteractionService } from "./interactions.js";
 import type { ServerLogger } from "./logging.js";
 import { type PromptCallback, type PromptConfig, type PromptHandle, PromptRegistry } from "./prompts.js";
 import {
@@ -246,7 +247,9 @@ export class McpServer {
       return (await this.#answer(method, params, ctx, session)) as unknown as Result;
     } catch (error) {
       // A ProtocolError is an answer the handler chose; anything else is a failure the operator should see.
-      if (!(error instanceof ProtocolError)) this.#report("error", `${method} failed`, error, session.id);
+      // InteractionRequired and a round's missing input are answers too, given by the connection.
+      const answer = error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded;
+      if (!answer) this.#report("error", `${method} failed`, error, session.id);
       throw error;
     }
   }

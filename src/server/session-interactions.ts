@@ -159,32 +159,41 @@ export class SessionInteractions {
   /**
    * A multi round-trip request's handler threw `InteractionRequired`: stores the interaction and
    * collects its page as an input request of the round. @returns the interaction's id, for the
-   * `requestState`, so the retry can check the store before running the handler again.
-   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client cannot open a page.
+   * `requestState`, so the retry can check the store before running the handler again; or, when
+   * no hand-off is possible, the answer to send instead (as `required` words it).
    */
   async requiredInRound(
     error: InteractionRequired,
+    method: string,
     round: InputRound,
-    authInfo: AuthInfo | undefined,
-  ): Promise<string> {
+  ): Promise<{ handoff: string } | { answer: Result }> {
     const wire = requestInteractionWire(round.clientCapabilities);
-    const { interaction } = await this.#create(
-      error.purpose === undefined
-        ? { url: error.url, message: error.message }
-        : { url: error.url, message: error.message, purpose: error.purpose },
-      authInfo,
-      wire,
-    );
-    this.#askAgain(round, interaction, round.handoffKey());
-    return interaction.id;
+    try {
+      const { interaction } = await this.#create(
+        error.purpose === undefined
+          ? { url: error.url, message: error.message }
+          : { url: error.url, message: error.message, purpose: error.purpose },
+        round.inbound.extra?.authInfo,
+        wire,
+      );
+      this.#askAgain(round, interaction, round.handoffKey());
+      return { handoff: interaction.id };
+    } catch (failure) {
+      if (!(failure instanceof SdkError)) this.host.report("Could not start a hand-off", failure);
+      const text = failure instanceof SdkError ? failure.message : "The server could not start the hand-off";
+      if (method === "tools/call") return { answer: { content: [{ type: "text", text }], isError: true } };
+      throw new ProtocolError(ErrorCode.InternalError, text);
+    }
   }
 
-  /** The interaction when it is still waiting for the user (pending or accepted, before its deadline). */
+  /**
+   * The interaction when it is still waiting for the user (pending or accepted); the store reads
+   * one past its deadline as expired, with its own clock.
+   */
   async openInteraction(id: string): Promise<UserInteraction | undefined> {
     const interaction = await this.#service().get(id);
-    if (interaction === undefined) return undefined;
-    const open = interaction.status === "pending" || interaction.status === "accepted";
-    return open && interaction.expiresAt > Date.now() ? interaction : undefined;
+    const open = interaction?.status === "pending" || interaction?.status === "accepted";
+    return open ? interaction : undefined;
   }
 
   /** Puts the page of an open interaction into the round again, under `key`. */
