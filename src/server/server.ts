@@ -248,7 +248,8 @@ export class McpServer {
     } catch (error) {
       // A ProtocolError is an answer the handler chose; anything else is a failure the operator should see.
       // InteractionRequired and a round's missing input are answers too, given by the connection.
-      const answer = error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded;
+      const answer =
+        error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded;
       if (!answer) this.#report("error", `${method} failed`, error, session.id);
       throw error;
     }
