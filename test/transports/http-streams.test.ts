@@ -300,6 +300,22 @@ describe("Streamable HTTP server: idle sessions", () => {
     expect((await notify()).status).toBe(404);
   });
 
+  it("ends each idle session on its own schedule: the one still in use stays, the abandoned one goes", async () => {
+    vi.useFakeTimers();
+    const first = await idleServer({ sessionIdleTimeoutMs: 60_000 });
+    const init = await first.request("POST", {}, initializeRequest(2));
+    await init.text();
+    const second = { "mcp-session-id": init.headers.get("mcp-session-id") ?? "" };
+    const notifySecond = () => first.request("POST", second, { jsonrpc: "2.0", method: "notifications/initialized" });
+    for (let minute = 0; minute < 3; minute++) {
+      await vi.advanceTimersByTimeAsync(40_000);
+      expect((await notifySecond()).status).toBe(202);
+    }
+    expect(first.server.sessionCount).toBe(1);
+    expect((await first.notify()).status).toBe(404);
+    expect((await notifySecond()).status).toBe(202);
+  });
+
   it("with sessionIdleTimeoutMs: Infinity keeps an idle session until it is deleted", async () => {
     vi.useFakeTimers();
     const { server, headers, request, notify } = await idleServer({ sessionIdleTimeoutMs: Number.POSITIVE_INFINITY });

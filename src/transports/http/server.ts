@@ -90,7 +90,8 @@ export interface HandleExtra {
 
 interface SessionEntry {
   transport: StreamableHttpSessionTransport;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Date.now() of the last request for this session. */
+  activeAt: number;
 }
 
 /**
@@ -99,7 +100,10 @@ interface SessionEntry {
  * hands it to `onsession` (spec: basic/transports § Streamable HTTP).
  */
 export class StreamableHttpServer {
+  /** Open sessions, least recently active first (each request moves its session to the end). */
   private readonly sessions = new Map<string, SessionEntry>();
+  /** One timer for all sessions, due when the least recently active one would expire. */
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly live = new Set<StreamableHttpSessionTransport>();
   private readonly generateId: (() => string) | undefined;
   private readonly maxBodyBytes: number;
@@ -159,6 +163,8 @@ export class StreamableHttpServer {
   /** Closes every session; later requests get 503. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     await Promise.all([...this.live].map((transport) => transport.close()));
   }
 
@@ -250,7 +256,7 @@ export class StreamableHttpServer {
       onterminate: () => this.forget(transport),
     });
     this.live.add(transport);
-    if (sessionId !== undefined) this.sessions.set(sessionId, { transport, timer: undefined });
+    if (sessionId !== undefined) this.sessions.set(sessionId, { transport, activeAt: Date.now() });
     try {
       await this.options.onsession(transport);
     } catch (error) {
@@ -299,15 +305,36 @@ export class StreamableHttpServer {
   }
 
   private touch(transport: StreamableHttpSessionTransport): void {
-    const ms = this.idleTimeoutMs;
     const entry = transport.sessionId === undefined ? undefined : this.sessions.get(transport.sessionId);
-    if (ms === Number.POSITIVE_INFINITY || entry === undefined) return;
-    clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => {
+    if (this.idleTimeoutMs === Number.POSITIVE_INFINITY || entry === undefined || transport.sessionId === undefined) {
+      return;
+    }
+    entry.activeAt = Date.now();
+    // Re-inserting keeps the map in order of activity, so the first entry is always the next to expire.
+    this.sessions.delete(transport.sessionId);
+    this.sessions.set(transport.sessionId, entry);
+    this.armIdleTimer();
+  }
+
+  /** Ends sessions idle for `idleTimeoutMs`; a busy one (a request in progress, a GET stream open) counts as active. */
+  private expireIdle(): void {
+    this.idleTimer = undefined;
+    const now = Date.now();
+    for (const entry of [...this.sessions.values()]) {
+      if (now - entry.activeAt < this.idleTimeoutMs) break;
       if (entry.transport.busy) this.touch(entry.transport);
       else void entry.transport.close();
-    }, ms);
-    entry.timer.unref?.();
+    }
+    this.armIdleTimer();
+  }
+
+  private armIdleTimer(): void {
+    if (this.idleTimer !== undefined || this.closed) return;
+    const first = this.sessions.values().next();
+    if (first.done) return;
+    const wait = Math.max(0, first.value.activeAt + this.idleTimeoutMs - Date.now());
+    this.idleTimer = setTimeout(() => this.expireIdle(), wait);
+    this.idleTimer.unref?.();
   }
 
   private forget(transport: StreamableHttpSessionTransport): void {
@@ -315,8 +342,11 @@ export class StreamableHttpServer {
     if (transport.sessionId === undefined) return;
     const entry = this.sessions.get(transport.sessionId);
     if (entry?.transport !== transport) return;
-    clearTimeout(entry.timer);
     this.sessions.delete(transport.sessionId);
+    if (this.sessions.size === 0 && this.idleTimer !== undefined) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = undefined;
+    }
   }
 
   private methodNotAllowed(method: string): Response {
