@@ -1,6 +1,19 @@
-/** The one place the command makes an `McpClient`, and the part of it commands use. */
+/**
+ * The one place the command makes an `McpClient`, wrapped in a `HandoffClient` so that every wire
+ * form of a hand-off (URL-mode elicitation, -32042, the user-interaction proposal's
+ * `interaction/create` and -32003) reaches the same consent screen; and the part of it commands use.
+ */
 import { McpClient } from "../client/index.js";
 import type { CallOptions, ElicitationHandler } from "../client/types.js";
+import {
+  type HandoffCallOptions,
+  HandoffClient,
+  type InteractionHandler,
+  type RefusedHandoff,
+  type UrlInteraction,
+} from "../interaction/client/index.js";
+import type { InteractionStatus } from "../interaction/model.js";
+import type { Transport } from "../transports/transport.js";
 import { createTransport, type Target } from "./target.js";
 import { VERSION } from "./version.js";
 
@@ -17,12 +30,26 @@ export type CliClient = Pick<
   | "readResource"
   | "close"
   | "serverInfo"
->;
+> & {
+  /**
+   * Runs `call`, and when it fails because hand-offs are required, takes the user through them
+   * and runs it again (see `HandoffClient.callWithHandoff`).
+   */
+  callWithHandoff<T>(call: () => Promise<T>, options?: HandoffCallOptions): Promise<T>;
+};
 
-/** How the client answers the server: elicitations, and completions of URL-mode ones. */
+/** How the client answers the server: hand-offs, forms, and what it is told about both. */
 export interface ClientSetup {
-  elicitationHandler: ElicitationHandler;
-  onElicitationComplete: (elicitationId: string) => void;
+  /** Every hand-off, whatever wire form carried it. */
+  onInteraction: InteractionHandler;
+  /** Form-mode elicitations. */
+  formHandler: ElicitationHandler;
+  /** Status changes of hand-offs (completed, expired, ...). */
+  onstatus?: (interaction: UrlInteraction, status: InteractionStatus) => void;
+  /** A hand-off declined unasked because its URL is not one to open. */
+  onrefused?: (refused: RefusedHandoff) => void;
+  /** The MCP server's URL, when it is reached over HTTP: pages on other domains are flagged. */
+  serverUrl?: URL;
 }
 
 export interface ConnectOptions {
@@ -32,17 +59,38 @@ export interface ConnectOptions {
 }
 
 /**
- * Starts the transport and runs the handshake, declaring both elicitation modes.
+ * Starts the target's transport and runs the handshake (see {@link connectOver}).
  * @throws SdkError "TRANSPORT_ERROR" when the server cannot be started or reached;
  *   ProtocolError when it refuses `initialize`.
  */
-export async function connectClient(target: Target, setup: ClientSetup, options: ConnectOptions): Promise<CliClient> {
+export function connectClient(target: Target, setup: ClientSetup, options: ConnectOptions): Promise<CliClient> {
+  return connectOver(createTransport(target), setup, options);
+}
+
+/**
+ * Runs the handshake over `transport`, declaring both elicitation modes and the user-interaction
+ * capability (`userInteraction: { types: ["ua"] }`).
+ * @throws SdkError "TRANSPORT_ERROR" when the transport fails; ProtocolError when the server
+ *   refuses `initialize`.
+ */
+export async function connectOver(
+  transport: Transport,
+  setup: ClientSetup,
+  options: ConnectOptions,
+): Promise<CliClient> {
   const client = new McpClient({ name: "handoff", version: VERSION });
-  client.onElicitationComplete = setup.onElicitationComplete;
-  client.setElicitationHandler(setup.elicitationHandler, { modes: ["form", "url"] });
-  await client.connect(createTransport(target), {
+  const handoff = new HandoffClient(client, {
+    onInteraction: setup.onInteraction,
+    formHandler: setup.formHandler,
+    ...(setup.serverUrl === undefined ? {} : { serverUrl: setup.serverUrl }),
+  });
+  if (setup.onstatus) handoff.onstatus = setup.onstatus;
+  if (setup.onrefused) handoff.onrefused = setup.onrefused;
+  await client.connect(transport, {
     timeoutMs: options.timeoutMs,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  return client;
+  const callWithHandoff = <T>(call: () => Promise<T>, callOptions?: HandoffCallOptions) =>
+    handoff.callWithHandoff(call, callOptions);
+  return Object.assign(client, { callWithHandoff });
 }

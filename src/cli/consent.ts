@@ -78,6 +78,18 @@ export async function askUrlConsent(request: UrlConsentRequest, io: ConsentIo): 
     io.write(`\n${renderRefusal(prepared)}\n`);
     return "decline";
   }
+  return askInteractionConsent(prepared, io, new AbortController().signal);
+}
+
+/**
+ * The same screen and question for a hand-off `HandoffClient` has already checked, whatever wire
+ * form carried it; `signal` aborts when the server withdraws it.
+ */
+export function askInteractionConsent(
+  interaction: UrlInteraction,
+  io: ConsentIo,
+  signal: AbortSignal,
+): Promise<ConsentAnswer> {
   const policy = createConsentPolicy({
     confirm: async (question) => {
       const answer = await io.confirm(question);
@@ -88,5 +100,5 @@ export async function askUrlConsent(request: UrlConsentRequest, io: ConsentIo): 
     noBrowser: io.noBrowser,
     tty: io.tty === true,
   });
-  return policy(prepared, { signal: new AbortController().signal, userDone: () => {} });
+  return policy(interaction, { signal, userDone: () => {} });
 }

@@ -2,6 +2,7 @@
  * The exit codes of `handoff`, and how a failure maps onto them. They are part of the command's
  * interface (scripts branch on them), so they are listed in `handoff --help` and docs/cli.md.
  */
+import { HandoffError } from "../interaction/client/index.js";
 import { ProtocolError, SdkError } from "../jsonrpc/errors.js";
 
 export const ExitCode = {
@@ -75,6 +76,7 @@ export function exitCodeOf(error: unknown): ExitCode {
 /** One line for stderr describing a failure, with the JSON-RPC code when there is one. */
 export function describeError(error: unknown): string {
   if (error instanceof ProtocolError) return `The server answered with error ${error.code}: ${error.message}`;
+  if (error instanceof HandoffError) return `${error.message}.`;
   if (error instanceof SdkError) {
     if (error.code === "CAPABILITY_NOT_SUPPORTED") return `The server does not support this: ${error.message}`;
     if (error.code === "REQUEST_CANCELLED") return "Cancelled.";

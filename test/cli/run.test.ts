@@ -1,38 +1,37 @@
 import { describe, expect, it } from "vitest";
-import type { CliClient, ClientSetup, ConnectOptions } from "../../src/cli/client.js";
+import * as z from "zod";
+import { type CliClient, type ConnectOptions, connectOver } from "../../src/cli/client.js";
 import { ExitCode } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
 import type { Target } from "../../src/cli/target.js";
-import type { CallToolResult, ElicitationParams, ElicitResult } from "../../src/client/types.js";
+import type { CallToolResult, ElicitationParams } from "../../src/client/types.js";
+import { InteractionManager } from "../../src/interaction/server/index.js";
 import { ErrorCode, ProtocolError, SdkError, UrlElicitationRequiredError } from "../../src/jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
+import { InteractionRequired, McpServer, type RequestContext } from "../../src/server/index.js";
+import { InProcessMessageBus, MemoryInteractionStore } from "../../src/stores/index.js";
+import { createMemoryTransportPair } from "../../src/transports/memory.js";
+import type { Transport } from "../../src/transports/transport.js";
 import { type Answer, CANCELLED, fakeIo } from "./helpers.js";
 
 const serverInfo = { name: "fake", version: "1.0.0", title: "Fake Server" };
 
-/**
- * A client double: `callTool` runs `tool`, which may ask the user through the elicitation
- * handler the command installed, as a server would during a request.
- */
-function fakeClient(
-  tool: (ask: (p: ElicitationParams) => Promise<ElicitResult>, setup: ClientSetup) => Promise<CallToolResult>,
-) {
+/** A client double whose `callTool` runs `tool`: for what the command does with results and errors. */
+function fakeClient(tool: () => Promise<CallToolResult>) {
   const seen: { target?: Target; options?: ConnectOptions; closed: boolean; calls: unknown[] } = {
     closed: false,
     calls: [],
   };
-  const connect = async (target: Target, setup: ClientSetup, options: ConnectOptions): Promise<CliClient> => {
+  const connect = async (target: Target, _setup: unknown, options: ConnectOptions): Promise<CliClient> => {
     seen.target = target;
     seen.options = options;
-    const ask = (params: ElicitationParams) =>
-      Promise.resolve(
-        setup.elicitationHandler(params, { requestId: 1, signal: new AbortController().signal, serverInfo }),
-      );
     const client: Partial<CliClient> = {
       serverInfo,
       callTool: async (params, options) => {
         seen.calls.push({ params, options });
-        return tool(ask, setup);
+        return tool();
       },
+      callWithHandoff: (call) => call(),
       close: async () => {
         seen.closed = true;
       },
@@ -42,30 +41,14 @@ function fakeClient(
   return { connect, seen };
 }
 
-async function call(
-  tool: Parameters<typeof fakeClient>[0],
-  answers: Answer[] = [],
-  extra: string[] = [],
-  interactive = true,
-) {
+async function call(tool: () => Promise<CallToolResult>, answers: Answer[] = [], extra: string[] = []) {
   const { connect, seen } = fakeClient(tool);
-  const io = fakeIo(answers, { connect, interactive });
+  const io = fakeIo(answers, { connect });
   const code = await run(["call", "do", '{"x":1}', ...extra, "--", "server"], io);
   return { code, io, seen };
 }
 
 const text = (t: string): CallToolResult => ({ content: [{ type: "text", text: t }] });
-const form: ElicitationParams = {
-  mode: "form",
-  message: "Name?",
-  requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-};
-const page: ElicitationParams = {
-  mode: "url",
-  message: "Sign in",
-  url: "https://id.example.com/s?1",
-  elicitationId: "e1",
-};
 
 describe("exit codes", () => {
   it("0 with the result on stdout; the client is closed; call has no timeout unless given", async () => {
@@ -126,23 +109,114 @@ describe("exit codes", () => {
   });
 });
 
+/** The local user hand-offs of the real server below are made for (no authorization in these tests). */
+const USER = { issuer: "local", subject: "alice" };
+
+/**
+ * Keeps the connection on a stateful revision, whose hand-off wire forms these tests are about:
+ * `server/discover` is answered "method not found" here, as an older server would, and
+ * `initialize` proposes `version` when given.
+ */
+function statefulOnly(inner: Transport, version: string | undefined): Transport {
+  const send = inner.send.bind(inner);
+  inner.send = async (message: JsonRpcMessage, options) => {
+    if ("method" in message && "id" in message && message.method === "server/discover") {
+      const { id } = message;
+      queueMicrotask(() =>
+        inner.onmessage?.({
+          jsonrpc: "2.0",
+          id,
+          error: { code: ErrorCode.MethodNotFound, message: "Method not found" },
+        }),
+      );
+      return;
+    }
+    if (version !== undefined && "method" in message && message.method === "initialize" && message.params) {
+      return send({ ...message, params: { ...message.params, protocolVersion: version } }, options);
+    }
+    return send(message, options);
+  };
+  return inner;
+}
+
+/**
+ * The command against a real McpServer over the in-memory pair, whose tool `do` runs `tool` (with
+ * the round it is in). `open` is what the user's browser does with a page (e.g. completes it).
+ */
+async function callServer(
+  tool: (ctx: RequestContext, round: number) => Promise<CallToolResult>,
+  answers: Answer[] = [],
+  options: {
+    extra?: string[];
+    interactive?: boolean;
+    version?: string;
+    /** The user's browser, given the page and a way to complete every hand-off the server made. */
+    open?: (url: string, completeAll: () => void) => void;
+  } = {},
+) {
+  const manager = new InteractionManager({
+    store: new MemoryInteractionStore(),
+    bus: new InProcessMessageBus(),
+    unsafeLocalUser: USER,
+  });
+  const created: string[] = [];
+  const create = manager.create.bind(manager);
+  manager.create = async (input) => {
+    const interaction = await create(input);
+    created.push(interaction.id);
+    return interaction;
+  };
+  const completeAll = () => {
+    for (const id of created) void manager.complete(id, { user: USER });
+  };
+  const server = new McpServer(serverInfo, { interactions: manager });
+  let rounds = 0;
+  server.registerTool("do", { inputSchema: { x: z.number() } }, async (_args, ctx) => tool(ctx, ++rounds));
+  const connect = async (_target: Target, setup: Parameters<typeof connectOver>[1], connectOptions: ConnectOptions) => {
+    const [clientEnd, serverEnd] = createMemoryTransportPair();
+    await server.connect(serverEnd);
+    return connectOver(statefulOnly(clientEnd, options.version), setup, connectOptions);
+  };
+  const io = fakeIo(answers, { connect, interactive: options.interactive ?? true });
+  const opened = io.open;
+  io.open = async (url) => {
+    await opened(url);
+    options.open?.(url, completeAll);
+  };
+  const code = await run(["call", "do", '{"x":1}', ...(options.extra ?? []), "--", "server"], io);
+  await server.close();
+  return { code, io, rounds: () => rounds };
+}
+
+const form: ElicitationParams = {
+  mode: "form",
+  message: "Name?",
+  requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+};
+const page = { mode: "url" as const, message: "Sign in", url: "https://id.example.com/s?1" };
+
 describe("elicitation during a call", () => {
   it("answers a form at the terminal and exits 0 when the user accepts", async () => {
-    const { code, io } = await call(async (ask) => text(JSON.stringify(await ask(form))), ["accept", "Grace"]);
+    const { code, io } = await callServer(
+      async (ctx) => text(JSON.stringify(await ctx.elicit(form))),
+      ["accept", "Grace"],
+    );
     expect(code).toBe(ExitCode.Success);
     expect(io.out()).toBe('{"action":"accept","content":{"name":"Grace"}}\n');
     expect(io.err()).toContain("Fake Server (fake) asks for information:");
   });
 
   it("prints the result and exits 5 when the user declines or cancels a form", async () => {
-    const declined = await call(async (ask) => text((await ask(form)).action), ["decline"]);
+    const declined = await callServer(async (ctx) => text((await ctx.elicit(form)).action), ["decline"]);
     expect([declined.code, declined.io.out()]).toEqual([ExitCode.Declined, "decline\n"]);
-    const cancelled = await call(async (ask) => text((await ask(form)).action), [CANCELLED]);
+    const cancelled = await callServer(async (ctx) => text((await ctx.elicit(form)).action), [CANCELLED]);
     expect([cancelled.code, cancelled.io.out()]).toEqual([ExitCode.Declined, "cancel\n"]);
   });
 
   it("declines with a message on stderr when stdin is not a terminal", async () => {
-    const { code, io } = await call(async (ask) => text((await ask(form)).action), [], [], false);
+    const { code, io } = await callServer(async (ctx) => text((await ctx.elicit(form)).action), [], {
+      interactive: false,
+    });
     expect(code).toBe(ExitCode.Declined);
     expect(io.out()).toBe("decline\n");
     expect(io.err()).toMatch(/asked for information, but stdin is not a terminal, so it was declined:\n {2}Name\?/);
@@ -150,7 +224,7 @@ describe("elicitation during a call", () => {
   });
 
   it("asks consent for a URL, opens the browser after yes, and answers accept", async () => {
-    const { code, io } = await call(async (ask) => text((await ask(page)).action), [true]);
+    const { code, io } = await callServer(async (ctx) => text((await ctx.elicit(page)).action), [true]);
     expect(code).toBe(ExitCode.Success);
     expect(io.out()).toBe("accept\n");
     expect(io.opened).toEqual(["https://id.example.com/s?1"]);
@@ -159,33 +233,24 @@ describe("elicitation during a call", () => {
   });
 
   it("answers decline and opens nothing when the user says no", async () => {
-    const { code, io } = await call(async (ask) => text((await ask(page)).action), [false]);
+    const { code, io } = await callServer(async (ctx) => text((await ctx.elicit(page)).action), [false]);
     expect([code, io.out(), io.opened]).toEqual([ExitCode.Declined, "decline\n", []]);
   });
 
   it("prints instead of opening with --no-browser", async () => {
-    const { io } = await call(async (ask) => text((await ask(page)).action), [true], ["--no-browser"]);
+    const { io } = await callServer(async (ctx) => text((await ctx.elicit(page)).action), [true], {
+      extra: ["--no-browser"],
+    });
     expect(io.opened).toEqual([]);
     expect(io.err()).toContain("Open this page in your browser:\n  https://id.example.com/s?1");
   });
 
-  it("answers an invalid form schema with -32602 instead of guessing", async () => {
-    const bad = {
-      ...form,
-      requestedSchema: { type: "object", properties: { o: { type: "object" } } },
-    } as unknown as ElicitationParams;
-    const { code, io } = await call(
-      async (ask) => {
-        try {
-          await ask(bad);
-          return text("asked");
-        } catch (error) {
-          return text(`refused ${(error as ProtocolError).code}`);
-        }
-      },
-      ["accept"],
+  it("declines a javascript: URL without asking", async () => {
+    const { code, io } = await callServer(
+      async (ctx) => text((await ctx.elicit({ ...page, url: "javascript:alert(1)" })).action),
+      [],
     );
-    expect([code, io.out()]).toEqual([ExitCode.Success, "refused -32602\n"]);
+    expect([code, io.out(), io.opened, io.prompter.asked]).toEqual([ExitCode.Declined, "decline\n", [], []]);
   });
 });
 
@@ -196,16 +261,12 @@ describe("a -32042 answer (URL elicitation required)", () => {
     ]);
 
   it("asks consent, opens the page, retries once the server reports completion", async () => {
-    let attempts = 0;
-    const { code, io, seen } = await call(
-      async (_ask, setup) => {
-        attempts += 1;
-        if (attempts === 1) {
-          // The completion arrives while the user is still looking at the "done?" question.
-          setTimeout(() => setup.onElicitationComplete("e9"), 0);
-          throw required();
-        }
-        return text("connected");
+    const { code, io, rounds } = await callServer(
+      async (ctx, round) => {
+        if (round > 1) return text("connected");
+        // The completion arrives while the user is still looking at the "done?" question.
+        setTimeout(() => void ctx.session.notifyElicitationComplete("e9"), 0);
+        throw required();
       },
       [true, () => new Promise(() => {})],
     );
@@ -213,16 +274,17 @@ describe("a -32042 answer (URL elicitation required)", () => {
     expect(io.out()).toBe("connected\n");
     expect(io.opened).toEqual(["https://id.example.com/c"]);
     expect(io.err()).toContain("The server reports the page is done; retrying.");
-    expect(seen.calls).toHaveLength(2);
+    expect(rounds()).toBe(2);
   });
 
   it("retries when the user says they are done", async () => {
-    let attempts = 0;
-    const { code, io } = await call(async () => {
-      attempts += 1;
-      if (attempts === 1) throw required();
-      return text("connected");
-    }, [true, true]);
+    const { code, io } = await callServer(
+      async (_ctx, round) => {
+        if (round === 1) throw required();
+        return text("connected");
+      },
+      [true, true],
+    );
     expect([code, io.out()]).toEqual([ExitCode.Success, "connected\n"]);
   });
 
@@ -232,25 +294,55 @@ describe("a -32042 answer (URL elicitation required)", () => {
       [[true, false], true],
       [[], false],
     ] as const) {
-      const { code, io, seen } = await call(
+      const { code, io, rounds } = await callServer(
         async () => {
           throw required();
         },
         [...answers],
-        [],
-        interactive,
+        { interactive },
       );
       expect(code).toBe(ExitCode.Declined);
-      expect(seen.calls).toHaveLength(1);
+      expect(rounds()).toBe(1);
       if (!interactive) expect(io.err()).toContain("https://id.example.com/c");
     }
   });
 
-  it("gives up with exit 4 when the server keeps asking", async () => {
-    const { code, seen } = await call(async () => {
+  it("gives up with exit 4 when the server asks for the same page right after it was done", async () => {
+    const { code, io, rounds } = await callServer(async () => {
       throw required();
-    }, [true, true, true, true, true, true]);
+    }, [true, true, true, true]);
     expect(code).toBe(ExitCode.Protocol);
-    expect(seen.calls).toHaveLength(4);
+    expect(io.err()).toContain("asked again for the same page on id.example.com");
+    expect(rounds()).toBe(2);
+  });
+});
+
+describe("the user-interaction proposal (interaction/create, -32003, interaction/track)", () => {
+  const connectUrl = "https://mcp.example.com/connect/github";
+
+  it("is declared, and a -32003 answer reaches the same consent screen, completes, and is retried", async () => {
+    let linked = false;
+    const seenCapabilities: unknown[] = [];
+    const result = await callServer(
+      async (ctx) => {
+        seenCapabilities.push(ctx.clientCapabilities.userInteraction);
+        if (!linked) throw new InteractionRequired({ url: connectUrl, message: "Connect your GitHub account." });
+        return text("octo/hello-world");
+      },
+      [true, () => new Promise(() => {})],
+      {
+        version: "2025-06-18",
+        // The user finishes in the browser: the connect page completes the interaction.
+        open: (_url, completeAll) => {
+          linked = true;
+          completeAll();
+        },
+      },
+    );
+    expect(result.code).toBe(ExitCode.Success);
+    expect(result.io.out()).toBe("octo/hello-world\n");
+    expect(seenCapabilities[0]).toEqual({ types: ["ua"] });
+    expect(result.io.err()).toContain("Fake Server (fake) asks you to open a web page.");
+    expect(result.io.err()).toContain(`URL:  ${connectUrl}`);
   });
 });

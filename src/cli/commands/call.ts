@@ -2,12 +2,12 @@
 import { ExitCode, UsageError } from "../exit-codes.js";
 import { renderCallResult, renderJson } from "../output.js";
 import { printableLine } from "../text.js";
-import { type Command, withUrlElicitations } from "./context.js";
+import { type Command, withHandoffs } from "./context.js";
 
 export const callCommand: Command = ([name = "", json]) => {
   const params = json === undefined ? { name } : { name, arguments: parseToolArguments(json) };
   return async (ctx) => {
-    const result = await withUrlElicitations(ctx, () => ctx.client.callTool(params, ctx.callOptions));
+    const result = await withHandoffs(ctx, () => ctx.client.callTool(params, ctx.callOptions));
     ctx.io.stdout(ctx.options.json ? renderJson(result) : renderCallResult(result));
     if (result.isError !== true) return ExitCode.Success;
     if (!ctx.options.json) ctx.io.stderr(`The tool "${printableLine(name)}" reported an error.\n`);

@@ -1,5 +1,4 @@
 /** What every command gets, and the one shape commands have. */
-import { UrlElicitationRequiredError } from "../../jsonrpc/errors.js";
 import type { CommonOptions } from "../args.js";
 import type { CallOptions, CliClient } from "../client.js";
 import type { ExitCode } from "../exit-codes.js";
@@ -26,21 +25,12 @@ export type CommandRun = (ctx: CommandContext) => Promise<ExitCode>;
  */
 export type Command = (operands: readonly string[]) => CommandRun;
 
-/** Retries of one request after URL-mode elicitations; a server that keeps asking is not looped on forever. */
-const MAX_ROUNDS = 3;
-
 /**
- * Sends a request; when the server answers -32042, takes the user through the listed URL-mode
- * elicitations (consent, browser, completion) and sends it again.
- * @throws CliError exit code 5 when the user declines; whatever the request throws.
+ * Sends a request; when the server answers that hand-offs are needed first (-32042, -32003), takes
+ * the user through them (consent, browser, completion or "done") and sends it again.
+ * @throws CliError exit code 5 when the user gives up waiting or interrupts; HandoffError when a
+ *   hand-off is declined, cancelled, refused, times out or loops; whatever the request throws.
  */
-export async function withUrlElicitations<T>(ctx: CommandContext, send: () => Promise<T>): Promise<T> {
-  for (let round = 1; ; round++) {
-    try {
-      return await send();
-    } catch (error) {
-      if (!(error instanceof UrlElicitationRequiredError) || round > MAX_ROUNDS) throw error;
-      await ctx.interactions.satisfy(error.elicitations, ctx.client.serverInfo);
-    }
-  }
+export function withHandoffs<T>(ctx: CommandContext, send: () => Promise<T>): Promise<T> {
+  return ctx.client.callWithHandoff(send, { signal: ctx.interactions.signal });
 }

@@ -1,10 +1,10 @@
 /** `handoff prompts <target>`: every prompt the server offers. */
 import { ExitCode } from "../exit-codes.js";
 import { renderJson, renderPrompts } from "../output.js";
-import { type Command, withUrlElicitations } from "./context.js";
+import { type Command, withHandoffs } from "./context.js";
 
 export const promptsCommand: Command = () => async (ctx) => {
-  const prompts = await withUrlElicitations(ctx, () => ctx.client.listAllPrompts(undefined, ctx.requestOptions));
+  const prompts = await withHandoffs(ctx, () => ctx.client.listAllPrompts(undefined, ctx.requestOptions));
   ctx.io.stdout(ctx.options.json ? renderJson({ prompts }) : renderPrompts(prompts));
   return ExitCode.Success;
 };
