@@ -349,10 +349,14 @@ export abstract class ClientConnection {
       } catch (error) {
         if (options.signal?.aborted) throw error;
         const failure = probeFailure(error);
-        const other = failure.era === "modern" ? pickStatelessVersion(failure.supported) : undefined;
-        if (other !== undefined && other !== version && !pinned) {
-          version = other;
-          continue;
+        if (failure.era === "modern") {
+          // A modern server that refused the version: retry with one it listed, never fall back.
+          const other = pickStatelessVersion(failure.supported);
+          if (other !== undefined && (!pinned || other === version)) {
+            version = other;
+            continue;
+          }
+          if (pinned || !failure.supported.some((v) => eraOfVersion(v) === "stateful")) throw error;
         }
         if (pinned) throw error;
         transport.headersFor = undefined;

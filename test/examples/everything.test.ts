@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
+import { LATEST_VERSION } from "../../src/revisions/index.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
 import { StdioClientTransport } from "../../src/transports/stdio/index.js";
 import type { Transport } from "../../src/transports/transport.js";
@@ -47,7 +48,8 @@ afterAll(async () => {
 
 describe.each(Object.keys(transports))("the everything example over %s", (name) => {
   it("lists its tools, resources and prompts, and runs tools that answer, ask the client's model, or reconnect", async () => {
-    const client = new McpClient({ name: "everything-test", version: "1.0.0" });
+    // Pinned to the stateful era: the reconnect tool resumes an SSE stream, which only that era has.
+    const client = new McpClient({ name: "everything-test", version: "1.0.0" }, { protocolVersion: LATEST_VERSION });
     client.setSamplingHandler((params) => {
       const first = params.messages[0]?.content;
       const prompt = first && !Array.isArray(first) && first.type === "text" ? first.text : "";

@@ -21,6 +21,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * `=?base64?…?=` of its UTF-8 bytes (also for a plain value that looks like the sentinel).
  */
 export function encodeHeaderValue(value: string): string {
+  if (value === "") return value;
   const plain =
     /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) &&
     !(value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END));

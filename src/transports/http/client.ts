@@ -116,6 +116,16 @@ export class StreamableHttpClientTransport implements Transport {
     try {
       const assigned = response.headers.get(SESSION_ID_HEADER);
       if (assigned !== null) this.session = assigned;
+      // A JSON-RPC error answering this very request (400, or 404 outside a session) is the
+      // server's answer, not a transport failure: the stateless era reports -32022 and -32601 so.
+      if (!response.ok && (response.status === 400 || (response.status === 404 && sentSession === undefined))) {
+        const answer = isRequest(message) ? await errorAnswer(response.clone(), message.id) : undefined;
+        if (answer !== undefined) {
+          await response.body?.cancel();
+          this.onmessage?.(answer);
+          return;
+        }
+      }
       if (!response.ok) throw await this.failure(response, sentSession);
       if (response.status === 202 || ids.length === 0) {
         await response.body?.cancel();
@@ -143,13 +153,16 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort();
-    for (const controller of this.live) controller.abort();
-    this.live.clear();
     try {
       await this.terminateSession();
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
+    // The ended session's streams usually end within this turn; a stream that ended is not aborted,
+    // so its connection goes back to the pool instead of being torn down and opened anew.
+    if (this.live.size > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    for (const controller of this.live) controller.abort();
+    this.live.clear();
     this.onclose?.();
   }
 
@@ -306,6 +319,13 @@ export class StreamableHttpClientTransport implements Transport {
 }
 
 /** The JSON-RPC error message of an error body, or the start of its text. */
+/** The body as a JSON-RPC error response to request `id`, or `undefined`. */
+async function errorAnswer(response: Response, id: RequestId): Promise<JsonRpcMessage | undefined> {
+  const frame = decodeFrame(await response.text().catch(() => ""));
+  const message = frame.ok && !frame.batch ? frame.messages[0] : undefined;
+  return message !== undefined && isResponse(message) && "error" in message && message.id === id ? message : undefined;
+}
+
 async function errorDetail(response: Response): Promise<string> {
   const text = await response.text().catch(() => "");
   try {
