@@ -55,7 +55,8 @@ export async function runLogin(target: Target, io: CliIo, options: CommonOptions
   } catch (error) {
     if (!(error instanceof LoginError)) throw error;
     const interrupted = error.failure === "denied" || (error.failure === "timeout" && io.signal?.aborted === true);
-    throw new CliError(interrupted ? ExitCode.Declined : ExitCode.Connection, `Login failed: ${error.message}`, {
+    const hint = error.failure === "registration" && options.clientId === undefined ? " (--client-id ID)" : "";
+    throw new CliError(interrupted ? ExitCode.Declined : ExitCode.Connection, `Login failed: ${error.message}${hint}`, {
       cause: error,
     });
   }

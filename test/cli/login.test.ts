@@ -89,6 +89,19 @@ describe("handoff login", () => {
     await expect(stat(tokens.path)).rejects.toThrow(/ENOENT/);
   });
 
+  it("asks for --client-id when the authorization server does not register clients, and opens nothing", async () => {
+    const closed = await startLoginWorld({ registration: false });
+    try {
+      const io = fakeIo([], { tokens });
+      expect(await run(["login", closed.resource], io)).toBe(ExitCode.Connection);
+      expect(io.err()).toContain("offers no dynamic client registration");
+      expect(io.err()).toContain("(--client-id ID)");
+      expect(io.opened).toEqual([]);
+    } finally {
+      await closed.close();
+    }
+  });
+
   it("refuses a stdio target", async () => {
     const io = fakeIo([], { tokens });
     expect(await run(["login", "--", "node", "server.js"], io)).toBe(ExitCode.Usage);

@@ -39,6 +39,7 @@ export interface LoginWorld {
 export async function startMcpLoginServer(
   resource: string,
   connectPages?: string,
+  options: { registration?: boolean } = {},
 ): Promise<{ issuer: string; close(): Promise<void> }> {
   const as = await listen("127.0.0.1");
   const connectClient = {
@@ -67,7 +68,7 @@ export async function startMcpLoginServer(
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     features: {
       devInteractions: { enabled: true },
-      registration: { enabled: true },
+      registration: { enabled: options.registration ?? true },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => undefined,
@@ -123,9 +124,10 @@ export function serveProtected(
   };
 }
 
-export async function startLoginWorld(): Promise<LoginWorld> {
+/** The authorization server and the MCP server; `registration: false` turns dynamic registration off. */
+export async function startLoginWorld(options: { registration?: boolean } = {}): Promise<LoginWorld> {
   const web = await listen("127.0.0.1");
-  const as = await startMcpLoginServer(`${web.origin}/mcp`);
+  const as = await startMcpLoginServer(`${web.origin}/mcp`, undefined, options);
   const mcp = new McpServer({ name: "login-test", version: "1.0.0", title: "Login test" });
   mcp.registerTool("whoami", { description: "Who the bearer token says you are." }, async (_args, ctx) => ({
     content: [{ type: "text", text: `${ctx.authInfo?.subject}` }],
