@@ -33,7 +33,8 @@ export function applyDefaults(schema: unknown, content: Readonly<Fields> = {}): 
 }
 
 const MAX_CACHED_SCHEMAS = 256;
-const ajv = createAjv("2020-12");
+/** Made on first use: a process that never checks elicitation content never builds it. */
+let ajv: ReturnType<typeof createAjv> | undefined;
 const validators = new Map<string, { validate: ValidateFunction; body: Fields }>();
 
 /** The same key for the same schema, whatever order its keys were written in. */
@@ -59,6 +60,7 @@ function validatorOf(schema: Fields): ValidateFunction {
   }
   // `$schema` may name draft-07; the restricted subset means the same in either dialect.
   const { $schema: _dialect, ...body } = schema;
+  ajv ??= createAjv("2020-12");
   const validate = ajv.compile(body);
   validators.set(key, { validate, body });
   if (validators.size > MAX_CACHED_SCHEMAS) {

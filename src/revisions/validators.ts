@@ -24,10 +24,15 @@ function dialectOf(version: ProtocolVersion): Dialect {
   return String(schemaDocument(version).$schema).includes("2020-12") ? "2020-12" : "draft-07";
 }
 
-/** A fresh ajv for a dialect with the official formats (`uri`, `byte`, `date-time`, ...) enabled. */
-export function createAjv(dialect: Dialect): Ajv {
+/**
+ * A fresh ajv for a dialect with the official formats (`uri`, `byte`, `date-time`, ...) enabled.
+ * `trusted: true` skips checking schemas against the meta-schema, for documents shipped with the
+ * package (the official schemas, checked by tests against their source files): building the
+ * meta-schema's own validator is most of the cost of a cold start.
+ */
+export function createAjv(dialect: Dialect, trusted = false): Ajv {
   // strict mode would reject annotations the official schemas use (e.g. union `type` arrays) and log noise.
-  const options = { strict: false, allErrors: false } as const;
+  const options = { strict: false, allErrors: false, validateSchema: !trusted } as const;
   const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   return ajv;
@@ -37,7 +42,7 @@ function ajvFor(version: ProtocolVersion): Ajv {
   const dialect = dialectOf(version);
   let ajv = instances.get(dialect);
   if (ajv === undefined) {
-    ajv = createAjv(dialect);
+    ajv = createAjv(dialect, true);
     instances.set(dialect, ajv);
   }
   if (!loaded.has(version)) {

@@ -56,14 +56,27 @@ interface ToolEntry {
   handler: ToolHandler;
 }
 
-const NO_ARGUMENTS = { type: "object", additionalProperties: false };
+/**
+ * A tool without `inputSchema` takes no arguments (`{ "type": "object", "additionalProperties": false }`),
+ * checked by hand with the messages ajv would give, so that such a tool costs no validator.
+ */
+const NO_ARGUMENTS: CompiledSchema = {
+  json: { type: "object", additionalProperties: false },
+  validate(value) {
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      return { ok: false, message: "must be object" };
+    const extra = Object.keys(value).length;
+    if (extra === 0) return { ok: true, value: value as Record<string, unknown> };
+    return { ok: false, message: Array(extra).fill("must NOT have additional properties").join("; ") };
+  },
+};
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 function compile(name: string, config: ToolConfig, handler: ToolHandler): ToolEntry {
   return {
     name,
     config,
-    input: compileObjectSchema(config.inputSchema ?? NO_ARGUMENTS, "input"),
+    input: config.inputSchema === undefined ? NO_ARGUMENTS : compileObjectSchema(config.inputSchema, "input"),
     output: config.outputSchema === undefined ? undefined : compileObjectSchema(config.outputSchema, "output"),
     handler,
   };

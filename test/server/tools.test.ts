@@ -101,6 +101,19 @@ describe("tools", () => {
     );
   });
 
+  it("calls a tool without inputSchema with no arguments, and refuses arguments it does not take", async () => {
+    const server = new McpServer({ name: "clock", version: "1.0.0" });
+    server.registerTool("now", {}, () => text("noon"));
+    const { client } = await connectClient(server);
+    expect(await client.request("tools/call", { name: "now" })).toEqual(text("noon"));
+    expect(await client.request("tools/call", { name: "now", arguments: {} })).toEqual(text("noon"));
+    const refused = await client.request("tools/call", { name: "now", arguments: { zone: "UTC" } });
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toEqual([
+      { type: "text", text: "Invalid arguments for tool now: must NOT have additional properties" },
+    ]);
+  });
+
   it("answers -32602 for an unknown tool", async () => {
     const { client } = await connectClient(weatherServer());
     await expect(client.request("tools/call", { name: "nope", arguments: {} })).rejects.toMatchObject({
