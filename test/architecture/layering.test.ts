@@ -49,6 +49,24 @@ describe("layering", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("never compares or orders protocol versions outside src/revisions (the revision objects are asked)", () => {
+    // Comparing a protocol version to anything but undefined or null, ordering versions, or looking
+    // one up in the codec's version lists would be branching on the revision outside its codec.
+    const compared = /[pP]rotocolVersion\w*\)?\s*(===|!==|==|!=|<=|>=|<|>)(?!=|\s*(undefined|null)\b)/;
+    const comparedTo = /(===|!==|==|!=|<=|>=|<|>)\s*[\w.#]*[pP]rotocolVersion\b/;
+    const lookedUp = /\b(STATEFUL_VERSIONS|STATELESS_VERSIONS|SUPPORTED_VERSIONS)\s*\.\s*(includes|indexOf|find)\b/;
+    const ordered = /[pP]rotocolVersion\w*\s*\.\s*localeCompare\b/;
+    const offenders = outsideRevisions.flatMap((file) =>
+      file.text
+        .split("\n")
+        .map((line, index) => ({ line, index }))
+        .filter(({ line }) => !/^\s*(\*|\/\/)/.test(line) && !/\btypeof\b/.test(line))
+        .filter(({ line }) => [compared, comparedTo, lookedUp, ordered].some((pattern) => pattern.test(line)))
+        .map(({ index, line }) => `${file.path}:${index + 1}: ${line.trim()}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it("keeps imports one way: jsonrpc and transports never import server, client or cli", () => {
     const lower = outsideRevisions.filter((file) => /^(jsonrpc|transports)\//.test(file.path));
     const offenders = lower.flatMap((file) =>

@@ -1,0 +1,118 @@
+/**
+ * Streamable HTTP for revision 2026-07-28: a POST without `Mcp-Session-Id` whose body is a 2026
+ * request is served on its own, beside sessions; statuses and headers as a client sees them.
+ */
+import { describe, expect, it } from "vitest";
+import { McpServer } from "../../src/server/index.js";
+import { StreamableHttpServer } from "../../src/transports/http/index.js";
+
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+function endpoint() {
+  const server = new McpServer({ name: "s", version: "1" });
+  server.registerTool(
+    "echo",
+    { description: "Echoes", inputSchema: { type: "object", properties: {} } },
+    async (_a, ctx) => {
+      await ctx.progress(1, 2);
+      return { content: [{ type: "text", text: "echo" }] };
+    },
+  );
+  const http = new StreamableHttpServer({
+    onsession: (transport) => void server.connect(transport),
+    onrequest: (transport) => server.connect(transport).then(() => {}),
+  });
+  return http;
+}
+
+function post(http: StreamableHttpServer, body: unknown, headers: Record<string, string> = {}) {
+  return http.handle(
+    new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+describe("Streamable HTTP server, stateless requests", () => {
+  it("answers a 2026 request as JSON without creating a session", async () => {
+    const http = endpoint();
+    const response = await post(
+      http,
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } },
+      { "mcp-method": "tools/list" },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+    const body = await response.json();
+    expect(body.result).toMatchObject({ resultType: "complete", tools: [{ name: "echo" }] });
+    expect(http.sessionCount).toBe(0);
+  });
+
+  it("streams progress before the result when the handler sends any", async () => {
+    const response = await post(endpoint(), {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "echo", arguments: {}, _meta: { ...META, progressToken: "p" } },
+    });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const text = await response.text();
+    expect(text.indexOf("notifications/progress")).toBeLessThan(text.indexOf('"resultType":"complete"'));
+  });
+
+  it("refuses headers that disagree with the body with -32020 and HTTP 400", async () => {
+    const response = await post(
+      endpoint(),
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: {}, _meta: META } },
+      { "mcp-method": "tools/call", "mcp-name": "other" },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ id: 3, error: { code: -32020 } });
+  });
+
+  it("answers an unknown version with -32022 (400) and a removed method with -32601 (404)", async () => {
+    const http = endpoint();
+    const unknown = await post(
+      http,
+      {
+        jsonrpc: "2.0",
+        id: 4,
+        method: "server/discover",
+        params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1900-01-01" } },
+      },
+      { "mcp-protocol-version": "1900-01-01" },
+    );
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: { code: -32022, data: { requested: "1900-01-01" } } });
+    const removed = await post(http, { jsonrpc: "2.0", id: 5, method: "ping", params: { _meta: META } });
+    expect(removed.status).toBe(404);
+    expect(await removed.json()).toMatchObject({ id: 5, error: { code: -32601 } });
+  });
+
+  it("still creates a session for initialize on the same endpoint", async () => {
+    const http = endpoint();
+    const response = await post(
+      http,
+      {
+        jsonrpc: "2.0",
+        id: 6,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+      },
+      { "mcp-protocol-version": "2025-11-25" },
+    );
+    expect(response.headers.get("mcp-session-id")).not.toBeNull();
+    expect(http.sessionCount).toBe(1);
+    await http.close();
+  });
+});
