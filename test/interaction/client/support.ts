@@ -89,7 +89,9 @@ export async function rig(handler: Handler, options: RigOptions = {}): Promise<R
     return { messages: [{ role: "user", content: { type: "text", text: "hello" } }] };
   });
 
-  const client = new McpClient({ name: "test-client", version: "1.0.0" });
+  // These tools speak the stateful wire forms (elicitation/create, -32042 and its completion
+  // notification), so the client proposes 2025-11-25 rather than probing for 2026-07-28.
+  const client = new McpClient({ name: "test-client", version: "1.0.0" }, { protocolVersion: "2025-11-25" });
   const shown: UrlInteraction[] = [];
   const statuses: string[] = [];
   const handoff = new HandoffClient(client, {
