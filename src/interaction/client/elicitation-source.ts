@@ -1,7 +1,8 @@
 /**
  * URL-mode elicitation as a hand-off source (spec 2025-11-25: client/elicitation): a URL-mode
  * `elicitation/create` during a request, a -32042 error listing URL-mode elicitations, and
- * `notifications/elicitation/complete`.
+ * `notifications/elicitation/complete`; in the stateless era (2026-07-28), a URL-mode
+ * elicitation inside an `InputRequiredResult`, whose completion the retry learns.
  */
 import { type ElicitationHandler, type McpClient, UrlElicitationRequiredError } from "../../client/index.js";
 import type { ReceivedHandoff } from "./interaction.js";
@@ -28,6 +29,8 @@ export class UrlElicitationSource implements HandoffSource {
           url: params.url,
           message: params.message,
         };
+        if (ctx.input !== undefined)
+          return { action: await host.presentInRound(handoff, ctx.input.waiting, ctx.signal) };
         return { action: await host.present(handoff, ctx.signal) };
       },
       { modes: formHandler ? ["form", "url"] : ["url"] },

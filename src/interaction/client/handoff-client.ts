@@ -27,6 +27,7 @@ import type {
   UrlInteraction,
 } from "./interaction.js";
 import { HandoffPresenter, isRefusal } from "./presenter.js";
+import { type PacerClock, RoundPacer } from "./round-pacer.js";
 import type { HandoffHost, HandoffSource } from "./sources.js";
 import { UserInteractionSource } from "./user-interaction-source.js";
 
@@ -54,6 +55,13 @@ export interface HandoffClientOptions {
   userInteraction?: boolean;
   /** Further wire forms, after URL-mode elicitation and the user-interaction proposal. */
   sources?: readonly HandoffSource[];
+  /**
+   * ms between retries of a request whose hand-off page is open (stateless era, where the retry
+   * is how the server learns the user finished); `userDone` retries at once. Default 2,000.
+   */
+  pollIntervalMs?: number;
+  /** The clock for that pacing; default the system's. */
+  clock?: PacerClock;
 }
 
 /** Options of `callWithHandoff`. */
@@ -71,6 +79,7 @@ export class HandoffClient {
   private readonly presenter: HandoffPresenter;
   private readonly sources: readonly HandoffSource[];
   private readonly timeoutMs: number;
+  private readonly pacer: RoundPacer;
 
   /**
    * Installs the hand-off handlers on `client`, replacing its elicitation handler. Wrap the client
@@ -88,6 +97,7 @@ export class HandoffClient {
       );
     }
     this.timeoutMs = options.timeoutMs ?? DEFAULT_HANDOFF_TIMEOUT_MS;
+    this.pacer = new RoundPacer(this.timeoutMs, options.pollIntervalMs, options.clock);
     this.presenter = new HandoffPresenter({
       client,
       onInteraction: options.onInteraction,
@@ -165,15 +175,33 @@ export class HandoffClient {
    * is retried). @returns whether anything was waiting for it.
    */
   userDone(id: string): boolean {
-    return this.presenter.board.userDone(id);
+    const paced = this.pacer.nudge(id);
+    return this.presenter.board.userDone(id) || paced;
   }
 
   private hostFor(source: HandoffSource): HandoffHost {
     const host: HandoffHost = {
       present: (handoff, signal) => this.presentDuringRequest(source, host, handoff, signal),
       complete: (id) => this.presenter.board.complete(id),
+      presentInRound: (handoff, waiting, signal) => this.presentInRound(source, host, handoff, waiting, signal),
     };
     return host;
+  }
+
+  /** A hand-off in an `InputRequiredResult`: asked once per call and URL, then each retry paced. */
+  private async presentInRound(
+    source: HandoffSource,
+    host: HandoffHost,
+    handoff: ReceivedHandoff,
+    waiting: boolean,
+    signal: AbortSignal,
+  ): Promise<InteractionAnswer> {
+    if (!waiting) {
+      const answer = await this.presentDuringRequest(source, host, handoff, signal);
+      if (answer !== "accept") return answer;
+      this.pacer.started(handoff.id);
+    }
+    return (await this.pacer.pace(handoff.id, signal)) === "expired" ? "cancel" : "accept";
   }
 
   private required(error: unknown): { source: HandoffSource; handoffs: ReceivedHandoff[] } | undefined {

@@ -33,5 +33,6 @@ export type {
   UrlInteraction,
 } from "./interaction.js";
 export { toUrlInteraction } from "./interaction.js";
+export { DEFAULT_POLL_INTERVAL_MS, type PacerClock, RoundPacer } from "./round-pacer.js";
 export type { HandoffHost, HandoffSource } from "./sources.js";
 export { UserInteractionSource } from "./user-interaction-source.js";

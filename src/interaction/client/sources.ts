@@ -18,6 +18,13 @@ export interface HandoffHost {
   present(handoff: ReceivedHandoff, signal: AbortSignal): Promise<InteractionAnswer>;
   /** The server reports the hand-off `id` finished. Unknown ids are kept briefly, then forgotten. */
   complete(id: string): void;
+  /**
+   * A hand-off carried in an `InputRequiredResult` (stateless era): the user is asked once per
+   * call and URL (`waiting` is true for the repeats, which are not put to the user again); after
+   * consent it resolves when the user says they are done or after a poll interval, so that the
+   * retry that follows tells the server. Resolves `cancel` once the hand-off's time is up.
+   */
+  presentInRound(handoff: ReceivedHandoff, waiting: boolean, signal: AbortSignal): Promise<InteractionAnswer>;
 }
 
 export interface HandoffSource {
