@@ -99,6 +99,10 @@ async function writeWebResponse(response: Response, res: ServerResponse): Promis
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // What is ready within this tick (headers, the answer's event, the end of a POST's stream)
+  // leaves in one write; a stream with nothing to say yet still gets its headers at the next tick.
+  res.cork();
+  process.nextTick(() => res.uncork());
   res.writeHead(response.status, headers);
   if (response.body === null) {
     res.end();
