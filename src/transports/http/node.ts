@@ -101,8 +101,11 @@ async function writeWebResponse(response: Response, res: ServerResponse): Promis
   });
   // What is ready within this tick (headers, the answer's event, the end of a POST's stream)
   // leaves in one write; a stream with nothing to say yet still gets its headers at the next tick.
-  res.cork();
-  process.nextTick(() => res.uncork());
+  // (Response objects of other servers, such as HTTP/2's compatibility layer, may not cork.)
+  if (typeof res.cork === "function") {
+    res.cork();
+    process.nextTick(() => res.uncork());
+  }
   res.writeHead(response.status, headers);
   if (response.body === null) {
     res.end();
