@@ -3,11 +3,12 @@ import { McpClient } from "mcp-handoff/client";
 import { StreamableHttpClientTransport } from "mcp-handoff/http";
 import { StdioClientTransport } from "mcp-handoff/stdio";
 import { entry, ROOT } from "../process.js";
-import { ASK_TOOL, CLIENT_INFO, ECHO_TOOL, ELICIT_ANSWER, firstText } from "../shared.js";
+import { ASK_TOOL, CLIENT_INFO, ECHO_TOOL, ELICIT_ANSWER, firstText, PROTOCOL_VERSION } from "../shared.js";
 import type { Implementation } from "../types.js";
 
+/** Pinned to the revision every implementation speaks, as the SDK clients are: no `server/discover` probe first. */
 function newClient(): McpClient {
-  const client = new McpClient(CLIENT_INFO);
+  const client = new McpClient(CLIENT_INFO, { protocolVersion: PROTOCOL_VERSION });
   client.setElicitationHandler(() => ELICIT_ANSWER);
   return client;
 }
