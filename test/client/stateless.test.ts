@@ -5,7 +5,7 @@
  * `requestState` byte for byte under a new id, capped).
  */
 import { describe, expect, it } from "vitest";
-import { McpClient, SdkError } from "../../src/client/index.js";
+import { McpClient, ProtocolError, SdkError } from "../../src/client/index.js";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../src/jsonrpc/messages.js";
 import { JsonRpcSession, type Params, type Result } from "../../src/jsonrpc/session.js";
 import { LATEST_VERSION } from "../../src/revisions/index.js";
@@ -119,6 +119,24 @@ describe("McpClient and a stateless server", () => {
     const client = newClient({ protocolVersion: MODERN });
     await expect(client.connect(server.clientTransport)).rejects.toMatchObject({ code: -32601 });
     expect(server.sent("initialize")).toEqual([]);
+  });
+
+  it("retries the probe with a version a modern server lists in -32022 instead of falling back", async () => {
+    let refused = 0;
+    const session = new JsonRpcSession();
+    session.setRequestHandler("server/discover", () => {
+      if (refused++ === 0) {
+        throw new ProtocolError(-32022, "Unsupported protocol version", { supported: [MODERN], requested: "x" });
+      }
+      return { resultType: "complete", supportedVersions: [MODERN], capabilities: {} };
+    });
+    const [clientSide, serverSide] = createMemoryTransportPair();
+    await session.connect(serverSide);
+    const client = newClient();
+    await client.connect(clientSide);
+    expect(client.isStateless).toBe(true);
+    expect(refused).toBe(2);
+    await client.close();
   });
 
   it("leaves out tools whose x-mcp-header breaks the rules and says why", async () => {
