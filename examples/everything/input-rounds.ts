@@ -194,6 +194,19 @@ export function registerInputRounds(server: McpServer): void {
     },
   );
 
+  server.registerTool(
+    "test_header_param",
+    {
+      description: "Its region also travels in the Mcp-Param-Region header, which must agree with the body",
+      inputSchema: {
+        type: "object",
+        properties: { region: { type: "string", "x-mcp-header": "Region" } },
+        required: ["region"],
+      },
+    },
+    (args) => text(`Region ${String(args.region)}`),
+  );
+
   server.registerPrompt(
     "test_input_required_result_prompt",
     { description: "A prompt that asks the user for context first" },

@@ -14,6 +14,7 @@ import type { RequestContext } from "./context.js";
 import { InputNeeded } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
 import type { ServerLogger } from "./logging.js";
+import { checkParamHeaders } from "./param-headers.js";
 import { type PromptCallback, type PromptConfig, type PromptHandle, PromptRegistry } from "./prompts.js";
 import {
   type ReadResourceCallback,
@@ -143,6 +144,11 @@ export class McpServer {
       route: (method, params, ctx, from) => this.#route(method, params, ctx, from),
       report: (message, error, sessionId) => this.#report("error", message, error, sessionId),
       closed: (closed) => this.#sessions.delete(closed),
+      checkHeaders: (method, params, headers) => {
+        if (method !== "tools/call") return;
+        const args = params.arguments as Record<string, unknown> | undefined;
+        checkParamHeaders(this.#tools.inputSchemaOf(params.name), args, headers);
+      },
     });
     this.#sessions.add(session);
     try {

@@ -62,6 +62,11 @@ export interface SessionHost {
   route(method: string, params: Params, ctx: RequestContext, session: ServerConnection): Promise<Result>;
   report(message: string, error: unknown, sessionId?: string): void;
   closed(session: ServerConnection): void;
+  /**
+   * Checks what a stateless request's HTTP headers repeat from its body beyond the standard ones
+   * (`x-mcp-header` tool parameters). @throws ProtocolError -32020 on a mismatch.
+   */
+  checkHeaders(method: string, params: Params, headers: Record<string, string> | undefined): void;
 }
 
 /** Which server capability each client request needs; requests without one are always served. */
@@ -268,8 +273,10 @@ export class ServerConnection implements ServerSession {
       this.#logLevel = params.level;
       return {};
     }
-    if (modern === undefined)
+    if (modern === undefined) {
       return this.#run(method, params, inbound, (this.#clientCapabilities ?? {}) as Record<string, unknown>);
+    }
+    this.host.checkHeaders(method, params, inbound.extra?.headers);
     const level = isLoggingLevel(modern.logLevel) ? modern.logLevel : undefined;
     const log = (lvl: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) =>
       level === undefined || !isAtLeast(lvl, level) ? Promise.resolve() : this.#send(lvl, data, logger, related);

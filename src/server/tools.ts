@@ -6,6 +6,7 @@
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { CallToolResult, Icon, Tool, ToolAnnotations } from "../revisions/index.js";
 import type { RequestContext } from "./context.js";
+import { InputNeeded } from "./input-round.js";
 import { InteractionRequired } from "./interactions.js";
 import { paginate } from "./pagination.js";
 import { type RegisteredHandle, Registry } from "./registry.js";
@@ -118,6 +119,12 @@ export class ToolRegistry {
     return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
   }
 
+  /** The input schema `tools/list` shows for `name`, if such a tool is enabled. */
+  inputSchemaOf(name: unknown): unknown {
+    const entry = typeof name === "string" ? this.#registry.get(name) : undefined;
+    return entry?.input.json;
+  }
+
   /** `tools/call`. @throws ProtocolError -32602 for an unknown tool, or the handler's ProtocolError. */
   async call(params: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
     const name = params.name;
@@ -132,7 +139,9 @@ export class ToolRegistry {
       result = await entry.handler(checked.value, ctx);
     } catch (error) {
       // Both become JSON-RPC errors (or the hand-off's own answer) rather than tool results.
-      if (error instanceof ProtocolError || error instanceof InteractionRequired) throw error;
+      if (error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded) {
+        throw error;
+      }
       const message = error instanceof Error ? error.message : String(error);
       return errorResult(message || `Tool ${entry.name} failed`);
     }

@@ -14,6 +14,14 @@ const META = {
 function endpoint() {
   const server = new McpServer({ name: "s", version: "1" });
   server.registerTool(
+    "where",
+    {
+      description: "Names its region",
+      inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } },
+    },
+    (args) => ({ content: [{ type: "text", text: String(args.region) }] }),
+  );
+  server.registerTool(
     "echo",
     { description: "Echoes", inputSchema: { type: "object", properties: {} } },
     async (_a, ctx) => {
@@ -28,7 +36,12 @@ function endpoint() {
   return http;
 }
 
-function post(http: StreamableHttpServer, body: unknown, headers: Record<string, string> = {}) {
+function post(
+  http: StreamableHttpServer,
+  body: { method: string; params?: Record<string, unknown>; [key: string]: unknown },
+  headers: Record<string, string> = {},
+) {
+  const name = body.params?.name ?? body.params?.uri;
   return http.handle(
     new Request("http://127.0.0.1/mcp", {
       method: "POST",
@@ -36,6 +49,8 @@ function post(http: StreamableHttpServer, body: unknown, headers: Record<string,
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
         "mcp-protocol-version": "2026-07-28",
+        "mcp-method": body.method,
+        ...(typeof name === "string" ? { "mcp-name": name } : {}),
         ...headers,
       },
       body: JSON.stringify(body),
@@ -54,7 +69,7 @@ describe("Streamable HTTP server, stateless requests", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("mcp-session-id")).toBeNull();
     const body = await response.json();
-    expect(body.result).toMatchObject({ resultType: "complete", tools: [{ name: "echo" }] });
+    expect(body.result).toMatchObject({ resultType: "complete", tools: [{ name: "where" }, { name: "echo" }] });
     expect(http.sessionCount).toBe(0);
   });
 
@@ -78,6 +93,45 @@ describe("Streamable HTTP server, stateless requests", () => {
     );
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ id: 3, error: { code: -32020 } });
+  });
+
+  it("refuses a missing Mcp-Method header with -32020", async () => {
+    const response = await post(
+      endpoint(),
+      { jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: META } },
+      { "mcp-method": "" },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: -32020 } });
+  });
+
+  it("checks x-mcp-header parameters: the Mcp-Param header must be there and agree, Base64 or plain", async () => {
+    const http = endpoint();
+    const call = (region: string, headers: Record<string, string>) =>
+      post(
+        http,
+        {
+          jsonrpc: "2.0",
+          id: 8,
+          method: "tools/call",
+          params: { name: "where", arguments: { region }, _meta: META },
+        },
+        headers,
+      );
+    const plain = await call("eu", { "mcp-param-region": "eu" });
+    expect(await plain.json()).toMatchObject({ result: { content: [{ text: "eu" }] } });
+    const encoded = `=?base64?${Buffer.from("été").toString("base64")}?=`;
+    expect((await call("été", { "mcp-param-region": encoded })).status).toBe(200);
+    const wrong: Record<string, string>[] = [
+      {},
+      { "mcp-param-region": "us" },
+      { "mcp-param-region": "=?base64?ZXU?=" },
+    ];
+    for (const headers of wrong) {
+      const refused = await call("eu", headers);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: { code: -32020 } });
+    }
   });
 
   it("answers an unknown version with -32022 (400) and a removed method with -32601 (404)", async () => {

@@ -14,3 +14,4 @@ export { type NodeHandler, type NodeHandlerOptions, toNodeHandler } from "./node
 export type { OriginPolicy } from "./origin.js";
 export { type HandleExtra, StreamableHttpServer, type StreamableHttpServerOptions } from "./server.js";
 export { StreamableHttpSessionTransport } from "./session-transport.js";
+export { decodeHeaderValue, StatelessRequestTransport } from "./stateless.js";

@@ -44,6 +44,28 @@ export function statelessRequestOf(headers: Headers, messages: readonly JsonRpcM
   return isStatelessVersion(headers.get(PROTOCOL_VERSION_HEADER)) ? message : undefined;
 }
 
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const SENTINEL = /^=\?base64\?(.*)\?=$/s;
+
+/**
+ * The value an `Mcp-Name` or `Mcp-Param-*` header stands for: the UTF-8 text of a
+ * `=?base64?…?=` value, else the value itself (spec 2026-07-28: basic/transports/streamable-http
+ * § Value Encoding). `undefined` for a malformed Base64 value or characters a header may not carry.
+ */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!/^[\x20-\x7e\t]*$/.test(value)) return undefined;
+  const encoded = SENTINEL.exec(value)?.[1];
+  if (encoded === undefined) return value;
+  if (!BASE64.test(encoded)) return undefined;
+  const bytes = Buffer.from(encoded, "base64");
+  const text = new TextDecoder("utf-8", { fatal: true });
+  try {
+    return text.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What `Mcp-Name` must say for `request`, or `undefined` for methods without a name. */
 function nameOf(request: JsonRpcRequest): string | undefined {
   const params = request.params ?? {};
@@ -53,25 +75,29 @@ function nameOf(request: JsonRpcRequest): string | undefined {
 }
 
 /**
- * The -32020 HeaderMismatch answer (HTTP 400) when a standard header disagrees with the body:
- * `MCP-Protocol-Version` with `_meta`'s version, `Mcp-Method` with the method, `Mcp-Name` with the
- * name or URI. A header left out is not checked.
+ * The -32020 HeaderMismatch answer (HTTP 400) when a standard header is missing or disagrees with
+ * the body: `MCP-Protocol-Version` with `_meta`'s version, `Mcp-Method` with the method, `Mcp-Name`
+ * (decoded) with the name or URI.
  */
 export function headerMismatch(headers: Headers, request: JsonRpcRequest): Response | undefined {
   const problems: string[] = [];
   const version = headers.get(PROTOCOL_VERSION_HEADER);
   const inBody = requestedVersion(request.params);
-  if (version !== null && inBody !== undefined && version !== inBody) {
+  if (version === null) problems.push("the MCP-Protocol-Version header is missing");
+  else if (inBody !== undefined && version !== inBody) {
     problems.push(`MCP-Protocol-Version "${version}" differs from _meta's "${inBody}"`);
   }
   const method = headers.get(METHOD_HEADER);
-  if (method !== null && method !== request.method) {
+  if (method === null) problems.push("the Mcp-Method header is missing");
+  else if (method !== request.method) {
     problems.push(`Mcp-Method "${method}" differs from the body's "${request.method}"`);
   }
   const name = headers.get(NAME_HEADER);
   const expected = nameOf(request);
-  if (name !== null && expected !== undefined && name !== expected) {
-    problems.push(`Mcp-Name "${name}" differs from the body's "${expected}"`);
+  if (expected !== undefined) {
+    const decoded = name === null ? undefined : decodeHeaderValue(name);
+    if (name === null) problems.push("the Mcp-Name header is missing");
+    else if (decoded !== expected) problems.push(`Mcp-Name "${name}" differs from the body's "${expected}"`);
   }
   if (problems.length === 0) return undefined;
   return jsonResponse(400, {
