@@ -5,7 +5,7 @@
  * secret in a form, the result goes into the vault for that user, and the interaction completes.
  * Nothing secret is written to a page, a log or an error text.
  */
-import type { UserInteraction } from "../interaction/model.js";
+import type { StoredCredential, UserInteraction } from "../interaction/model.js";
 import type { InteractionManager } from "../interaction/server/index.js";
 import type { CredentialVault } from "../stores/types.js";
 import {
@@ -94,7 +94,14 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     return interaction;
   }
 
-  async function complete(interaction: UserInteraction, session: BrowserSession): Promise<Response> {
+  /**
+   * Stores what the user gave and completes the interaction, if it is still open: exchanging a
+   * code or reading a form takes time, and a result that arrives after the deadline is dropped.
+   */
+  async function store(id: string, session: BrowserSession, credential: StoredCredential): Promise<Response> {
+    const interaction = await open(id, session);
+    if (interaction instanceof Response) return interaction;
+    await options.vault.put(session.user, credential);
     try {
       await options.manager.complete(interaction.id, { user: session.user });
     } catch {
@@ -126,8 +133,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
         return notice(403, "Form expired", "This form is no longer valid. Open the link again.");
       }
       if (typeof secret !== "string" || secret === "") return notice(400, "Nothing entered", "Enter a value.");
-      await options.vault.put(session.user, { provider: purpose.provider, secret, updatedAt: now() });
-      return complete(interaction, session);
+      return store(interaction.id, session, { provider: purpose.provider, secret, updatedAt: now() });
     }
     if (request.method !== "GET") return notice(405, "Not allowed", "Open the link instead.");
     const location = await startGrant(flow, {
@@ -163,8 +169,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
       report("The provider did not grant access", error);
       return notice(502, "Not connected", "The service did not grant access. Nothing was stored.");
     }
-    await options.vault.put(session.user, credential);
-    return complete(interaction, session);
+    return store(interaction.id, session, credential);
   }
 
   return async (request) => {
