@@ -1,6 +1,7 @@
 /**
  * The official TypeScript SDK v2 client (`@modelcontextprotocol/client`) against our McpServer,
- * over stdio and over Streamable HTTP: handshake (also with its `server/discover` probe),
+ * over stdio and over Streamable HTTP: handshake, its `server/discover` probe (answered in 2026-07-28),
+ * an `InputRequiredResult` round,
  * tools, structured output, and both modes of elicitation through its handler API.
  */
 import {
@@ -58,12 +59,29 @@ describe.each<TransportKind>(["stdio", "http"])("SDK v2 client -> our server ove
     await expect(client.ping()).resolves.toEqual({});
   });
 
-  it("falls back to initialize when it probes with server/discover first (auto negotiation)", async () => {
+  it("speaks 2026-07-28 when it probes with server/discover first (auto negotiation)", async () => {
     const client = await connect({}, undefined, { versionNegotiation: { mode: "auto" } });
-    expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     expect((await client.callTool({ name: "echo", arguments: { text: "after the probe" } })).content).toEqual([
       { type: "text", text: "after the probe" },
     ]);
+  });
+
+  it("on 2026-07-28, answers our InputRequiredResult with its elicitation handler and gets the result on the retry", async () => {
+    const asked: unknown[] = [];
+    const client = await connect(
+      { elicitation: { form: {} } },
+      (c) =>
+        c.setRequestHandler("elicitation/create", (request) => {
+          asked.push(request.params);
+          return { action: "accept", content: { name: "Ada", greeting: "Hi" } };
+        }),
+      { versionNegotiation: { mode: "auto" } },
+    );
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    const result = await client.callTool({ name: "ask_name", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "Hi, Ada!" }]);
+    expect(asked).toHaveLength(1);
   });
 
   it("lists the tools with their schemas", async () => {
