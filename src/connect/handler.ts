@@ -42,12 +42,27 @@ export interface ConnectHandlerOptions {
   now?: () => number;
   /**
    * Told why a step failed (an authorization server refusing or unreachable, a store failing);
-   * the page itself says nothing specific. Never given a secret. Default: dropped.
+   * the page itself says nothing specific. The error is reduced to its name, message, code and
+   * stack (no `cause`, no attached answer), so it carries no secret. Default: dropped.
    */
   report?: (message: string, error: unknown) => void;
 }
 
 const ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+/**
+ * The error's kind, message and code only: OAuth libraries attach the server's whole answer (a
+ * token response with its tokens, request headers) as `cause` and further fields.
+ */
+function withoutDetails(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error("A value that is not an Error was thrown");
+  const plain = new Error(error.message);
+  plain.name = error.name;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" || typeof code === "number") Object.assign(plain, { code });
+  if (error.stack !== undefined) plain.stack = error.stack;
+  return plain;
+}
 
 /**
  * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (secret form), `GET
@@ -56,7 +71,8 @@ const ID = /^[A-Za-z0-9_-]{16,64}$/;
  */
 export function createConnectHandler(options: ConnectHandlerOptions): (request: Request) => Promise<Response> {
   const now = options.now ?? Date.now;
-  const report = options.report ?? (() => undefined);
+  const reportTo = options.report ?? (() => undefined);
+  const report = (message: string, error: unknown) => reportTo(message, withoutDetails(error));
   const baseUrl = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
   const prefix = `${baseUrl.pathname}connect/`;
   const servers = new OAuthServers();
