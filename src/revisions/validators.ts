@@ -32,7 +32,9 @@ function dialectOf(version: ProtocolVersion): Dialect {
  */
 export function createAjv(dialect: Dialect, trusted = false): Ajv {
   // strict mode would reject annotations the official schemas use (e.g. union `type` arrays) and log noise.
-  const options = { strict: false, allErrors: false, validateSchema: !trusted } as const;
+  // Trusted documents also compile each `$ref`d definition once, as its own function, instead of
+  // inlining it into every definition that names it: the first messages compile a third as much code.
+  const options = { strict: false, allErrors: false, validateSchema: !trusted, inlineRefs: !trusted } as const;
   const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   return ajv;
