@@ -113,7 +113,11 @@ export class InputRound {
       this.#used[key] = { ...answer, method };
       return result;
     }
-    this.#asks.push(interaction === undefined ? { key, method, params } : { key, method, params, interaction });
+    // This revision has no elicitationId: the retry itself says the page was visited.
+    const { elicitationId: _id, ...asked } = params;
+    this.#asks.push(
+      interaction === undefined ? { key, method, params: asked } : { key, method, params: asked, interaction },
+    );
     throw new InputNeeded();
   }
 

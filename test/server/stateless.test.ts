@@ -37,6 +37,18 @@ function newServer(now = () => 1_000) {
     );
     return { content: [{ type: "text", text: `Hello, ${String(name.content?.name)}` }] };
   });
+  server.registerTool(
+    "visit",
+    { description: "Sends the user to a page", inputSchema: NO_ARGUMENTS },
+    async (_a, ctx) => {
+      const answer = await ctx.elicit({
+        mode: "url",
+        url: "https://example.com/page",
+        message: "Please visit the page.",
+      });
+      return { content: [{ type: "text", text: answer.action }] };
+    },
+  );
   server.registerTool("ask_model", { description: "Samples", inputSchema: NO_ARGUMENTS }, async (_args, ctx) => {
     await ctx.sample({ messages: [], maxTokens: 5 });
     return { content: [] };
@@ -99,6 +111,21 @@ describe("McpServer, revision 2026-07-28", () => {
       _meta: meta({ elicitation: {} }),
     });
     expect(done.content).toEqual([{ type: "text", text: "Hello, Ada" }]);
+  });
+
+  it("asks a URL-mode elicitation without elicitationId, which this revision lacks", async () => {
+    const { client } = await statelessClient(newServer());
+    const first = await client.request("tools/call", {
+      name: "visit",
+      arguments: {},
+      _meta: meta({ elicitation: { url: {} } }),
+    });
+    expect(first.inputRequests).toEqual({
+      "elicitation-1": {
+        method: "elicitation/create",
+        params: { mode: "url", url: "https://example.com/page", message: "Please visit the page." },
+      },
+    });
   });
 
   it("refuses a tampered, expired or foreign requestState with -32602", async () => {
