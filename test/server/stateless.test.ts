@@ -193,4 +193,34 @@ describe("McpServer, revision 2026-07-28", () => {
     controller.abort();
     await listen;
   });
+
+  it("tags resources/updated for the URIs a listen subscribed to, and only those", async () => {
+    const server = newServer();
+    server.registerResource("readme", "docs://readme", { mimeType: "text/plain" }, (uri) => ({
+      contents: [{ uri, text: "hi" }],
+    }));
+    const { client, received } = await statelessClient(server);
+    const controller = new AbortController();
+    const listen = client
+      .request(
+        "subscriptions/listen",
+        { notifications: { resourceSubscriptions: ["docs://readme"] }, _meta: meta() },
+        { signal: controller.signal },
+      )
+      .catch(() => undefined);
+    const updates = () =>
+      received.filter(
+        (m): m is JsonRpcMessage & { params: Params } =>
+          "method" in m && m.method === "notifications/resources/updated",
+      );
+    await until(() => (received.length > 0 ? true : undefined));
+    await server.notifyResourceUpdated("docs://other");
+    await server.notifyResourceUpdated("docs://readme");
+    const update = await until(() => updates()[0]);
+    expect(update.params).toEqual({ uri: "docs://readme", _meta: { [META.subscriptionId]: 0 } });
+    await flush();
+    expect(updates()).toHaveLength(1);
+    controller.abort();
+    await listen;
+  });
 });
