@@ -23,7 +23,7 @@ import {
   ResourceRegistry,
 } from "./resources.js";
 import type { SchemaInput, ZodRawShape } from "./schema.js";
-import { ServerConnection, type ServerSession } from "./session.js";
+import { ServerConnection, type ServerSession, type SessionHost } from "./session.js";
 import type { StatelessSettings } from "./stateless.js";
 import { type ToolConfig, type ToolHandle, type ToolHandler, ToolRegistry } from "./tools.js";
 import type { ResourceTemplate } from "./uri-template.js";
@@ -105,6 +105,7 @@ export class McpServer {
   readonly #resources: ResourceRegistry;
   readonly #prompts: PromptRegistry;
   readonly #stateless: StatelessSettings;
+  #host: SessionHost | undefined;
 
   /** @param info `serverInfo` (spec: basic/lifecycle § Initialization). */
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
@@ -135,7 +136,8 @@ export class McpServer {
    * Resolves once the transport is started; the client's `initialize` comes after.
    */
   async connect(transport: Transport): Promise<ServerSession> {
-    const session = new ServerConnection({
+    // One host for every connection: thousands of idle HTTP sessions need not each hold these closures.
+    this.#host ??= {
       serverInfo: this.#info,
       instructions: this.#options.instructions,
       interactions: this.#options.interactions,
@@ -149,7 +151,8 @@ export class McpServer {
         const args = params.arguments as Record<string, unknown> | undefined;
         checkParamHeaders(this.#tools.inputSchemaOf(params.name), args, headers);
       },
-    });
+    };
+    const session = new ServerConnection(this.#host);
     this.#sessions.add(session);
     try {
       await session.connect(transport);

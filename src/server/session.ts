@@ -86,7 +86,8 @@ const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
 
 export class ServerConnection implements ServerSession {
   readonly #rpc = new JsonRpcSession();
-  readonly #localId = randomUUID();
+  /** Made when first asked for: an HTTP session goes by its transport's id. */
+  #localId: string | undefined;
   #transport: Transport | undefined;
   #protocolVersion: string | undefined;
   #clientInfo: Implementation | undefined;
@@ -95,7 +96,7 @@ export class ServerConnection implements ServerSession {
   #initialized = false;
   #logLevel: LoggingLevel | undefined;
   /** URL-mode elicitations not yet completed, with the request each was made in (oldest first, bounded). */
-  readonly #elicitations = new Map<string, RequestId>();
+  #elicitations: Map<string, RequestId> | undefined;
   /** URIs this client subscribed to with `resources/subscribe`. */
   readonly subscriptions = new Set<string>();
   readonly #interactions: SessionInteractions;
@@ -146,7 +147,10 @@ export class ServerConnection implements ServerSession {
   }
 
   get id(): string {
-    return this.#transport?.sessionId ?? this.#localId;
+    const id = this.#transport?.sessionId;
+    if (id !== undefined) return id;
+    this.#localId ??= randomUUID();
+    return this.#localId;
   }
   get protocolVersion(): string | undefined {
     return this.#protocolVersion;
@@ -200,13 +204,14 @@ export class ServerConnection implements ServerSession {
   #notifyAbout(interactionId: string, method: string, params: Params): Promise<void> {
     // While the request that asked is still open, its own stream carries the completion, so the
     // client sees it before that request's result.
-    const requestId = this.#elicitations.get(interactionId);
-    this.#elicitations.delete(interactionId);
+    const requestId = this.#elicitations?.get(interactionId);
+    this.#elicitations?.delete(interactionId);
     const options = requestId === undefined ? {} : { relatedRequestId: requestId };
     return this.#rpc.notify(method, params, options);
   }
 
   #rememberAsking(interactionId: string, requestId: RequestId): void {
+    this.#elicitations ??= new Map();
     if (this.#elicitations.size >= 1000) this.#elicitations.delete(this.#elicitations.keys().next().value ?? "");
     this.#elicitations.set(interactionId, requestId);
   }
