@@ -67,12 +67,18 @@ export class StreamableHttpSessionTransport implements Transport {
   onclose?: () => void;
 
   private version: string | undefined;
-  private readonly tag = globalThis.crypto.randomUUID();
-  private readonly streams = new Map<string, OutboundStream>();
+  /** Prefixes stream ids in the event store, so a `Last-Event-ID` names its session (made on first use). */
+  private tagValue: string | undefined;
+  private streamCount = 0;
+  /** Streams by id, kept only where they can be resumed (an event store and a session). */
+  private streams: Map<string, OutboundStream> | undefined;
   private readonly byRequest = new Map<RequestId, OutboundStream>();
-  private readonly standalone = newStream(`${this.tag}.standalone`, new Set());
-  /** Requests the client cancelled while they were pending; a response that crossed the cancellation is dropped. */
-  private readonly cancelled = new Set<RequestId>();
+  private readonly standalone: OutboundStream;
+  /**
+   * Requests the client cancelled while they were pending; a response that crossed the cancellation
+   * is dropped. Made on the first cancellation.
+   */
+  private cancelled: Set<RequestId> | undefined;
   /** The `initialize` request that opened this session, until it is answered; an error answer ends the session. */
   private opening: RequestId | undefined;
   /** The stream of the POST being delivered right now, for an answer that has no id. */
@@ -85,6 +91,19 @@ export class StreamableHttpSessionTransport implements Transport {
 
   constructor(private readonly options: SessionTransportOptions) {
     this.sessionId = options.sessionId;
+    // The standalone stream never has requests of its own, so it shares one empty set.
+    this.standalone = newStream(this.streamId("standalone"), NO_REQUESTS);
+  }
+
+  private get tag(): string {
+    this.tagValue ??= globalThis.crypto.randomUUID();
+    return this.tagValue;
+  }
+
+  /** A stream's id: tagged with the session where events are stored, else a plain counter. */
+  private streamId(name?: string): string {
+    if (this.options.eventStore === undefined) return name ?? String(++this.streamCount);
+    return `${this.tag}.${name ?? globalThis.crypto.randomUUID()}`;
   }
 
   /** The revision the protocol layer negotiated, if it said so. */
@@ -128,7 +147,7 @@ export class StreamableHttpSessionTransport implements Transport {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The HTTP session is closed");
     if (isResponse(message)) {
       const stream = message.id === null ? this.delivering : this.byRequest.get(message.id);
-      if (stream === undefined && message.id !== null && this.cancelled.delete(message.id)) return;
+      if (stream === undefined && message.id !== null && this.cancelled?.delete(message.id)) return;
       if (stream === undefined) {
         throw new SdkError("TRANSPORT_ERROR", `No pending request with id ${JSON.stringify(message.id)}`);
       }
@@ -167,13 +186,14 @@ export class StreamableHttpSessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const stream of [...this.streams.values(), this.standalone]) {
+    const open = new Set([...this.byRequest.values(), ...(this.streams?.values() ?? []), this.standalone]);
+    for (const stream of open) {
       stream.sink?.end([...stream.pending]);
       stream.sink = undefined;
     }
-    this.streams.clear();
+    this.streams?.clear();
     this.byRequest.clear();
-    this.cancelled.clear();
+    this.cancelled?.clear();
     this.options.onterminate?.();
     this.onclose?.();
   }
@@ -205,8 +225,11 @@ export class StreamableHttpSessionTransport implements Transport {
       }
       pending.add(id);
     }
-    const stream = newStream(`${this.tag}.${globalThis.crypto.randomUUID()}`, pending);
-    this.streams.set(stream.id, stream);
+    const stream = newStream(this.streamId(), pending);
+    if (this.resumable) {
+      this.streams ??= new Map();
+      this.streams.set(stream.id, stream);
+    }
     for (const id of ids) this.byRequest.set(id, stream);
     let response: Response | Promise<Response>;
     if (this.options.enableJsonResponse) {
@@ -250,7 +273,7 @@ export class StreamableHttpSessionTransport implements Transport {
     if (store === undefined || !streamId.startsWith(`${this.tag}.`)) {
       return httpError(400, ErrorCode.InvalidRequest, "The Last-Event-ID does not belong to this session", headers);
     }
-    const stream = streamId === this.standalone.id ? this.standalone : this.streams.get(streamId);
+    const stream = streamId === this.standalone.id ? this.standalone : this.streams?.get(streamId);
     const stale = stream?.sink;
     if (stream !== undefined && stale?.open) {
       // A client resumes only a connection it has lost, possibly before the server noticed; the
@@ -334,7 +357,7 @@ export class StreamableHttpSessionTransport implements Transport {
     stream.chain = stream.chain.then(() => {
       stream.sink?.end();
       stream.sink = undefined;
-      this.streams.delete(stream.id);
+      this.streams?.delete(stream.id);
       if (this.options.closeWhenIdle && this.byRequest.size === 0) void this.close();
     });
   }
@@ -352,6 +375,7 @@ export class StreamableHttpSessionTransport implements Transport {
       if (stream === undefined) continue;
       this.byRequest.delete(id);
       stream.pending.delete(id);
+      this.cancelled ??= new Set();
       this.cancelled.add(id);
       if (this.cancelled.size > MAX_CANCELLED_IDS)
         this.cancelled.delete(this.cancelled.values().next().value as RequestId);
@@ -375,6 +399,8 @@ export class StreamableHttpSessionTransport implements Transport {
     else this.queue.push(run);
   }
 }
+
+const NO_REQUESTS: Set<RequestId> = new Set();
 
 function newStream(id: string, pending: Set<RequestId>): OutboundStream {
   return { id, pending, sink: undefined, chain: Promise.resolve(), resumable: false, done: false };
