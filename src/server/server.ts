@@ -71,8 +71,8 @@ export interface McpServerOptions {
   cacheHints?: CacheHints;
   /**
    * Revision 2026-07-28: the key (at least 32 bytes) that signs `requestState` (HMAC-SHA256).
-   * Default: random per process, so a state outlives neither a restart nor another instance; give
-   * every instance behind one endpoint the same key.
+   * Default: random for each `McpServer`, so a state outlives neither a restart nor another
+   * instance; give every instance behind one endpoint the same key.
    */
   requestStateSecret?: Uint8Array;
   /** ms a `requestState` stays valid; default 600,000 (10 minutes). */

@@ -8,7 +8,10 @@
  *   `isInputRequired`, `INPUT_REQUEST_METHODS`, `MRTR_METHODS`: the multi round-trip shapes;
  * - `STATELESS_METHODS`, `INPUT_REQUESTS`, `CACHEABLE_METHODS`: the method table;
  * - `StatelessRevision`, `STATELESS_REVISIONS`: the revision object (schema checks both ways);
- * - `isStatelessRequest`, `readRequestMeta`: reading a request's era and `_meta`;
+ *   `requestInteractionWire`: how a request's client is handed off to a page;
+ * - `isStatelessRequest`, `isStatelessVersion`, `requestedVersion`, `readRequestMeta`: reading a
+ *   request's era and `_meta`;
+ * - `missingCapability`, `checkInputResponse`: checks of input requests and their answers;
  * - `encodeResult`, `CacheHints`, `DEFAULT_CACHE_HINTS`: what results carry on the wire;
  * - `createStatelessGate`, `createEntryGate`: the server's gates (one connection, both eras);
  * - `signRequestState`, `openRequestState`: the server's signed, expiring `requestState`.
