@@ -5,10 +5,15 @@
  * whose handler asks for an elicitation and the roots, echoing the SDK's `requestState`; a
  * server instance that serves only the handshake era gets `initialize` after the probe fails.
  */
-import { acceptedContent, inputRequired, inputResponse, McpServer as SdkServer } from "@modelcontextprotocol/server";
+import {
+  acceptedContent,
+  fromJsonSchema,
+  inputRequired,
+  inputResponse,
+  McpServer as SdkServer,
+} from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { describe, expect, it } from "vitest";
-import * as z from "zod";
 import { McpClient } from "../../src/client/index.js";
 import { LATEST_VERSION } from "../../src/revisions/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
@@ -17,10 +22,22 @@ function sdkServer(): SdkServer {
   const server = new SdkServer({ name: "sdk-v2-server", version: "2.0.0" });
   server.registerTool(
     "add",
-    { description: "Adds two numbers", inputSchema: z.object({ a: z.number(), b: z.number() }) },
+    {
+      description: "Adds two numbers",
+      inputSchema: fromJsonSchema<{ a: number; b: number }>({
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      }),
+    },
     async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
   );
-  const nameSchema = z.object({ name: z.string() });
+  // Schemas go through the SDK's fromJsonSchema: it needs a newer zod than the one installed here.
+  const nameSchema = fromJsonSchema<{ name: string }>({
+    type: "object",
+    properties: { name: { type: "string" } },
+    required: ["name"],
+  });
   server.registerTool("greet", { description: "Greets the user by name" }, async (ctx) => {
     const answer = acceptedContent(ctx.mcpReq.inputResponses, "who", nameSchema);
     const roots = inputResponse(ctx.mcpReq.inputResponses, "where");
