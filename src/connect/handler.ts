@@ -67,7 +67,10 @@ function withoutDetails(error: unknown): Error {
 /**
  * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (secret form), `GET
  * /connect/callback` (third-party redirect) and `GET <login.redirectPath>`; anything else is 404.
- * Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options: DENY`.
+ * Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options: DENY`. Under
+ * a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
+ * @throws RangeError when `login.redirectPath` is not under the connect pages' path, or
+ *   `cookieSecret` is shorter than 32 bytes.
  */
 export function createConnectHandler(options: ConnectHandlerOptions): (request: Request) => Promise<Response> {
   const now = options.now ?? Date.now;
@@ -94,6 +97,9 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     now,
   };
   const loginPath = new URL(options.login.redirectPath, baseUrl).pathname;
+  if (!loginPath.startsWith(prefix)) {
+    throw new RangeError(`login.redirectPath must lie under ${prefix}, where the login cookie is sent`);
+  }
 
   /** The interaction when this browser's user may act on it, else the page that says why not. */
   async function open(id: string, session: BrowserSession): Promise<UserInteraction | Response> {

@@ -28,7 +28,11 @@ interface PendingLogin {
 }
 
 export interface LoginConfig extends AuthorizationServerConfig {
-  /** Path of this handler where the authorization server sends the browser back, e.g. `/connect/login`. */
+  /**
+   * Path of this handler where the authorization server sends the browser back, e.g.
+   * `/connect/login`; under a path prefix `/app`, `/app/connect/login`. It must lie under the
+   * connect pages' path, the only path the login cookie is sent to.
+   */
   redirectPath: string;
 }
 
@@ -52,6 +56,11 @@ export function readSession(deps: LoginDeps, request: Request): BrowserSession |
     return undefined;
   }
   return { user: { issuer: user.issuer, subject: user.subject }, sid: value.sid };
+}
+
+/** The connect pages' path (`<baseUrl path>connect`), which both cookies are scoped to. */
+function cookiePath(deps: LoginDeps): string {
+  return `${deps.baseUrl.pathname}connect`;
 }
 
 function redirectUri(deps: LoginDeps): string {
@@ -81,7 +90,11 @@ export async function startLogin(deps: LoginDeps, returnTo: string): Promise<{ l
   const sealed = deps.sealer.seal("login", pending, deps.now() + LOGIN_MS);
   return {
     location: url.href,
-    cookie: cookieHeader(LOGIN_COOKIE, sealed, { secure: deps.secure, maxAgeS: LOGIN_MS / 1000 }),
+    cookie: cookieHeader(LOGIN_COOKIE, sealed, {
+      secure: deps.secure,
+      maxAgeS: LOGIN_MS / 1000,
+      path: cookiePath(deps),
+    }),
   };
 }
 
@@ -131,8 +144,12 @@ export async function finishLogin(
     return {
       returnTo: pending.returnTo,
       cookies: [
-        cookieHeader(SESSION_COOKIE, sealed, { secure: deps.secure, maxAgeS: Math.floor(deps.sessionMs / 1000) }),
-        cookieHeader(LOGIN_COOKIE, "", { secure: deps.secure, maxAgeS: 0 }),
+        cookieHeader(SESSION_COOKIE, sealed, {
+          secure: deps.secure,
+          maxAgeS: Math.floor(deps.sessionMs / 1000),
+          path: cookiePath(deps),
+        }),
+        cookieHeader(LOGIN_COOKIE, "", { secure: deps.secure, maxAgeS: 0, path: cookiePath(deps) }),
       ],
     };
   } catch {

@@ -70,9 +70,16 @@ export function readCookie(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** A `Set-Cookie` value: HttpOnly, SameSite=Lax, Path=/connect, Secure unless served on loopback. */
-export function cookieHeader(name: string, value: string, options: { secure: boolean; maxAgeS: number }): string {
-  const parts = [`${name}=${value}`, "Path=/connect", "HttpOnly", "SameSite=Lax", `Max-Age=${options.maxAgeS}`];
+/**
+ * A `Set-Cookie` value: HttpOnly, SameSite=Lax, Secure unless served on loopback, scoped to
+ * `options.path` (the connect pages' path, e.g. `/connect`, or `/app/connect` under a prefix).
+ */
+export function cookieHeader(
+  name: string,
+  value: string,
+  options: { secure: boolean; maxAgeS: number; path: string },
+): string {
+  const parts = [`${name}=${value}`, `Path=${options.path}`, "HttpOnly", "SameSite=Lax", `Max-Age=${options.maxAgeS}`];
   if (options.secure) parts.push("Secure");
   return parts.join("; ");
 }

@@ -54,14 +54,18 @@ export interface WorldOptions {
   logger?: ServerLogger;
   states?: GrantStateStore;
   report?: (message: string, error: unknown) => void;
+  /** A path the pages are served under, e.g. `/app` (then `/app/connect/<id>`); default none. */
+  prefix?: string;
 }
 
 export async function startWorld(options: WorldOptions = {}) {
   const clock = new Clock();
   const reports: string[] = [];
   const web = await listen("127.0.0.1");
-  const mcpAs = await startMcpAuthorizationServer(web.origin);
-  const thirdParty = await startThirdParty(web.origin);
+  const prefix = options.prefix ?? "";
+  const baseUrl = `${web.origin}${prefix}`;
+  const mcpAs = await startMcpAuthorizationServer(baseUrl);
+  const thirdParty = await startThirdParty(baseUrl);
   const store = new MemoryInteractionStore({ now: clock.now });
   const manager = new InteractionManager({ store, bus: new InProcessMessageBus(), now: clock.now });
   const vaultKey = randomBytes(32);
@@ -73,12 +77,12 @@ export async function startWorld(options: WorldOptions = {}) {
   const handler = createConnectHandler({
     manager,
     vault,
-    baseUrl: web.origin,
+    baseUrl,
     login: {
       issuer: mcpAs.issuer,
       clientId: "mcp-connect",
       clientSecret: "mcp-connect-secret-for-tests",
-      redirectPath: "/connect/login",
+      redirectPath: `${prefix}/connect/login`,
     },
     providers,
     cookieSecret,
@@ -97,7 +101,7 @@ export async function startWorld(options: WorldOptions = {}) {
   const broker = new CredentialBroker({
     service: manager,
     vault,
-    baseUrl: web.origin,
+    baseUrl,
     providers,
     secretLabels: { forecast: "API key" },
     now: clock.now,
@@ -122,7 +126,8 @@ export async function startWorld(options: WorldOptions = {}) {
     manager,
     vault,
     server,
-    connectOrigin: web.origin,
+    /** Where the pages are served: the origin, with the prefix when there is one. */
+    connectOrigin: baseUrl,
     mcpIssuer: mcpAs.issuer,
     thirdParty,
     /** What the connect handler reported, in order. */
