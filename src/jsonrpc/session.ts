@@ -76,6 +76,13 @@ export type RequestHandler = (params: Params, request: InboundRequest) => Result
 /** Handles one inbound notification; handlers run in arrival order, and what they throw goes to `onerror`. */
 export type NotificationHandler = (params: Params, extra: MessageExtra | undefined) => void | Promise<void>;
 
+/** A notification handler that serves several methods and is told which one arrived. */
+export type FallbackNotificationHandler = (
+  method: string,
+  params: Params,
+  extra: MessageExtra | undefined,
+) => void | Promise<void>;
+
 /** Options of `new JsonRpcSession(options)`. */
 export interface JsonRpcSessionOptions {
   /** ms; default 60,000. A request waiting for a human passes its own `timeoutMs`. */
@@ -154,6 +161,8 @@ export class JsonRpcSession {
   private inbound: Map<RequestId, InboundCall> | undefined;
   private requestHandlers: Map<string, RequestHandler> | undefined;
   private notificationHandlers: Map<string, NotificationHandler> | undefined;
+  private fallbackRequests: { accepts(method: string): boolean; handler: RequestHandler } | undefined;
+  private fallbackNotifications: { accepts(method: string): boolean; handler: FallbackNotificationHandler } | undefined;
   /** ms a request waits when it passes no `timeoutMs`. */
   readonly defaultTimeoutMs: number;
   private closed = false;
@@ -187,6 +196,20 @@ export class JsonRpcSession {
   setRequestHandler(method: string, handler: RequestHandler): void {
     this.requestHandlers ??= new Map();
     this.requestHandlers.set(method, handler);
+  }
+
+  /**
+   * Answers every request whose method `accepts` says yes to with one `handler` (the request
+   * names its method in `InboundRequest.method`), where no handler was set for that method by
+   * `setRequestHandler`. A fixed table of methods then costs no map per session.
+   */
+  setFallbackRequestHandler(accepts: (method: string) => boolean, handler: RequestHandler): void {
+    this.fallbackRequests = { accepts, handler };
+  }
+
+  /** Like `setFallbackRequestHandler`, for notifications; the handler is told the method. */
+  setFallbackNotificationHandler(accepts: (method: string) => boolean, handler: FallbackNotificationHandler): void {
+    this.fallbackNotifications = { accepts, handler };
   }
 
   /**
@@ -346,17 +369,20 @@ export class JsonRpcSession {
 
   private receiveNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
     if (this.gate.checkInbound(message)) return;
-    const handler = this.notificationHandlers?.get(message.method);
-    if (!handler) {
+    const { method } = message;
+    const handler = this.notificationHandlers?.get(method);
+    const fallback = handler ? undefined : this.fallbackNotifications;
+    if (!handler && !fallback?.accepts(method)) {
       // The session's own utilities, unless the application replaced them.
-      if (message.method === "notifications/cancelled") this.onCancelled(message.params ?? {});
-      else if (message.method === "notifications/progress") this.onProgress(message.params ?? {});
+      if (method === "notifications/cancelled") this.onCancelled(message.params ?? {});
+      else if (method === "notifications/progress") this.onProgress(message.params ?? {});
       return;
     }
     // Run at once, in arrival order: a progress notification that precedes its response must be
     // seen before the response settles the request.
     try {
-      const outcome = handler(message.params ?? {}, extra);
+      const params = message.params ?? {};
+      const outcome = handler ? handler(params, extra) : fallback?.handler(method, params, extra);
       if (outcome instanceof Promise) outcome.catch((error: unknown) => this.onerror?.(asError(error)));
     } catch (error) {
       this.onerror?.(asError(error));
@@ -379,7 +405,10 @@ export class JsonRpcSession {
       this.reply({ jsonrpc: "2.0", id, error: refusal.toJson() });
       return;
     }
-    const handler = this.requestHandlers?.get(method) ?? (method === "ping" ? answerPing : undefined);
+    const fallback = this.fallbackRequests;
+    const handler =
+      this.requestHandlers?.get(method) ??
+      (fallback?.accepts(method) ? fallback.handler : method === "ping" ? answerPing : undefined);
     if (!handler) {
       this.reply(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`));
       return;

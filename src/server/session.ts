@@ -84,6 +84,10 @@ const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
   "logging/setLevel": "logging",
 };
 
+const OWN_METHODS = new Set(["initialize", "server/discover", "subscriptions/listen", ...Object.keys(CAPABILITY_OF)]);
+const isServedMethod = (method: string) => OWN_METHODS.has(method);
+const isInitialized = (method: string) => method === "notifications/initialized";
+
 export class ServerConnection implements ServerSession {
   readonly #rpc = new JsonRpcSession();
   /** Made when first asked for: an HTTP session goes by its transport's id. */
@@ -128,22 +132,26 @@ export class ServerConnection implements ServerSession {
       this.listens.clear();
       host.closed(this);
     };
-    this.#rpc.setRequestHandler(
-      "initialize",
-      (params, inbound) => this.#initialize(params, inbound) as unknown as Result,
-    );
-    this.#rpc.setNotificationHandler("notifications/initialized", () => {
+    // One handler for the fixed table of methods (each request names its own), so that an idle
+    // session holds no handler map and no closure per method.
+    this.#rpc.setFallbackRequestHandler(isServedMethod, (params, inbound) => this.#dispatch(params, inbound));
+    this.#rpc.setFallbackNotificationHandler(isInitialized, () => {
       this.#initialized = true;
     });
-    this.#rpc.setRequestHandler("server/discover", () =>
-      discoverResult(host.stateless, host.capabilities(), host.serverInfo, host.instructions),
-    );
-    this.#rpc.setRequestHandler("subscriptions/listen", (params, inbound) =>
-      this.listens.listen(params, inbound, host.capabilities()),
-    );
-    // One handler for every routed method (the request names its own): an idle session holds one closure, not eleven.
-    const serve = (params: Params, inbound: InboundRequest) => this.#serve(inbound.method, params, inbound);
-    for (const method of Object.keys(CAPABILITY_OF)) this.#rpc.setRequestHandler(method, serve);
+  }
+
+  #dispatch(params: Params, inbound: InboundRequest): Result | Promise<Result> {
+    const host = this.host;
+    switch (inbound.method) {
+      case "initialize":
+        return this.#initialize(params, inbound) as unknown as Result;
+      case "server/discover":
+        return discoverResult(host.stateless, host.capabilities(), host.serverInfo, host.instructions);
+      case "subscriptions/listen":
+        return this.listens.listen(params, inbound, host.capabilities());
+      default:
+        return this.#serve(inbound.method, params, inbound);
+    }
   }
 
   get id(): string {

@@ -55,6 +55,29 @@ describe("JsonRpcSession", () => {
     expect(received[1]).toEqual({ jsonrpc: "2.0", id: 2, result: { yes: 1 } });
   });
 
+  it("serves a table of methods with one fallback handler told the method; a handler set by name wins", async () => {
+    const { left, right } = await connectedPair();
+    const table = new Set(["a/one", "a/two", "ping"]);
+    right.setFallbackRequestHandler(
+      (method) => table.has(method),
+      (_params, request) => ({ served: request.method }),
+    );
+    right.setRequestHandler("a/two", () => ({ own: true }));
+    const notified: string[] = [];
+    right.setFallbackNotificationHandler(
+      (method) => method.startsWith("notifications/a/"),
+      (method) => void notified.push(method),
+    );
+    await expect(left.request("a/one")).resolves.toEqual({ served: "a/one" });
+    await expect(left.request("a/two")).resolves.toEqual({ own: true });
+    await expect(left.request("ping")).resolves.toEqual({ served: "ping" });
+    await expect(left.request("b/one")).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
+    await left.notify("notifications/a/changed");
+    await left.notify("notifications/b/changed");
+    await until(() => (notified.length > 0 ? true : undefined));
+    expect(notified).toEqual(["notifications/a/changed"]);
+  });
+
   it("turns a handler's plain Error into -32603 without its text", async () => {
     const { left, right } = await connectedPair();
     right.setRequestHandler("x", () => {
