@@ -7,6 +7,8 @@
  * `npm run demo -- --simple` runs the smaller story instead (see simple.ts): a forecast tool whose
  * API key the user types on the server's own page, announced by a URL-mode elicitation.
  * `--interactive` (simple story only) asks you for consent and leaves the page to you.
+ * `--revision 2025-11-25` pins the client to that revision (the stateful era: `initialize`, a
+ * session, error -32042); by default the client probes and both stories run on 2026-07-28.
  */
 import "./quiet-dev-servers.js";
 import { parseArgs } from "node:util";
@@ -17,20 +19,22 @@ const { values } = parseArgs({
     interactive: { type: "boolean", default: false },
     simple: { type: "boolean", default: false },
     full: { type: "boolean", default: false },
+    revision: { type: "string" },
   },
 });
 const say = (line: string) => console.log(line);
 
 const interactive = values.interactive === true;
+const revision = values.revision;
 if (values.simple === true || (interactive && values.full !== true)) {
-  await runSimpleDemo(interactive, say);
+  await runSimpleDemo(interactive, say, revision);
 } else if (interactive) {
   console.error("--interactive is not supported with --full: the full demo's browser steps are automated.");
   process.exitCode = 2;
 } else {
   try {
     const { runFullDemo } = await import("./full/story.js");
-    const result = await runFullDemo(say);
+    const result = await runFullDemo(say, revision === undefined ? {} : { revision });
     if (result.isError) process.exitCode = 1;
     else say("done     alice's items came back; the third-party token stayed on the server.");
   } catch (error) {

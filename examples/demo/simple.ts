@@ -13,11 +13,19 @@ import { askConsentAtTerminal, describeUrlRequest } from "./consent.js";
 import { startForecastServer } from "./forecast-server.js";
 import { fillKeyPage } from "./user-agent.js";
 
-export async function runSimpleDemo(interactive: boolean, say: (line: string) => void): Promise<void> {
+/** `revision` pins the client's protocol revision; without it the client probes (see main.ts). */
+export async function runSimpleDemo(
+  interactive: boolean,
+  say: (line: string) => void,
+  revision?: string,
+): Promise<void> {
   const server = await startForecastServer(say);
   say(`server   listening at ${server.mcpUrl.href}`);
 
-  const client = new McpClient({ name: "handoff-demo-client", version: "1.0.0" });
+  const client = new McpClient(
+    { name: "handoff-demo-client", version: "1.0.0" },
+    revision === undefined ? {} : { protocolVersion: revision },
+  );
   let browserDone: Promise<void> = Promise.resolve();
   client.setElicitationHandler(
     async (params, ctx) => {

@@ -15,59 +15,90 @@ function expectInOrder(lines: string[], needles: string[]): void {
   }
 }
 
+/** The steps that differ by era: the revision negotiated, the wire form named, how the retry comes. */
+const ERA = {
+  "2026-07-28": {
+    negotiated: "client   negotiated revision 2026-07-28 (server/discover, no session)",
+    form: "client   input required: URL elicitation in InputRequiredResult",
+    retry: "client   the user says they are done: retrying list_items with the server's requestState",
+  },
+  "2025-11-25": {
+    negotiated: "client   negotiated revision 2025-11-25 (initialize, one session)",
+    form: "client   URL elicitation required: error -32042",
+    retry: ": completed",
+  },
+} as const;
+
 // `auto` is what `npm run demo` does: headless Chromium where installed (CI installs it), else the
-// scripted user agent; `scripted` runs the same story without a browser. Generous timeouts: a
-// browser start on a busy machine is slow, and nothing here is timed.
-describe.each(["auto", "scripted"] as const)("npm run demo (the full story; also --full), browser %s", (browser) => {
-  it("tells the whole hand-off in order, and the client never prints the third-party token", async () => {
-    const lines: string[] = [];
-    const result = await runFullDemo((line) => lines.push(line), { browser });
+// scripted user agent; `scripted` runs the same story without a browser. By default the client
+// probes and speaks 2026-07-28; `--revision 2025-11-25` pins the stateful era. Generous timeouts:
+// a browser start on a busy machine is slow, and nothing here is timed.
+describe.each([
+  { browser: "auto", revision: undefined },
+  { browser: "scripted", revision: undefined },
+  { browser: "auto", revision: "2025-11-25" },
+] as const)(
+  "npm run demo (the full story; also --full), browser $browser, revision $revision",
+  ({ browser, revision }) => {
+    it("tells the whole hand-off in order, and the client never prints the third-party token", async () => {
+      const lines: string[] = [];
+      const result = await runFullDemo((line) => lines.push(line), { browser, ...(revision ? { revision } : {}) });
+      const era = ERA[revision ?? "2026-07-28"];
 
-    expect(result).toMatchObject({ text: "alice-repo-1, alice-repo-2", isError: false });
-    expectInOrder(lines, [
-      "setup    MCP authorization server (oidc-provider)",
-      "setup    third-party service",
-      "setup    MCP server at http://127.0.0.1:",
-      "setup    the browser steps run in",
-      "client   got an MCP access token for alice",
-      "client   calling list_items",
-      "server   list_items for alice: asking ctx.credentials",
-      "URL:  http://127.0.0.1:",
-      "the (scripted) user answers: yes",
-      "browser    GET MCP server /connect/",
-      "MCP authorization server /interaction/",
-      "(logs in as alice)",
-      "third party /interaction/",
-      "(logs in as alice)",
-      "(consents)",
-      'server   the callback stored alice\'s "items" token in the encrypted vault',
-      ": completed",
-      "server   found the grant in the vault",
-      "client   the call returned: alice-repo-1, alice-repo-2",
-    ]);
-    // The browser's own view of the end: the callback page, then what it says.
-    expectInOrder(lines, [
-      'server   the callback stored alice\'s "items" token',
-      "browser    GET MCP server /connect/callback → 200",
-      "browser  the last page says: Done — return to your app.",
-    ]);
-    if (browser === "scripted")
-      expect(lines).toContain("setup    the browser steps run in the scripted HTTP user agent");
+      expect(result).toMatchObject({ text: "alice-repo-1, alice-repo-2", isError: false });
+      expectInOrder(lines, [
+        "setup    MCP authorization server (oidc-provider)",
+        "setup    third-party service",
+        "setup    MCP server at http://127.0.0.1:",
+        "setup    the browser steps run in",
+        "client   got an MCP access token for alice",
+        era.negotiated,
+        "client   calling list_items",
+        "server   list_items for alice: asking ctx.credentials",
+        era.form,
+        "URL:  http://127.0.0.1:",
+        "the (scripted) user answers: yes",
+        "browser    GET MCP server /connect/",
+        "MCP authorization server /interaction/",
+        "(logs in as alice)",
+        "third party /interaction/",
+        "(logs in as alice)",
+        "(consents)",
+        'server   the callback stored alice\'s "items" token in the encrypted vault',
+        era.retry,
+        "server   list_items for alice: asking ctx.credentials",
+        "server   found the grant in the vault",
+        "client   the call returned: alice-repo-1, alice-repo-2",
+      ]);
+      // The user was asked once, and the tool found the grant only on the retry.
+      expect(lines.filter((line) => line.includes("the (scripted) user answers"))).toHaveLength(1);
+      expect(lines.filter((line) => line.includes("server   found the grant"))).toHaveLength(1);
+      // The browser's own view of the end: the callback page, then what it says.
+      expectInOrder(lines, [
+        'server   the callback stored alice\'s "items" token',
+        "browser    GET MCP server /connect/callback → 200",
+        "browser  the last page says: Done — return to your app.",
+      ]);
+      if (browser === "scripted")
+        expect(lines).toContain("setup    the browser steps run in the scripted HTTP user agent");
 
-    const token = result.storedSecret;
-    expect(token).toBeTruthy();
-    expect(lines.filter((line) => line.startsWith("client")).join("\n")).not.toContain(token);
-    // Nothing printed at all carries it, nor a query string with a code in it.
-    expect(lines.join("\n")).not.toContain(token);
-    expect(lines.join("\n")).not.toMatch(/[?&]code=/);
-  }, 120_000);
-});
+      const token = result.storedSecret;
+      expect(token).toBeTruthy();
+      expect(lines.filter((line) => line.startsWith("client")).join("\n")).not.toContain(token);
+      // Nothing printed at all carries it, nor a query string with a code in it.
+      expect(lines.join("\n")).not.toContain(token);
+      expect(lines.join("\n")).not.toMatch(/[?&]code=/);
+    }, 120_000);
+  },
+);
 
 describe("npm run demo", () => {
   it("runs the full story, says so in a note where no Chromium is installed, and refuses --interactive with --full", async () => {
     const args = ["--import", "tsx", "examples/demo/main.ts"];
     const env = { ...process.env, CHROMIUM_PATH: "/nonexistent/chromium" };
-    const { stdout } = await run(process.execPath, args, { cwd: process.cwd(), env, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, args, { cwd: process.cwd(), env, timeout: 60_000 });
+    expect(stderr).toBe("");
+    expect(stdout).toContain("client   negotiated revision 2026-07-28");
     expect(stdout).toContain(
       "note     no Chromium at /nonexistent/chromium: the browser steps run in the scripted HTTP user agent instead",
     );

@@ -94,7 +94,12 @@ export function startItemsServer(config: ItemsServerConfig): {
     },
   );
 
-  const endpoint = new StreamableHttpServer({ onsession: (transport) => void mcp.connect(transport) });
+  // One endpoint for both eras: a session per `initialize` (2025-11-25 and before), and one
+  // transport per POST for 2026-07-28 clients, which send no handshake.
+  const endpoint = new StreamableHttpServer({
+    onsession: (transport) => void mcp.connect(transport),
+    onrequest: (transport) => mcp.connect(transport).then(() => {}),
+  });
   const handleMcp = toNodeHandler(endpoint);
   const verifier = createBearerVerifier({ issuer: mcpIssuer, audience: resource, jwksUri: `${mcpIssuer}/jwks` });
   const auth = nodeBearerAuth(verifier, {

@@ -5,15 +5,19 @@
  *    name) and a third-party service with an `/api/items` API; then the MCP server, whose tool
  *    `list_items` needs the user's own grant at the third party.
  * 2. The client signs alice in (authorization code + PKCE) and calls `list_items` with her token.
- * 3. No grant is stored yet: the server answers with a hand-off to its connect page.
+ * 3. No grant is stored yet: the server answers with a hand-off to its connect page. The client
+ *    probes with `server/discover` and speaks 2026-07-28, so the hand-off is a URL-mode
+ *    elicitation inside an `InputRequiredResult`; pinned to 2025-11-25 (`--revision`) it is error
+ *    -32042 and the completion notification.
  * 4. The client shows the consent text; after a (scripted) yes it hands the URL to the browser:
  *    headless Chromium where installed, else a scripted HTTP user agent (see browsers.ts).
  * 5. The browser logs in as alice at the MCP authorization server and consents at the third party;
  *    the callback stores the token in the encrypted vault and completes the hand-off.
- * 6. The client retries the call, which now returns alice's items. The client never sees that token.
+ * 6. The client retries the call (on 2026-07-28 once the user is done, echoing `requestState`),
+ *    which now returns alice's items. The client never sees that token.
  */
 import { McpClient } from "../../../src/client/index.js";
-import { createConsentPolicy, HandoffClient } from "../../../src/interaction/client/index.js";
+import { createConsentPolicy, HandoffClient, type UrlInteraction } from "../../../src/interaction/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/index.js";
 import { type BrowserChoice, openBrowsers } from "./browsers.js";
 import { signInForMcp } from "./sign-in.js";
@@ -29,39 +33,72 @@ export interface FullDemoResult {
 export interface FullDemoOptions {
   /** Who plays the user's browser; default `auto` (headless Chromium if installed). */
   browser?: BrowserChoice;
+  /**
+   * The revision the client proposes, pinned (e.g. `2025-11-25` for the stateful era); default
+   * none: the client probes with `server/discover` and speaks 2026-07-28 with this server.
+   */
+  revision?: string;
+}
+
+/** How the hand-off reached the client, for the narration: the wire form, not just the URL. */
+function wireForm(client: McpClient, interaction: UrlInteraction): string {
+  if (interaction.kind === "elicitation") {
+    if (client.isStateless) return "input required: URL elicitation in InputRequiredResult (retried with requestState)";
+    return interaction.source === "request"
+      ? "URL elicitation: elicitation/create during the call"
+      : "URL elicitation required: error -32042, retried after notifications/elicitation/complete";
+  }
+  return interaction.source === "request"
+    ? "user interaction: interaction/create during the call"
+    : "user interaction required: error -32003, retried once tracked as done";
 }
 
 export async function runFullDemo(say: (line: string) => void, options: FullDemoOptions = {}): Promise<FullDemoResult> {
   const world = await startFullWorld({ say });
   const { resource } = world;
   let browsers: Awaited<ReturnType<typeof openBrowsers>> | undefined;
-  const client = new McpClient({ name: "items-demo-client", version: "1.0.0" });
+  const client = new McpClient(
+    { name: "items-demo-client", version: "1.0.0" },
+    options.revision === undefined ? {} : { protocolVersion: options.revision },
+  );
   try {
     const opened = await openBrowsers(options.browser ?? "auto", world.labels, say);
     browsers = opened;
     let browsing: Promise<void> = Promise.resolve();
+    let shown: UrlInteraction | undefined;
     const browse = async (url: string) => {
       say("browser  opening the page; logging in as alice and consenting where asked");
       const page = await opened.user.signIn(url, "alice");
       say(`browser  the last page says: ${page.text.slice(0, 120)}`);
+      // On 2026-07-28 no completion arrives: the user's "done" is what makes the client retry now
+      // instead of at its next poll interval.
+      if (client.isStateless && shown !== undefined && handoff.userDone(shown.id))
+        say("client   the user says they are done: retrying list_items with the server's requestState");
     };
 
+    const consent = createConsentPolicy({
+      print: (text) => {
+        for (const line of text.split("\n").filter((l) => l.trim() !== "")) say(`client   | ${line}`);
+      },
+      confirm: async (question) => {
+        say(`client   ${question} the (scripted) user answers: yes`);
+        return true;
+      },
+      // The client only hands the URL over; the browser runs beside it and the client never fetches it.
+      open: async (url) => {
+        browsing = browse(url);
+      },
+    });
     const handoff = new HandoffClient(client, {
       serverUrl: resource,
       timeoutMs: 30_000,
-      onInteraction: createConsentPolicy({
-        print: (text) => {
-          for (const line of text.split("\n").filter((l) => l.trim() !== "")) say(`client   | ${line}`);
-        },
-        confirm: async (question) => {
-          say(`client   ${question} the (scripted) user answers: yes`);
-          return true;
-        },
-        // The client only hands the URL over; the browser runs beside it and the client never fetches it.
-        open: async (url) => {
-          browsing = browse(url);
-        },
-      }),
+      // The user's "done" (when the browser lands) is what retries on 2026-07-28; the poll is a fallback.
+      pollIntervalMs: 15_000,
+      onInteraction: (interaction, ctx) => {
+        shown = interaction;
+        say(`client   ${wireForm(client, interaction)}`);
+        return consent(interaction, ctx);
+      },
     });
     handoff.onstatus = (interaction, status) => say(`client   hand-off ${interaction.id}: ${status}`);
 
@@ -71,7 +108,9 @@ export async function runFullDemo(say: (line: string) => void, options: FullDemo
     await client.connect(
       new StreamableHttpClientTransport(new URL(resource), { headers: { authorization: `Bearer ${token}` } }),
     );
+    const era = client.isStateless ? "server/discover, no session" : "initialize, one session";
     say(`client   connected to ${client.serverInfo?.title ?? client.serverInfo?.name} as alice`);
+    say(`client   negotiated revision ${client.protocolVersion} (${era})`);
     say("client   calling list_items {}");
     const result = await handoff.callTool({ name: "list_items", arguments: {} });
     await browsing;
