@@ -3,14 +3,17 @@
  * the hand-off, the client's consent, login at the MCP authorization server and consent there,
  * login and consent at the third party, the callback storing the grant in the vault, completion,
  * and the call (retried on the error path) returning the user's third-party items. The pages are
- * driven through their forms; cookies live in Chromium's own store.
+ * driven through their forms; cookies live in Chromium's own store. On 2026-07-28 (the client
+ * probes) the hand-off is a URL-mode elicitation in an `InputRequiredResult` and each retry echoes
+ * the server's `requestState`.
  *
  * Needs Chromium (`/usr/bin/chromium` or `CHROMIUM_PATH`); fails without it unless
  * `HANDOFF_SKIP_BROWSER=1`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Chromium } from "../../examples/demo/full/chromium.js";
-import { errorCodes, methods, type Run, requireChromium, SKIP_BROWSER, startRun, WIRE, type Wire } from "./support.js";
+import type { Landing } from "../../examples/demo/full/user-agent.js";
+import { errorCodes, methods, type Run, requireChromium, SKIP_BROWSER, startRun, WIRE, type Wired } from "./support.js";
 
 let chromium: Chromium;
 let run: Run | undefined;
@@ -40,7 +43,7 @@ const host = (url: string) => new URL(url).host;
 
 /** What the wire shows for each form and path: the methods the server sent, the error it answered first. */
 const EXPECTED: Record<
-  Wire,
+  keyof typeof WIRE,
   { request: { server: string[]; client: string[] }; error: { code: number; server: string[]; client: string[] } }
 > = {
   "url-elicitation": {
@@ -54,7 +57,7 @@ const EXPECTED: Record<
 };
 
 describe.skipIf(SKIP_BROWSER)("hand-off end to end in headless Chromium", () => {
-  describe.each(Object.keys(WIRE) as Wire[])("%s", (wire) => {
+  describe.each(Object.keys(WIRE) as (keyof typeof WIRE)[])("%s", (wire) => {
     it.each([
       ["request", true],
       ["error", false],
@@ -134,6 +137,96 @@ describe.skipIf(SKIP_BROWSER)("hand-off end to end in headless Chromium", () => 
   });
 
   it(
+    "input-required (2026-07-28): tool call → InputRequiredResult → consent → logins → callback → vault → the retry echoing requestState returns alice's items; a retry before the user finished gets a fresh InputRequiredResult",
+    async () => {
+      let opened!: (page: { url: string; browse: () => Promise<Landing> }) => void;
+      const page = new Promise<{ url: string; browse: () => Promise<Landing> }>((resolve) => {
+        opened = resolve;
+      });
+      // Retries come only from the user's "done" here (the poll interval is longer than the test),
+      // so the number of rounds is the story's, not the clock's.
+      run = await startRun(chromium, {
+        wire: "input-required",
+        waitInRequest: false,
+        pollIntervalMs: 50_000,
+        open: (url, browse) => opened({ url, browse }),
+      });
+      const current = run;
+      const { world, window } = current;
+      const answers = () => toolCallAnswers(current.wire);
+
+      const call = current.handoff.callTool({ name: "list_items", arguments: {} });
+      call.catch(() => {}); // awaited below; a failure before that is reported there, not as unhandled
+      const { url, browse } = await page;
+      const id = current.shown[0]?.id ?? "";
+      // The user says "done" before even opening the page (while the consent answer is on its way,
+      // which counts for the first wait): the retry gets the page again, not an error.
+      current.handoff.userDone(id);
+      await until(() => answers().length === 2);
+      await browse();
+      expect(current.handoff.userDone(id)).toBe(true);
+      const result = await call;
+
+      expect(result.isError).not.toBe(true);
+      expect(result.content).toEqual([{ type: "text", text: "alice-repo-1, alice-repo-2" }]);
+
+      // The stateless era: discovery, no handshake, no server-sent requests, no error answers.
+      expect(methods(current, "client")).toContain("server/discover");
+      expect(methods(current, "client")).not.toContain("initialize");
+      expect(methods(current, "server")).toEqual([]);
+      expect(errorCodes(current)).toEqual([]);
+
+      // Three rounds: the first call and the early retry got an InputRequiredResult with the same
+      // URL-mode elicitation (no elicitationId); the retry after the callback got the items.
+      const rounds = answers();
+      expect(rounds.map((r) => r.result.resultType ?? "complete")).toEqual([
+        "input_required",
+        "input_required",
+        "complete",
+      ]);
+      for (const early of rounds.slice(0, 2)) {
+        const asked = Object.values(early.result.inputRequests ?? {});
+        expect(asked).toEqual([
+          { method: "elicitation/create", params: expect.objectContaining({ mode: "url", url }) },
+        ]);
+        expect(asked[0]?.params).not.toHaveProperty("elicitationId");
+      }
+      // Each retry is a new request echoing the requestState it was given, byte for byte, with the user's answer.
+      const calls = rounds.map((r) => r.call);
+      expect(new Set(calls.map((c) => c.id)).size).toBe(3);
+      expect(calls[0]?.params).not.toHaveProperty("requestState");
+      for (const n of [1, 2]) {
+        expect(calls[n]?.params.requestState).toBe(rounds[n - 1]?.result.requestState);
+        const [key] = Object.keys(rounds[n - 1]?.result.inputRequests ?? {});
+        expect(calls[n]?.params.inputResponses).toEqual({ [key ?? ""]: expect.objectContaining({ action: "accept" }) });
+      }
+
+      // The user was asked once, though the page came back twice.
+      expect(current.shown).toHaveLength(1);
+      expect(current.shown[0]).toMatchObject({ kind: "elicitation", origin: world.origin });
+      expect(url.startsWith(`${world.origin}/connect/`)).toBe(true);
+      // The early retry was answered from the interaction store: the tool itself ran on the first call and the last.
+      expect(current.lines.filter((line) => line.includes("list_items for alice"))).toHaveLength(2);
+
+      // The browser went through both authorization servers' pages and ended on the connect page's "done".
+      const landing = await current.landed();
+      expect(landing.status).toBe(200);
+      expect(landing.text).toContain("Done — return to your app");
+      const visited = window.navigations.map((n) => `${n.method} ${host(n.url)}${new URL(n.url).pathname}`);
+      expect(visited.filter((v) => v.startsWith(`POST ${host(world.mcpIssuer)}/interaction/`))).toHaveLength(2);
+      expect(visited.filter((v) => v.startsWith(`POST ${host(world.thirdPartyIssuer)}/interaction/`))).toHaveLength(2);
+      expect(visited).toContain(`GET ${host(world.origin)}/connect/callback`);
+
+      // The vault holds alice's grant; neither the wire (requestState included) nor the page carries it.
+      const secret = await world.storedSecret("alice");
+      expect(secret).toBeTruthy();
+      expect(JSON.stringify(current.wire)).not.toContain(secret);
+      expect(landing.text).not.toContain(secret);
+    },
+    TIMEOUT,
+  );
+
+  it(
     "bob opening alice's connect link in his browser gets the refusal page; nothing is stored",
     async () => {
       // Alice's client gets the hand-off; the link reaches bob (a forwarded link), whose browser logs in as bob.
@@ -155,3 +248,32 @@ describe.skipIf(SKIP_BROWSER)("hand-off end to end in headless Chromium", () => 
     TIMEOUT,
   );
 });
+
+interface ToolRound {
+  call: { id: string | number; params: Record<string, unknown> & { requestState?: string; inputResponses?: unknown } };
+  result: {
+    resultType?: string;
+    requestState?: string;
+    inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
+  };
+}
+
+/** Each `tools/call` the client sent, beside the server's answer to it (once there is one). */
+function toolCallAnswers(wire: Wired[]): ToolRound[] {
+  const rounds: ToolRound[] = [];
+  for (const { from, message } of wire) {
+    if (from !== "client" || !("method" in message) || message.method !== "tools/call" || !("id" in message)) continue;
+    const answer = wire.find((w) => w.from === "server" && "result" in w.message && w.message.id === message.id);
+    if (answer && "result" in answer.message)
+      rounds.push({
+        call: message as unknown as ToolRound["call"],
+        result: answer.message.result as ToolRound["result"],
+      });
+  }
+  return rounds;
+}
+
+/** Resolves once `condition` holds (checked every 20 ms); the test's own timeout bounds it. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}

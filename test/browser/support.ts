@@ -29,12 +29,16 @@ export function requireChromium(): void {
   );
 }
 
-/** The two wire forms, by the protocol version the client proposes: URL elicitation needs 2025-11-25; on 2025-06-18 the server falls back to the user-interaction proposal. */
+/**
+ * The stateful era's two wire forms, by the protocol version the client pins: URL elicitation
+ * needs 2025-11-25; on 2025-06-18 the server falls back to the user-interaction proposal.
+ */
 export const WIRE = {
   "url-elicitation": { protocolVersion: "2025-11-25", kind: "elicitation" },
   "user-interaction": { protocolVersion: "2025-06-18", kind: "interaction" },
 } as const;
-export type Wire = keyof typeof WIRE;
+/** Every wire form a run can use: the two above, or `input-required` (the client probes and speaks 2026-07-28). */
+export type Wire = keyof typeof WIRE | "input-required";
 
 export interface Wired {
   from: "client" | "server";
@@ -52,7 +56,7 @@ export interface Run {
   statuses: string[];
   /** The servers' narration (which tool runs, what the vault stored). */
   lines: string[];
-  /** MCP messages after `initialize`. */
+  /** MCP messages after `initialize` (after `server/discover` on 2026-07-28). */
   wire: Wired[];
   /** The page the user's browser landed on, once it has. */
   landed(): Promise<Landing>;
@@ -61,12 +65,23 @@ export interface Run {
 
 /**
  * Starts the world (the tool waits in the request when `waitInRequest`), signs `user` in for the
- * client in a window of its own, and connects proposing `WIRE[wire].protocolVersion`. The consent
+ * client in a window of its own, and connects pinning `WIRE[wire].protocolVersion` (probing for
+ * `input-required`). The consent
  * answers `consent`; on yes the URL opens in `window` where `browserUser` logs in (default `user`).
  */
 export async function startRun(
   chromium: Chromium,
-  options: { wire: Wire; waitInRequest: boolean; user?: string; browserUser?: string; consent?: boolean },
+  options: {
+    wire: Wire;
+    waitInRequest: boolean;
+    user?: string;
+    browserUser?: string;
+    consent?: boolean;
+    /** The client's wait between retries of an `InputRequiredResult` hand-off (default its own). */
+    pollIntervalMs?: number;
+    /** Called instead of opening the page at once; `browse()` opens it in the user's window. */
+    open?: (url: string, browse: () => Promise<Landing>) => void;
+  },
 ): Promise<Run> {
   const user = options.user ?? "alice";
   const lines: string[] = [];
@@ -76,7 +91,7 @@ export async function startRun(
   const signInWindow = await chromium.newWindow();
   const client = new McpClient(
     { name: "browser-e2e-client", version: "1.0.0" },
-    { protocolVersion: WIRE[options.wire].protocolVersion },
+    options.wire === "input-required" ? {} : { protocolVersion: WIRE[options.wire].protocolVersion },
   );
   const shown: UrlInteraction[] = [];
   const statuses: string[] = [];
@@ -84,6 +99,7 @@ export async function startRun(
   const handoff = new HandoffClient(client, {
     serverUrl: world.resource,
     timeoutMs: 60_000,
+    ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
     onInteraction: createConsentPolicy({
       print: () => {},
       confirm: async (_question, { interaction }) => {
@@ -91,7 +107,12 @@ export async function startRun(
         return options.consent !== false;
       },
       open: async (url) => {
-        landing = window.signIn(url, options.browserUser ?? user);
+        const browse = () => {
+          landing = window.signIn(url, options.browserUser ?? user);
+          return landing;
+        };
+        if (options.open) options.open(url, browse);
+        else void browse();
       },
     }),
   });
