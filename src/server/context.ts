@@ -174,86 +174,111 @@ export interface ContextHost {
   readonly clientCapabilities: Record<string, unknown>;
 }
 
+/**
+ * Every member that is a function is made when first read, so a handler that uses few of them
+ * (most use none) costs no closures; destructuring (`{ log, signal }`) still works.
+ */
 export function createRequestContext(host: ContextHost, inbound: InboundRequest): RequestContext {
-  const elicit = async (
-    params: FormElicitation | UrlElicitation,
-    options: ElicitOptions = {},
-  ): Promise<ElicitResult | UrlElicitResult> => {
-    // URLs belong only in the `url` field of a URL-mode request (spec: client/elicitation § Safety).
-    if (messageContainsUrl(params.message)) {
-      throw new SdkError(
-        "INVALID_ARGUMENT",
-        "An elicitation message must not contain a URL; put it in `url` (URL mode)",
-      );
-    }
-    const requestOptions: InputRequestOptions = { timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY };
-    if (options.signal) requestOptions.signal = options.signal;
-    if (options.inputKey !== undefined) requestOptions.inputKey = options.inputKey;
-    if (params.mode === "url") {
-      const sent = { ...params, elicitationId: params.elicitationId ?? randomUUID() };
-      host.elicitationStarted(sent.elicitationId, inbound.id);
-      const result = checkAction(await inbound.request("elicitation/create", sent, requestOptions));
-      return { ...result, elicitationId: sent.elicitationId };
-    }
-    const problem = checkRequestedSchema(params.requestedSchema);
-    if (problem) throw new SdkError("INVALID_ARGUMENT", `Invalid requestedSchema: ${problem}`);
-    if (displayTexts(params.requestedSchema).some(messageContainsUrl)) {
-      throw new SdkError("INVALID_ARGUMENT", "The titles and descriptions of requestedSchema must not contain a URL");
-    }
-    const result = checkAction(await inbound.request("elicitation/create", { ...params }, requestOptions));
-    if (result.action !== "accept") return result;
-    const content = applyDefaults(params.requestedSchema, result.content ?? {});
-    const invalid = validateElicitContent(params.requestedSchema, content);
-    if (invalid) throw new SdkError("INVALID_RESULT", `The accepted elicitation content is invalid: ${invalid}`);
-    // Validated just above against the requested schema, so it has the declared shape.
-    return { ...result, content: content as ElicitResult["content"] };
-  };
-
   const ctx: RequestContext = {
-    signal: inbound.signal,
+    get signal() {
+      return inbound.signal;
+    },
     requestId: inbound.id,
     session: host.session,
     authInfo: inbound.extra?.authInfo,
     meta: inbound.meta,
     clientCapabilities: host.clientCapabilities,
-    async progress(progress, total, message) {
-      const update: { progress: number; total?: number; message?: string } = { progress };
-      if (total !== undefined) update.total = total;
-      if (message !== undefined) update.message = message;
-      await inbound.sendProgress(update).catch((error: unknown) => host.report("Could not send progress", error));
+    get progress() {
+      return async (progress: number, total?: number, message?: string) => {
+        const update: { progress: number; total?: number; message?: string } = { progress };
+        if (total !== undefined) update.total = total;
+        if (message !== undefined) update.message = message;
+        await inbound.sendProgress(update).catch((error: unknown) => host.report("Could not send progress", error));
+      };
     },
-    log: (level, data, logger) => host.log(level, data, logger, inbound.id),
-    elicit: elicit as RequestContext["elicit"],
-    sample: async (params, options) =>
-      (await inbound.request("sampling/createMessage", { ...params }, options)) as unknown as CreateMessageResult,
-    listRoots: async (options) =>
-      (await inbound.request("roots/list", undefined, options)) as unknown as ListRootsResult,
+    get log() {
+      return (level: LoggingLevel, data: unknown, logger?: string) => host.log(level, data, logger, inbound.id);
+    },
+    get elicit() {
+      return ((params: FormElicitation | UrlElicitation, options?: ElicitOptions) =>
+        elicitFor(host, inbound, params, options)) as RequestContext["elicit"];
+    },
+    get sample() {
+      return async (params: CreateMessageParams, options?: RequestOptions) =>
+        (await inbound.request("sampling/createMessage", { ...params }, options)) as unknown as CreateMessageResult;
+    },
+    get listRoots() {
+      return async (options?: RequestOptions) =>
+        (await inbound.request("roots/list", undefined, options)) as unknown as ListRootsResult;
+    },
     closeSseStream() {
       const close = inbound.extra?.closeSseStream;
       close?.();
       return close !== undefined;
     },
-    notify: (method, params) => inbound.notify(method, params),
-    interact: (params, options = {}) => host.interactions.interact(params, options, inbound),
-    waitForInteraction: (id, options = {}) =>
-      host.interactions.waitFor(
-        id,
-        options.signal ? AbortSignal.any([options.signal, inbound.signal]) : inbound.signal,
-        inbound,
-      ),
-    credentials: {
-      require: async (provider, request = {}) => {
-        if (host.credentials === undefined) {
-          throw new SdkError(
-            "INVALID_ARGUMENT",
-            "This server keeps no credentials: its `interactions` lack `credentials`",
-          );
-        }
-        return host.credentials.require(provider, request, ctx);
-      },
+    get notify() {
+      return (method: string, params?: Record<string, unknown>) => inbound.notify(method, params);
+    },
+    get interact() {
+      return (params: InteractParams, options: InteractOptions = {}) =>
+        host.interactions.interact(params, options, inbound);
+    },
+    get waitForInteraction() {
+      return (id: string, options: { signal?: AbortSignal } = {}) =>
+        host.interactions.waitFor(
+          id,
+          options.signal ? AbortSignal.any([options.signal, inbound.signal]) : inbound.signal,
+          inbound,
+        );
+    },
+    get credentials() {
+      return {
+        require: async (provider: string, request: CredentialRequest = {}) => {
+          if (host.credentials === undefined) {
+            throw new SdkError(
+              "INVALID_ARGUMENT",
+              "This server keeps no credentials: its `interactions` lack `credentials`",
+            );
+          }
+          return host.credentials.require(provider, request, ctx);
+        },
+      };
     },
   };
   return ctx;
+}
+
+async function elicitFor(
+  host: ContextHost,
+  inbound: InboundRequest,
+  params: FormElicitation | UrlElicitation,
+  options: ElicitOptions = {},
+): Promise<ElicitResult | UrlElicitResult> {
+  // URLs belong only in the `url` field of a URL-mode request (spec: client/elicitation § Safety).
+  if (messageContainsUrl(params.message)) {
+    throw new SdkError("INVALID_ARGUMENT", "An elicitation message must not contain a URL; put it in `url` (URL mode)");
+  }
+  const requestOptions: InputRequestOptions = { timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY };
+  if (options.signal) requestOptions.signal = options.signal;
+  if (options.inputKey !== undefined) requestOptions.inputKey = options.inputKey;
+  if (params.mode === "url") {
+    const sent = { ...params, elicitationId: params.elicitationId ?? randomUUID() };
+    host.elicitationStarted(sent.elicitationId, inbound.id);
+    const result = checkAction(await inbound.request("elicitation/create", sent, requestOptions));
+    return { ...result, elicitationId: sent.elicitationId };
+  }
+  const problem = checkRequestedSchema(params.requestedSchema);
+  if (problem) throw new SdkError("INVALID_ARGUMENT", `Invalid requestedSchema: ${problem}`);
+  if (displayTexts(params.requestedSchema).some(messageContainsUrl)) {
+    throw new SdkError("INVALID_ARGUMENT", "The titles and descriptions of requestedSchema must not contain a URL");
+  }
+  const result = checkAction(await inbound.request("elicitation/create", { ...params }, requestOptions));
+  if (result.action !== "accept") return result;
+  const content = applyDefaults(params.requestedSchema, result.content ?? {});
+  const invalid = validateElicitContent(params.requestedSchema, content);
+  if (invalid) throw new SdkError("INVALID_RESULT", `The accepted elicitation content is invalid: ${invalid}`);
+  // Validated just above against the requested schema, so it has the declared shape.
+  return { ...result, content: content as ElicitResult["content"] };
 }
 
 function checkAction(result: Record<string, unknown>): ElicitResult {
