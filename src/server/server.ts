@@ -16,6 +16,7 @@ import { InteractionRequired, type InteractionService } from "./interactions.js"
 import type { ServerLogger } from "./logging.js";
 import { checkParamHeaders } from "./param-headers.js";
 import { type PromptCallback, type PromptConfig, type PromptHandle, PromptRegistry } from "./prompts.js";
+import { redactorOf } from "./redaction.js";
 import {
   type ReadResourceCallback,
   type ResourceHandle,
@@ -259,8 +260,11 @@ export class McpServer {
       // InteractionRequired and a round's missing input are answers too, given by the connection.
       const answer =
         error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded;
-      if (!answer) this.#report("error", `${method} failed`, error, session.id);
-      throw error;
+      if (answer && !(error instanceof ProtocolError)) throw error;
+      // A ProtocolError's message and data go to the client; the logger's entry may be shipped anywhere.
+      const redacted = redactorOf(ctx).error(error);
+      if (!answer) this.#report("error", `${method} failed`, redacted, session.id);
+      throw error instanceof ProtocolError ? redacted : error;
     }
   }
 

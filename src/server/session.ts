@@ -14,6 +14,7 @@ import { createRequestContext, type RequestContext } from "./context.js";
 import { InputNeeded, InputRound } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
 import { isAtLeast, isLoggingLevel, type LoggingLevel } from "./logging.js";
+import { attachRedactor, SecretRedactor } from "./redaction.js";
 import { SessionInteractions } from "./session-interactions.js";
 import {
   allowsInputRounds,
@@ -378,17 +379,66 @@ export class ServerConnection implements ServerSession {
     clientCapabilities: Record<string, unknown>,
     log?: (level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) => Promise<void>,
   ): RequestContext {
-    return createRequestContext(
+    const send = log ?? ((level, data, logger, related) => this.log(level, data, logger, related));
+    const source = this.host.interactions?.credentials;
+    if (source === undefined) {
+      // Without a credential source a request is handed no secrets, so there is nothing to redact.
+      return createRequestContext(
+        {
+          session: this,
+          log: send,
+          report: (message, error) => this.host.report(message, error, this.id),
+          elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
+          interactions: this.#interactions,
+          clientCapabilities,
+        },
+        inbound,
+      );
+    }
+    const redactor = new SecretRedactor();
+    const ctx = createRequestContext(
       {
         session: this,
-        log: log ?? ((level, data, logger, related) => this.log(level, data, logger, related)),
-        report: (message, error) => this.host.report(message, error, this.id),
+        log: (level, data, logger, related) => send(level, redactor.value(data), logger, related),
+        report: (message, error) => this.host.report(message, redactor.error(error), this.id),
         elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
         interactions: this.#interactions,
-        credentials: this.host.interactions?.credentials,
+        // Every credential handed to the handler is remembered, so no text of this request quotes it.
+        credentials: {
+          require: async (provider, request, context) => {
+            const credential = await source.require(provider, request, context);
+            const first = redactor.isEmpty;
+            redactor.remember(credential);
+            if (first && !redactor.isEmpty) redactNotifications(ctx, redactor);
+            return credential;
+          },
+        },
         clientCapabilities,
       },
       inbound,
     );
+    attachRedactor(ctx, redactor);
+    return ctx;
   }
+}
+
+/** From the first credential on, what the handler sends as notifications is redacted as well. */
+function redactNotifications(ctx: RequestContext, redactor: SecretRedactor): void {
+  const { notify, progress } = ctx;
+  // Defined rather than assigned: the context may serve its members through getters.
+  Object.defineProperties(ctx, {
+    notify: {
+      value: ((method, params) => notify(method, redactor.value(params))) satisfies RequestContext["notify"],
+      configurable: true,
+    },
+    progress: {
+      value: ((value, total, message) =>
+        progress(
+          value,
+          total,
+          message === undefined ? undefined : redactor.text(message),
+        )) satisfies RequestContext["progress"],
+      configurable: true,
+    },
+  });
 }

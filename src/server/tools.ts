@@ -9,6 +9,7 @@ import type { RequestContext } from "./context.js";
 import { InputNeeded } from "./input-round.js";
 import { InteractionRequired } from "./interactions.js";
 import { paginate } from "./pagination.js";
+import { redactorOf } from "./redaction.js";
 import { type RegisteredHandle, Registry } from "./registry.js";
 import { type CompiledSchema, compileObjectSchema, type InferSchema, type SchemaInput } from "./schema.js";
 
@@ -143,11 +144,12 @@ export class ToolRegistry {
         throw error;
       }
       const message = error instanceof Error ? error.message : String(error);
-      return errorResult(message || `Tool ${entry.name} failed`);
+      // Libraries quote the token they were given; the text goes to the client and the model.
+      return errorResult(redactorOf(ctx).text(message) || `Tool ${entry.name} failed`);
     }
     // Typed handlers cannot, but plain JavaScript ones can forget to return.
     if (typeof result !== "object" || result === null) return errorResult(`Tool ${entry.name} returned no result`);
-    return finish(entry, result);
+    return finish(entry, result.isError ? redactorOf(ctx).value(result) : result);
   }
 }
 
