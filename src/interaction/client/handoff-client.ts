@@ -105,6 +105,7 @@ export class HandoffClient {
       timeoutMs: this.timeoutMs,
       onstatus: (interaction, status) => this.onstatus?.(interaction, status),
       onrefused: (refused) => this.onrefused?.(refused),
+      onUserDone: (id) => void this.pacer.nudge(id),
     });
     this.sources = [
       new UrlElicitationSource(options.formHandler),

@@ -24,6 +24,8 @@ export interface PresenterOptions {
   timeoutMs: number;
   onstatus: (interaction: UrlInteraction, status: InteractionStatus) => void;
   onrefused: (refused: RefusedHandoff) => void;
+  /** Also told of the user's "done" (besides the waits here): a paced retry then goes now. */
+  onUserDone?: (id: string) => void;
 }
 
 export class HandoffPresenter {
@@ -46,7 +48,10 @@ export class HandoffPresenter {
     const run = async (): Promise<InteractionAnswer> => {
       if (signal.aborted) return "cancel";
       this.report(interaction, "pending");
-      const userDone = () => void this.board.userDone(interaction.id);
+      const userDone = () => {
+        this.board.userDone(interaction.id);
+        this.options.onUserDone?.(interaction.id);
+      };
       const answer = await this.options.onInteraction(interaction, { signal, userDone });
       const final = answer === "accept" || answer === "cancel" ? answer : "decline";
       this.report(interaction, final === "accept" ? "accepted" : final === "cancel" ? "cancelled" : "declined");
