@@ -30,6 +30,7 @@ export type CliClient = Pick<
   | "readResource"
   | "close"
   | "serverInfo"
+  | "isStateless"
 > & {
   /**
    * Runs `call`, and when it fails because hand-offs are required, takes the user through them

@@ -26,8 +26,16 @@ import { printable, serverLabel } from "./text.js";
 export class Interactions {
   /** Whether the user declined or cancelled anything a server asked for. */
   declined = false;
+  /**
+   * Whether the server speaks 2026-07-28, where a hand-off comes in an `InputRequiredResult` and
+   * the client's retry is how the server learns the page is done: the user is asked whether they
+   * are done, as for a hand-off error. Set once connected.
+   */
+  inputRounds = false;
   /** Aborted when the user gives up waiting for a page, or interrupts the command. */
   private readonly stop = new AbortController();
+  /** Aborted once the command is over: a "done?" question still open is closed. */
+  private readonly ended = new AbortController();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -50,6 +58,11 @@ export class Interactions {
       onrefused: (refused) => this.refused(refused),
       ...(this.serverUrl === undefined ? {} : { serverUrl: this.serverUrl }),
     };
+  }
+
+  /** The command is over: closes a question still waiting for the user. */
+  finish(): void {
+    this.ended.abort();
   }
 
   /**
@@ -79,7 +92,7 @@ export class Interactions {
       if (!ctx.signal.aborted) this.declined = true;
       return answer;
     }
-    if (interaction.source === "error") this.askWhenDone(ctx);
+    if (interaction.source === "error" || this.inputRounds) this.askWhenDone(ctx);
     else this.io.stderr(`Waiting for ${server} to finish…\n`);
     return "accept";
   }
@@ -89,18 +102,20 @@ export class Interactions {
    * up. The question closes by itself when the server reports completion.
    */
   private askWhenDone(ctx: InteractionContext): void {
+    const signal = AbortSignal.any([ctx.signal, this.ended.signal]);
+    const by = this.inputRounds ? "every few seconds" : "when the server says so";
     // Asked once the current turn is over: by then the wait that `userDone` ends has begun, so a
     // quick yes is not lost.
     void new Promise((resolve) => setImmediate(resolve))
       .then(() =>
         this.io.prompter.confirm({
-          message: "Done in the browser? Yes retries now; it also retries by itself when the server says so",
+          message: `Done in the browser? Yes retries now; it also retries by itself ${by}`,
           initialValue: true,
-          signal: ctx.signal,
+          signal,
         }),
       )
       .then((done) => {
-        if (ctx.signal.aborted) return;
+        if (signal.aborted) return;
         if (done === true) {
           ctx.userDone();
           return;

@@ -80,20 +80,32 @@ async function connectAndRun(
       return fail(io, again, `Could not connect to ${describeTarget(target)}: `);
     }
   }
+  // On 2026-07-28 a hand-off's wait happens inside the request (its input rounds), so giving up
+  // on the page must end the request itself, beside Ctrl-C.
+  interactions.inputRounds = client.isStateless === true;
+  const requestSignal = !interactions.inputRounds
+    ? withSignal
+    : { signal: signal === undefined ? interactions.signal : AbortSignal.any([signal, interactions.signal]) };
   try {
     const code = await start({
       client,
       io,
       options,
       interactions,
-      requestOptions: { ...withSignal, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
-      callOptions: { ...withSignal, timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY },
+      requestOptions: {
+        ...requestSignal,
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      },
+      callOptions: { ...requestSignal, timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY },
     });
     // The result is printed either way; the exit code says the user turned something down.
     return interactions.declined ? ExitCode.Declined : code;
   } catch (error) {
-    return fail(io, error);
+    // The user giving up on a page ends the request; say that rather than the request's "Cancelled".
+    const gaveUp = interactions.signal.aborted && signal?.aborted !== true;
+    return fail(io, gaveUp ? interactions.signal.reason : error);
   } finally {
+    interactions.finish();
     await client.close().catch(() => {});
   }
 }
