@@ -179,73 +179,112 @@ export interface ContextHost {
  * (most use none) costs no closures; destructuring (`{ log, signal }`) still works.
  */
 export function createRequestContext(host: ContextHost, inbound: InboundRequest): RequestContext {
-  const ctx: RequestContext = {
-    get signal() {
-      return inbound.signal;
-    },
-    requestId: inbound.id,
-    session: host.session,
-    authInfo: inbound.extra?.authInfo,
-    meta: inbound.meta,
-    clientCapabilities: host.clientCapabilities,
-    get progress() {
-      return async (progress: number, total?: number, message?: string) => {
-        const update: { progress: number; total?: number; message?: string } = { progress };
-        if (total !== undefined) update.total = total;
-        if (message !== undefined) update.message = message;
-        await inbound.sendProgress(update).catch((error: unknown) => host.report("Could not send progress", error));
-      };
-    },
-    get log() {
-      return (level: LoggingLevel, data: unknown, logger?: string) => host.log(level, data, logger, inbound.id);
-    },
-    get elicit() {
-      return ((params: FormElicitation | UrlElicitation, options?: ElicitOptions) =>
-        elicitFor(host, inbound, params, options)) as RequestContext["elicit"];
-    },
-    get sample() {
-      return async (params: CreateMessageParams, options?: RequestOptions) =>
-        (await inbound.request("sampling/createMessage", { ...params }, options)) as unknown as CreateMessageResult;
-    },
-    get listRoots() {
-      return async (options?: RequestOptions) =>
-        (await inbound.request("roots/list", undefined, options)) as unknown as ListRootsResult;
-    },
-    closeSseStream() {
-      const close = inbound.extra?.closeSseStream;
+  return new Context(host, inbound);
+}
+
+/** The context as one object per request; its getters live on the prototype, not on each object. */
+class Context implements RequestContext {
+  readonly requestId: RequestId;
+  readonly session: ServerSession;
+  readonly authInfo: AuthInfo | undefined;
+  readonly meta: Record<string, unknown> | undefined;
+  readonly clientCapabilities: Record<string, unknown>;
+  readonly #host: ContextHost;
+  readonly #inbound: InboundRequest;
+
+  constructor(host: ContextHost, inbound: InboundRequest) {
+    this.#host = host;
+    this.#inbound = inbound;
+    this.requestId = inbound.id;
+    this.session = host.session;
+    this.authInfo = inbound.extra?.authInfo;
+    this.meta = inbound.meta;
+    this.clientCapabilities = host.clientCapabilities;
+  }
+
+  get signal(): AbortSignal {
+    return this.#inbound.signal;
+  }
+
+  get progress(): RequestContext["progress"] {
+    const host = this.#host;
+    const inbound = this.#inbound;
+    return async (progress, total, message) => {
+      const update: { progress: number; total?: number; message?: string } = { progress };
+      if (total !== undefined) update.total = total;
+      if (message !== undefined) update.message = message;
+      await inbound.sendProgress(update).catch((error: unknown) => host.report("Could not send progress", error));
+    };
+  }
+
+  get log(): RequestContext["log"] {
+    const host = this.#host;
+    const id = this.#inbound.id;
+    return (level, data, logger) => host.log(level, data, logger, id);
+  }
+
+  get elicit(): RequestContext["elicit"] {
+    const host = this.#host;
+    const inbound = this.#inbound;
+    return ((params: FormElicitation | UrlElicitation, options?: ElicitOptions) =>
+      elicitFor(host, inbound, params, options)) as RequestContext["elicit"];
+  }
+
+  get sample(): RequestContext["sample"] {
+    const inbound = this.#inbound;
+    return async (params, options) =>
+      (await inbound.request("sampling/createMessage", { ...params }, options)) as unknown as CreateMessageResult;
+  }
+
+  get listRoots(): RequestContext["listRoots"] {
+    const inbound = this.#inbound;
+    return async (options) => (await inbound.request("roots/list", undefined, options)) as unknown as ListRootsResult;
+  }
+
+  get closeSseStream(): RequestContext["closeSseStream"] {
+    const close = this.#inbound.extra?.closeSseStream;
+    return () => {
       close?.();
       return close !== undefined;
-    },
-    get notify() {
-      return (method: string, params?: Record<string, unknown>) => inbound.notify(method, params);
-    },
-    get interact() {
-      return (params: InteractParams, options: InteractOptions = {}) =>
-        host.interactions.interact(params, options, inbound);
-    },
-    get waitForInteraction() {
-      return (id: string, options: { signal?: AbortSignal } = {}) =>
-        host.interactions.waitFor(
-          id,
-          options.signal ? AbortSignal.any([options.signal, inbound.signal]) : inbound.signal,
-          inbound,
-        );
-    },
-    get credentials() {
-      return {
-        require: async (provider: string, request: CredentialRequest = {}) => {
-          if (host.credentials === undefined) {
-            throw new SdkError(
-              "INVALID_ARGUMENT",
-              "This server keeps no credentials: its `interactions` lack `credentials`",
-            );
-          }
-          return host.credentials.require(provider, request, ctx);
-        },
-      };
-    },
-  };
-  return ctx;
+    };
+  }
+
+  get notify(): RequestContext["notify"] {
+    const inbound = this.#inbound;
+    return (method, params) => inbound.notify(method, params);
+  }
+
+  get interact(): RequestContext["interact"] {
+    const host = this.#host;
+    const inbound = this.#inbound;
+    return (params, options = {}) => host.interactions.interact(params, options, inbound);
+  }
+
+  get waitForInteraction(): RequestContext["waitForInteraction"] {
+    const host = this.#host;
+    const inbound = this.#inbound;
+    return (id, options = {}) =>
+      host.interactions.waitFor(
+        id,
+        options.signal ? AbortSignal.any([options.signal, inbound.signal]) : inbound.signal,
+        inbound,
+      );
+  }
+
+  get credentials(): RequestContext["credentials"] {
+    const host = this.#host;
+    return {
+      require: async (provider, request = {}) => {
+        if (host.credentials === undefined) {
+          throw new SdkError(
+            "INVALID_ARGUMENT",
+            "This server keeps no credentials: its `interactions` lack `credentials`",
+          );
+        }
+        return host.credentials.require(provider, request, this);
+      },
+    };
+  }
 }
 
 async function elicitFor(
