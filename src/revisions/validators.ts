@@ -18,7 +18,8 @@ const addFormats = addFormatsModule.default;
 
 const instances = new Map<Dialect, Ajv>();
 const loaded = new Set<ProtocolVersion>();
-const compiled = new Map<string, ValidateFunction>();
+/** Compiled validators by revision, then by definition name (looked up on every message). */
+const compiled = new Map<ProtocolVersion, Map<string, ValidateFunction>>();
 
 function dialectOf(version: ProtocolVersion): Dialect {
   return String(schemaDocument(version).$schema).includes("2020-12") ? "2020-12" : "draft-07";
@@ -70,8 +71,8 @@ export function hasDefinition(version: ProtocolVersion, definition: string): boo
  * @throws SdkError `INVALID_ARGUMENT` when the revision's schema has no such definition.
  */
 export function validatorFor(version: ProtocolVersion, definition: string): ValidateFunction {
-  const key = `${version} ${definition}`;
-  const cached = compiled.get(key);
+  let byName = compiled.get(version);
+  const cached = byName?.get(definition);
   if (cached !== undefined) return cached;
   if (!hasDefinition(version, definition)) {
     throw new SdkError("INVALID_ARGUMENT", `protocol revision ${version} has no schema definition "${definition}"`);
@@ -80,6 +81,10 @@ export function validatorFor(version: ProtocolVersion, definition: string): Vali
   if (validate === undefined) {
     throw new SdkError("INVALID_ARGUMENT", `could not compile "${definition}" of protocol revision ${version}`);
   }
-  compiled.set(key, validate);
+  if (byName === undefined) {
+    byName = new Map();
+    compiled.set(version, byName);
+  }
+  byName.set(definition, validate);
   return validate;
 }
