@@ -49,6 +49,8 @@ export interface ClientSetup {
   onstatus?: (interaction: UrlInteraction, status: InteractionStatus) => void;
   /** A hand-off declined unasked because its URL is not one to open. */
   onrefused?: (refused: RefusedHandoff) => void;
+  /** A form refused unasked (-32602) by the client because it carries a URL. */
+  onElicitationRefused?: McpClient["onElicitationRefused"];
   /** The MCP server's URL, when it is reached over HTTP: pages on other domains are flagged. */
   serverUrl?: URL;
 }
@@ -87,6 +89,7 @@ export async function connectOver(
   });
   if (setup.onstatus) handoff.onstatus = setup.onstatus;
   if (setup.onrefused) handoff.onrefused = setup.onrefused;
+  if (setup.onElicitationRefused) client.onElicitationRefused = setup.onElicitationRefused;
   await client.connect(transport, {
     timeoutMs: options.timeoutMs,
     ...(options.signal === undefined ? {} : { signal: options.signal }),

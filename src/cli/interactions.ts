@@ -3,7 +3,7 @@
  * whatever wire form `HandoffClient` received them. Questions are asked one at a time, and
  * whether the user declined anything is remembered for the exit code.
  */
-import type { ElicitationParams, ElicitResult, FormElicitationParams, ServerRequestContext } from "../client/types.js";
+import type { ElicitationParams, ElicitResult, ServerRequestContext } from "../client/types.js";
 import type {
   InteractionAnswer,
   InteractionContext,
@@ -13,7 +13,6 @@ import type {
 import { renderRefusal } from "../interaction/client/index.js";
 import type { InteractionStatus } from "../interaction/model.js";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
-import { messageContainsUrl } from "../revisions/index.js";
 import type { ClientSetup } from "./client.js";
 import { askInteractionConsent, type ConsentIo } from "./consent.js";
 import { CliError, ExitCode } from "./exit-codes.js";
@@ -56,6 +55,7 @@ export class Interactions {
       formHandler: (params, ctx) => this.oneAtATime(() => this.answerForm(params, ctx)),
       onstatus: (interaction, status) => this.status(interaction, status),
       onrefused: (refused) => this.refused(refused),
+      onElicitationRefused: (_reason, ctx) => this.formRefused(ctx.serverInfo),
       ...(this.serverUrl === undefined ? {} : { serverUrl: this.serverUrl }),
     };
   }
@@ -139,6 +139,17 @@ export class Interactions {
     this.io.stderr(`\n${renderRefusal(refused)}\n`);
   }
 
+  /**
+   * The client refused a form that carried a link (-32602, nothing asked): a link in a form is how
+   * a server would lure the user to a page without the consent screen.
+   */
+  private formRefused(server: ServerRequestContext["serverInfo"]): void {
+    this.declined = true;
+    this.io.stderr(
+      `${serverLabel(server)} put a link into a request for information; a form must not carry one, so it was refused unasked.\n`,
+    );
+  }
+
   private async answerForm(params: ElicitationParams, ctx: ServerRequestContext): Promise<ElicitResult> {
     const server = ctx.serverInfo;
     if (!this.io.interactive) {
@@ -149,14 +160,6 @@ export class Interactions {
       return { action: "decline" };
     }
     if (params.mode === "url") return { action: "decline" };
-    if (formCarriesUrl(params)) {
-      // A link in a form is how a server would lure the user to a page without the consent screen.
-      this.declined = true;
-      this.io.stderr(
-        `${serverLabel(server)} put a link into a request for information; a form must not carry one, so it was refused unasked.\n`,
-      );
-      throw new ProtocolError(ErrorCode.InvalidParams, "A form-mode elicitation must not contain a URL");
-    }
     let result: ElicitResult;
     try {
       result = await promptForm(params, server, {
@@ -187,22 +190,6 @@ export class Interactions {
     this.queue = run.catch(() => {});
     return run;
   }
-}
-
-/**
- * Whether the message or a title or description of the form's schema holds a URL, which only a
- * URL-mode request may carry (spec 2025-11-25: client/elicitation § User Interaction Model).
- */
-function formCarriesUrl(params: FormElicitationParams): boolean {
-  if (messageContainsUrl(params.message)) return true;
-  const texts = (schema: unknown): string[] => {
-    if (Array.isArray(schema)) return schema.flatMap(texts);
-    if (typeof schema !== "object" || schema === null) return [];
-    return Object.entries(schema).flatMap(([key, value]) =>
-      (key === "title" || key === "description") && typeof value === "string" ? [value] : texts(value),
-    );
-  };
-  return texts(params.requestedSchema).some(messageContainsUrl);
 }
 
 /** A prompter whose prompts close when `signal` aborts (the server cancelled its request). */

@@ -18,6 +18,7 @@ import type {
   Root,
   RootsHandler,
   SamplingHandler,
+  ServerRequestContext,
   UserInteractionHandler,
 } from "./types.js";
 
@@ -64,6 +65,14 @@ export class McpClient extends ClientRequests implements NotificationHooks {
    * a -32042 error; each id at most once, unknown ids never (spec: client/elicitation).
    */
   onElicitationComplete?: (elicitationId: string) => void;
+  /**
+   * A form-mode elicitation refused before the elicitation handler saw it, because its message,
+   * a field title or a description carries a URL (spec 2025-11-25: client/elicitation § Safe URL
+   * Handling): the server got -32602, or, inside an `InputRequiredResult`, the call fails with
+   * SdkError "INVALID_RESULT". `reason` names the rule, not the URL; `ctx.serverInfo` says which
+   * server tried, for telling the user.
+   */
+  onElicitationRefused?: (reason: string, ctx: ServerRequestContext) => void;
 
   private elicitation: ElicitationRegistration | undefined;
   private sampling: { handler: SamplingHandler; options: SamplingHandlerOptions } | undefined;
@@ -104,6 +113,7 @@ export class McpClient extends ClientRequests implements NotificationHooks {
       elicitations: this.elicitations,
       checkAnswer: (method, params, result) => this.checkAnswer(method, params, result),
       report: (error) => this.onerror?.(error),
+      refused: (reason, ctx) => this.onElicitationRefused?.(reason, ctx),
     };
     this.inputHost = this.host;
   }
@@ -117,7 +127,8 @@ export class McpClient extends ClientRequests implements NotificationHooks {
    * answer that still does not match is reported to `onerror` and the server gets -32603. `decline`
    * and `cancel` are sent without content. A URL `accept` is sent without content and its
    * `elicitationId` is awaited for `onElicitationComplete`. A request in a mode the client did not
-   * declare is answered -32602 without calling the handler.
+   * declare is answered -32602 without calling the handler, and so is a form whose message,
+   * field titles or descriptions carry a URL (see `onElicitationRefused`).
    * @throws SdkError "INVALID_ARGUMENT" when `modes` is empty or names an unknown mode.
    */
   setElicitationHandler(handler: ElicitationHandler, options: ElicitationHandlerOptions = {}): void {

@@ -10,6 +10,7 @@ import {
   applyDefaults,
   checkRequestedSchema,
   clientElicitationModes,
+  formContainsUrl,
   interactionDeclinedError,
   readInteractionCreate,
   validateElicitContent,
@@ -50,6 +51,8 @@ export interface HandlerHost {
   checkAnswer(method: string, params: Params, result: Result): SdkError | undefined;
   /** Reports a local failure the server only sees as -32603. */
   report(error: Error): void;
+  /** Tells the application that a request was refused before its handler saw it, and why. */
+  refused(reason: string, ctx: ServerRequestContext): void;
 }
 
 /** Registers the three server-request handlers on a session. */
@@ -118,7 +121,8 @@ async function finish(host: HandlerHost, method: string, params: Params, answer:
 
 /**
  * Undeclared or unknown modes and malformed params are the server's fault: -32602 (spec:
- * client/elicitation § Error Handling). A form answer gets the schema's defaults filled in and is
+ * client/elicitation § Error Handling), and so is a form whose message, field titles or
+ * descriptions carry a URL (§ Safe URL Handling), which the handler never sees. A form answer gets the schema's defaults filled in and is
  * validated; one that still does not match is the client's fault: -32603, because the server's
  * params were fine and only the local handler erred.
  */
@@ -145,6 +149,12 @@ async function answerElicitation(host: HandlerHost, params: Params, ctx: ServerR
   const schema = params.requestedSchema;
   const problem = checkRequestedSchema(schema);
   if (problem !== undefined) throw invalidParams(problem);
+  if (formContainsUrl(params)) {
+    // A link in a form would send the user to a page without the consent a URL-mode request gets.
+    const reason = "a form-mode elicitation must not contain a URL in its message, field titles or descriptions";
+    host.refused(reason, ctx);
+    throw invalidParams(reason);
+  }
   const answer = await registration.handler({ ...params, mode } as ElicitationParams, ctx);
   const bare = withoutContent(host, answer);
   if (bare.action !== "accept") return bare;

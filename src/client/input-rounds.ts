@@ -4,7 +4,7 @@
  * original request is retried with `inputResponses` and the server's `requestState` exactly as
  * received. Each retry is a new request (new id); one call's inputs never reach another call.
  */
-import { SdkError } from "../jsonrpc/errors.js";
+import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { Params, Result } from "../jsonrpc/session.js";
 import { readInputRequired, resultTypeOf, retryParams } from "../revisions/index.js";
 import { answerInputRequest, type HandlerHost } from "./handlers.js";
@@ -27,7 +27,9 @@ let calls = 0;
  * Rounds that only repeat URL-mode elicitations already accepted in this call count as waiting
  * rounds (bounded by `maxWaitingRounds`), not toward `maxRounds`.
  * @throws SdkError "INVALID_RESULT" after `maxRounds` rounds (or `maxWaitingRounds` waiting
- *   rounds), or for a malformed `InputRequiredResult`; the handlers' ProtocolErrors as they are.
+ *   rounds), for a malformed `InputRequiredResult`, or for an input request refused as invalid
+ *   (what would be -32602 over the wire, e.g. a form that carries a URL; `cause` is that
+ *   ProtocolError), with no retry sent; the handlers' other ProtocolErrors as they are.
  */
 export async function runInputRounds(
   host: HandlerHost,
@@ -67,6 +69,15 @@ export async function runInputRounds(
         signal: options.signal ?? new AbortController().signal,
         serverInfo: host.serverInfo ?? { name: "", version: "" },
         input: { key, round: rounds + waiting, waiting: url !== undefined && accepted.has(url) },
+      }).catch((error: unknown) => {
+        // `inputResponses` holds results only, so a request the client refuses cannot be answered
+        // with an error as it would be over the wire: the call ends here, without a retry.
+        if (!(error instanceof ProtocolError) || error.code !== ErrorCode.InvalidParams) throw error;
+        throw new SdkError(
+          "INVALID_RESULT",
+          `${method} needs input this client refuses to give (${request.method} "${key}"): ${error.message}`,
+          { cause: error },
+        );
       });
       if (url !== undefined && answer.action === "accept") accepted.add(url);
       responses[key] = answer;

@@ -126,3 +126,22 @@ const SCHEME_URL = /\b[a-z][a-z0-9+.-]*:\/\/\S/i;
 export function messageContainsUrl(text: string): boolean {
   return SCHEME_URL.test(text) || linkify.test(text);
 }
+
+/**
+ * Whether a form-mode elicitation carries a URL (as `messageContainsUrl` finds them) in its
+ * `message` or in any `title` or `description` of its `requestedSchema`: the text a client shows
+ * next to the form. Only a URL-mode request's `url` may send the user somewhere (spec 2025-11-25:
+ * client/elicitation § Safe URL Handling).
+ */
+export function formContainsUrl(params: { message?: unknown; requestedSchema?: unknown }): boolean {
+  if (typeof params.message === "string" && messageContainsUrl(params.message)) return true;
+  return displayTexts(params.requestedSchema).some(messageContainsUrl);
+}
+
+function displayTexts(schema: unknown): string[] {
+  if (Array.isArray(schema)) return schema.flatMap(displayTexts);
+  if (typeof schema !== "object" || schema === null) return [];
+  return Object.entries(schema).flatMap(([key, value]) =>
+    (key === "title" || key === "description") && typeof value === "string" ? [value] : displayTexts(value),
+  );
+}

@@ -11,6 +11,7 @@ export {
 export {
   applyDefaults,
   checkRequestedSchema,
+  formContainsUrl,
   messageContainsUrl,
   validateElicitContent,
 } from "./elicitation.js";
