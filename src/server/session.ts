@@ -424,7 +424,8 @@ export class ServerConnection implements ServerSession {
 
 /** From the first credential on, what the handler sends as notifications is redacted as well. */
 function redactNotifications(ctx: RequestContext, redactor: SecretRedactor): void {
-  const { notify, progress } = ctx;
+  const notify = ctx.notify.bind(ctx);
+  const progress = ctx.progress.bind(ctx);
   // Defined rather than assigned: the context may serve its members through getters.
   Object.defineProperties(ctx, {
     notify: {

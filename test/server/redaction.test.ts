@@ -61,6 +61,11 @@ async function start(options: { pinned?: string } = {}) {
     await ctx.notify("notifications/message", { level: "error", data: `raw ${secret}` });
     throw new ProtocolError(-32000, `github said no to ${secret}`, { refreshToken });
   });
+  server.registerTool("progress", {}, async (_args, ctx) => {
+    const credential = await ctx.credentials.require("forecast");
+    await ctx.progress(1, 2, `calling with ${credential.secret}`);
+    return { content: [{ type: "text", text: "done" }] };
+  });
   server.registerTool("returns-error", {}, async (_args, ctx) => {
     const credential = await ctx.credentials.require("forecast");
     return { content: [{ type: "text", text: `bad key ${credential.secret}` }], isError: true };
@@ -123,6 +128,15 @@ for (const pinned of [undefined, "2025-11-25"]) {
         }),
         expect.objectContaining({ level: "error", data: "raw [redacted]" }),
       ]);
+      await client.close();
+      await server.close();
+    });
+
+    it("a progress message is redacted", async () => {
+      const { server, client } = await start({ pinned });
+      const messages: (string | undefined)[] = [];
+      await client.callTool({ name: "progress" }, { onprogress: (update) => messages.push(update.message) });
+      expect(messages).toEqual(["calling with [redacted]"]);
       await client.close();
       await server.close();
     });
