@@ -10,7 +10,7 @@ import { type InboundRequest, JsonRpcSession, type Params, type Result } from ".
 import type { ClientCapabilities, Implementation, InitializeResult, ServerCapabilities } from "../revisions/index.js";
 import { createEntryGate, createGate, createStatelessGate, negotiateVersion } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
-import { createRequestContext, type RequestContext } from "./context.js";
+import { type ContextHost, createRequestContext, type RequestContext } from "./context.js";
 import { InputNeeded, InputRound } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
 import { isAtLeast, isLoggingLevel, type LoggingLevel } from "./logging.js";
@@ -97,6 +97,8 @@ export class ServerConnection implements ServerSession {
   #protocolVersion: string | undefined;
   #clientInfo: Implementation | undefined;
   #clientCapabilities: ClientCapabilities | undefined;
+  /** What every request context of this initialized session shares, made on the first request. */
+  #contextHost: ContextHost | undefined;
   #announced: ServerCapabilities = {};
   #initialized = false;
   #logLevel: LoggingLevel | undefined;
@@ -374,13 +376,29 @@ export class ServerConnection implements ServerSession {
     return result;
   }
 
+  #newContextHost(clientCapabilities: Record<string, unknown>): ContextHost {
+    return {
+      session: this,
+      log: (level, data, logger, related) => this.log(level, data, logger, related),
+      report: (message, error) => this.host.report(message, error, this.id),
+      elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
+      interactions: this.#interactions,
+      clientCapabilities,
+    };
+  }
+
   #context(
     inbound: InboundRequest,
     clientCapabilities: Record<string, unknown>,
     log?: (level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) => Promise<void>,
   ): RequestContext {
-    const send = log ?? ((level, data, logger, related) => this.log(level, data, logger, related));
     const source = this.host.interactions?.credentials;
+    if (source === undefined && log === undefined && clientCapabilities === this.#clientCapabilities) {
+      // The usual request of an initialized session: one host, made once, serves all its requests.
+      this.#contextHost ??= this.#newContextHost(clientCapabilities);
+      return createRequestContext(this.#contextHost, inbound);
+    }
+    const send = log ?? ((level, data, logger, related) => this.log(level, data, logger, related));
     if (source === undefined) {
       // Without a credential source a request is handed no secrets, so there is nothing to redact.
       return createRequestContext(
