@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
+import { SdkError } from "../../src/jsonrpc/errors.js";
 import { McpServer } from "../../src/server/index.js";
 import { StreamableHttpServer, toNodeHandler } from "../../src/transports/http/index.js";
 import { KeyPage } from "./key-page.js";
@@ -31,6 +32,14 @@ export async function startForecastServer(say: (line: string) => void): Promise<
     say(`server   stored the API key (${key.length} characters; it is shown nowhere)`);
   });
 
+  let pending: { elicitationId: string; submitted: Promise<void> } | undefined;
+  const expectKey = () => {
+    const elicitationId = randomUUID();
+    // The page waits until the key arrives or the server closes, not for one request.
+    return { elicitationId, submitted: page.expect(elicitationId, closing.signal) };
+  };
+  const closing = new AbortController();
+
   const mcp = new McpServer({ name: "forecast-demo", version: "1.0.0", title: "Forecast (demo)" });
   mcp.registerTool(
     "get_forecast",
@@ -41,9 +50,11 @@ export async function startForecastServer(say: (line: string) => void): Promise<
     },
     async ({ city }, ctx) => {
       if (apiKey === undefined) {
-        const elicitationId = randomUUID();
-        const submitted = page.expect(elicitationId, ctx.signal);
-        say(`server   no API key yet: asking the client to send the user to ${page.urlFor(elicitationId)}`);
+        // A 2026-07-28 client answers the elicitation on a retry, which runs this handler again:
+        // the page asked for stays the same until the key arrives.
+        pending ??= expectKey();
+        const { elicitationId, submitted } = pending;
+        say(`server   no API key yet: the user is to be sent to ${page.urlFor(elicitationId)}`);
         const answer = await ctx.elicit({
           mode: "url",
           elicitationId,
@@ -52,21 +63,39 @@ export async function startForecastServer(say: (line: string) => void): Promise<
         });
         if (answer.action !== "accept") {
           page.forget(elicitationId);
+          pending = undefined;
           return {
             content: [{ type: "text", text: `No forecast: the user chose to ${answer.action}.` }],
             isError: true,
           };
         }
         say("server   the user agreed to open the page; waiting for the key to arrive there");
-        await submitted;
-        await ctx.session.notifyElicitationComplete(elicitationId);
-        say(`server   sent notifications/elicitation/complete for ${elicitationId}`);
+        await Promise.race([submitted, aborted(ctx.signal)]);
+        // 2025-11-25 announces the page's completion; 2026-07-28 has no such notification (the
+        // answer to this retried call is the completion), and the session refuses to send it.
+        const told = await ctx.session.notifyElicitationComplete(elicitationId).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof SdkError && error.code === "METHOD_NOT_SUPPORTED") return false;
+            throw error;
+          },
+        );
+        pending = undefined;
+        say(
+          told
+            ? `server   sent notifications/elicitation/complete for ${elicitationId}`
+            : "server   the key arrived; the answer to the retried call is the completion (no notification on 2026-07-28)",
+        );
       }
       return { content: [{ type: "text", text: forecastFor(city) }] };
     },
   );
 
-  const endpoint = new StreamableHttpServer({ onsession: (transport) => void mcp.connect(transport) });
+  // Both eras on one endpoint: sessions for 2025-11-25 clients, one transport per POST for 2026-07-28.
+  const endpoint = new StreamableHttpServer({
+    onsession: (transport) => void mcp.connect(transport),
+    onrequest: (transport) => mcp.connect(transport).then(() => {}),
+  });
   const handleMcp = toNodeHandler(endpoint);
   http.on("request", (req, res) => {
     const path = new URL(req.url ?? "/", base).pathname;
@@ -79,12 +108,21 @@ export async function startForecastServer(say: (line: string) => void): Promise<
     mcpUrl: new URL("/mcp", base),
     hasKey: () => apiKey !== undefined,
     close: async () => {
+      closing.abort();
       await endpoint.close();
       await mcp.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** Rejects once `signal` aborts (the request was cancelled or its connection closed). */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
 }
 
 /** A made-up forecast; a real server would call the weather API with the stored key here. */
