@@ -481,10 +481,13 @@ export class JsonRpcSession {
   private handleClose(): void {
     if (this.closed) return;
     this.closed = true;
-    const error = new SdkError("CONNECTION_CLOSED", "The connection closed");
-    for (const id of [...(this.pending?.keys() ?? [])]) this.settle(id)?.reject(error);
-    for (const call of this.inbound?.values() ?? []) call.abort(error);
-    this.inbound?.clear();
+    // An error (and its stack) only when something is still waiting, which a closed idle session is not.
+    if ((this.pending?.size ?? 0) > 0 || (this.inbound?.size ?? 0) > 0) {
+      const error = new SdkError("CONNECTION_CLOSED", "The connection closed");
+      for (const id of [...(this.pending?.keys() ?? [])]) this.settle(id)?.reject(error);
+      for (const call of this.inbound?.values() ?? []) call.abort(error);
+      this.inbound?.clear();
+    }
     this.onclose?.();
   }
 }
