@@ -8,9 +8,10 @@
  * How each kind travels:
  * - requests: `_meta` version, capabilities, client info and log level are read off
  *   (`readRequestMeta`) and put back (`withStatelessMeta`);
- * - server results: `resultType`, the server's identity and cache hints are read off and put back
- *   (`encodeResult`); client results, notifications and fragments carry nothing of the era's own
- *   and pass unchanged;
+ * - server results: `resultType: "complete"`, the server's identity and cache hints are read off
+ *   and put back (`encodeResult`), so a result the codec leaves untyped fails; client results,
+ *   notifications and fragments carry nothing of the era's own and pass unchanged, after the
+ *   codec's own schema has checked them against their definition;
  * - errors: rebuilt as a `ProtocolError` and written back with `toJson`.
  *
  * Normalisations (the only differences allowed between an example and what the codec emits):
@@ -30,12 +31,14 @@ import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { ProtocolError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
+import { explainMismatch } from "../../src/revisions/explain.js";
 import {
   CACHEABLE_METHODS,
   DEFAULT_CACHE_HINTS,
   encodeResult,
   INPUT_REQUESTS,
   META,
+  RESULT_COMPLETE,
   readRequestMeta,
   STATELESS_METHODS,
   STATELESS_REVISIONS,
@@ -86,30 +89,23 @@ function roundTripParams(params: Json): Json {
   return withStatelessMeta(withoutMeta(params, REQUEST_META_KEYS), meta);
 }
 
-/** A server result of `method`: `resultType`, server identity and cache hints read off and put back. */
+/**
+ * A server result of `method`: the server identity, a `complete` result type and the cache hints
+ * read off and put back by the codec. Any other result type (`input_required`) and a lone hint are
+ * the handler's own fields and go through as they are.
+ */
 function roundTripResult(method: string | undefined, result: Json): Json {
   if (method === undefined) return structuredClone(result);
   const meta = isObject(result._meta) ? result._meta : {};
   const serverInfo = isObject(meta[META.serverInfo]) ? (meta[META.serverInfo] as Json) : undefined;
   const stripped = withoutMeta(result, [META.serverInfo]);
-  if (!CACHEABLE_METHODS.has(method)) {
-    // Only cacheable results get hints from the codec; any other result's hints are its own fields.
-    const { resultType, ...neutral } = stripped;
-    const encoded = encodeResult(method, neutral, { serverInfo });
-    if (resultType !== undefined) encoded.resultType = resultType;
-    return encoded;
-  }
-  const { resultType, ttlMs, cacheScope, ...neutral } = stripped;
+  const { resultType, ...untyped } = stripped;
+  const neutral = resultType === RESULT_COMPLETE ? untyped : stripped;
+  if (!CACHEABLE_METHODS.has(method)) return encodeResult(method, neutral, { serverInfo });
+  const { ttlMs, cacheScope, ...bare } = neutral;
   const hinted = typeof ttlMs === "number" && (cacheScope === "public" || cacheScope === "private");
-  const encoded = encodeResult(method, neutral, {
-    serverInfo,
-    ...(hinted ? { cache: { ttlMs, cacheScope } } : {}),
-  });
-  // A result with only one of the two hints keeps it as is; the other comes from the defaults.
-  if (!hinted && ttlMs !== undefined) encoded.ttlMs = ttlMs;
-  if (!hinted && cacheScope !== undefined) encoded.cacheScope = cacheScope;
-  if (resultType !== undefined) encoded.resultType = resultType;
-  return encoded;
+  if (!hinted) return encodeResult(method, neutral, { serverInfo });
+  return encodeResult(method, bare, { serverInfo, cache: { ttlMs, cacheScope } });
 }
 
 /** N1, applied to what the example is compared with. */
@@ -153,17 +149,19 @@ function roundTrip(definition: string, example: Json): Outcome {
     const emitted = { ...example, result: roundTripResult(method, example.result) };
     return { emitted, expected: { ...example, result: normalised(method, example.result) }, problem };
   }
+  // A fragment is checked against its definition by the codec's own schema.
+  const problem = explainMismatch("2026-07-28", definition, example, "");
   if (definition.endsWith("Error") && typeof example.code === "number") {
-    return { emitted: ProtocolError.fromJson(example as never).toJson(), expected: example, problem: undefined };
+    return { emitted: ProtocolError.fromJson(example as never).toJson(), expected: example, problem };
   }
   if (definition.endsWith("Result") && !CLIENT_RESULTS.has(definition)) {
     const method = definition === "InputRequiredResult" ? "tools/call" : METHOD_OF_RESULT.get(definition);
-    return { emitted: roundTripResult(method, example), expected: normalised(method, example), problem: undefined };
+    return { emitted: roundTripResult(method, example), expected: normalised(method, example), problem };
   }
   if (definition.endsWith("RequestParams")) {
-    return { emitted: roundTripParams(example), expected: example, problem: undefined };
+    return { emitted: roundTripParams(example), expected: example, problem };
   }
-  return unchanged();
+  return unchanged(problem);
 }
 
 /** Examples that fail the official schema as published, and the codec's reason for refusing each. */
