@@ -149,7 +149,7 @@ export class ServerConnection implements ServerSession {
       case "initialize":
         return this.#initialize(params, inbound) as unknown as Result;
       case "server/discover":
-        return discoverResult(host.stateless, host.capabilities(), host.serverInfo, host.instructions);
+        return discoverResult(host.stateless, host.capabilities(), host.instructions);
       case "subscriptions/listen":
         return this.listens.listen(params, inbound, host.capabilities());
       default:

@@ -7,7 +7,6 @@
 import type { Params, Result } from "../jsonrpc/session.js";
 import {
   type CacheHints,
-  type Implementation,
   isStatelessRequest,
   MRTR_METHODS,
   openRequestState,
@@ -43,17 +42,18 @@ export function allowsInputRounds(method: string): boolean {
   return MRTR_METHODS.has(method);
 }
 
-/** The `server/discover` result (spec 2026-07-28: server/discover). */
+/**
+ * The `server/discover` result (spec 2026-07-28: server/discover). The server's identity and the
+ * cache hints are put on by the codec, as on every result: the identity only in `_meta`.
+ */
 export function discoverResult(
   settings: StatelessSettings,
   capabilities: ServerCapabilities,
-  serverInfo: Implementation,
   instructions: string | undefined,
 ): Result {
   const result: Result = {
     supportedVersions: [...settings.supportedVersions],
     capabilities: capabilities as Record<string, unknown>,
-    serverInfo: serverInfo as unknown as Record<string, unknown>,
   };
   if (instructions !== undefined) result.instructions = instructions;
   return result;

@@ -2,6 +2,10 @@
  * Revision 2026-07-28 on `McpServer`: one connection serves stateless requests without any
  * handshake, beside connections that `initialize`; the behaviours a 2026 client notices.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { JsonRpcSession, type Params } from "../../src/jsonrpc/session.js";
@@ -11,6 +15,20 @@ import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import { connectClient, flush, until } from "./support.js";
 
 const NO_ARGUMENTS = { type: "object", properties: {} };
+
+const official = new Ajv2020({ strict: false, allErrors: true });
+addFormatsModule.default(official);
+official.addSchema(
+  JSON.parse(readFileSync(join(import.meta.dirname, "../../../shared/spec/schema/2026-07-28.json"), "utf8")),
+  "urn:official:2026-07-28",
+);
+
+/** How `value` fails `definition` of the official 2026-07-28 schema file; empty when it is valid. */
+function officialFailures(definition: string, value: unknown): string[] {
+  const validate = official.getSchema(`urn:official:2026-07-28#/$defs/${definition}`);
+  if (validate === undefined) return [`no definition ${definition}`];
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`);
+}
 
 function meta(capabilities: Params = {}, extra: Params = {}): Params {
   return {
@@ -79,6 +97,10 @@ describe("McpServer, revision 2026-07-28", () => {
     expect(result.instructions).toBe("Be nice.");
     expect(result.resultType).toBe("complete");
     expect((result._meta as Params)[META.serverInfo]).toEqual({ name: "s", version: "1" });
+    // Cacheable (spec 2026-07-28: server/utilities/caching); the identity lives only in `_meta`.
+    expect(result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+    expect(result).not.toHaveProperty("serverInfo");
+    expect(officialFailures("DiscoverResult", result)).toEqual([]);
   });
 
   it("serves a 2025 client that initializes and a 2026 client on the same server", async () => {

@@ -52,8 +52,12 @@ export const INPUT_REQUESTS: ReadonlyMap<string, RequestSpec> = requestMap([
   ["roots/list", "ListRootsRequest", "ListRootsResult"],
 ]);
 
-/** Results that carry the cache hints `ttlMs` and `cacheScope` (`CacheableResult`). */
+/**
+ * Results that carry the cache hints `ttlMs` and `cacheScope` (`CacheableResult`; spec 2026-07-28:
+ * server/utilities/caching § Cacheable Results, where they are a MUST).
+ */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  "server/discover",
   "tools/list",
   "prompts/list",
   "resources/list",
