@@ -48,7 +48,10 @@ function toWebRequest(req: IncomingMessage, res: ServerResponse): Request {
     headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
   const controller = new AbortController();
-  res.on("close", () => controller.abort());
+  // Only a client that went away before the answer was complete aborts the request.
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
   const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
