@@ -152,7 +152,7 @@ export class StreamableHttpClientTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.abort.abort();
+    this.abort.abort(CLOSED);
     try {
       await this.terminateSession();
     } catch (error) {
@@ -318,7 +318,9 @@ export class StreamableHttpClientTransport implements Transport {
   }
 }
 
-/** The JSON-RPC error message of an error body, or the start of its text. */
+/** The reason the waits between reconnections end with: one shared value, not an error built per close. */
+const CLOSED = "closed";
+
 /** The body as a JSON-RPC error response to request `id`, or `undefined`. */
 async function errorAnswer(response: Response, id: RequestId): Promise<JsonRpcMessage | undefined> {
   const frame = decodeFrame(await response.text().catch(() => ""));
@@ -326,6 +328,7 @@ async function errorAnswer(response: Response, id: RequestId): Promise<JsonRpcMe
   return message !== undefined && isResponse(message) && "error" in message && message.id === id ? message : undefined;
 }
 
+/** The JSON-RPC error message of an error body, or the start of its text. */
 async function errorDetail(response: Response): Promise<string> {
   const text = await response.text().catch(() => "");
   try {
