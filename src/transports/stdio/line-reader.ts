@@ -93,11 +93,13 @@ export class LineReader {
       return;
     }
     const line = joined.subarray(0, end);
-    if (!isUtf8(line)) {
+    const text = line.toString("utf8");
+    // Bad UTF-8 decodes to U+FFFD, so only a line showing one needs the full check (a line of
+    // ASCII cannot hold that character, and the search ends at once).
+    if (text.includes("\uFFFD") && !isUtf8(line)) {
       this.#handlers.invalidUtf8(end);
       return;
     }
-    const text = line.toString("utf8");
     if (text.trim() === "") return;
     this.#handlers.line(text);
   }
