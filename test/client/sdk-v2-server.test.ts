@@ -66,6 +66,7 @@ describe("McpClient against the official SDK v2 server", () => {
     client.setRoots([{ uri: "file:///home/ada", name: "home" }]);
     await client.connect(clientEnd);
     expect(client.isStateless).toBe(true);
+    expect(client.protocolVersion).toBe("2026-07-28");
     expect(client.serverInfo?.name).toBe("sdk-v2-server");
     const tools = await client.listAllTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["add", "greet"]);

@@ -16,6 +16,25 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { deferred, FIXTURE_STDIO, type HttpServerProcess, ROOT, startFixtureHttp } from "./support.js";
 
 type TransportKind = "stdio" | "http";
+type Params = Record<string, unknown>;
+
+/** Keeps what the client sends and receives from now on, as it crosses its transport. */
+function watchWire(client: Client): { sent: Params[]; received: Params[] } {
+  const transport = client.transport;
+  if (transport === undefined) throw new Error("the client is not connected");
+  const wire = { sent: [] as Params[], received: [] as Params[] };
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    wire.sent.push(structuredClone(message) as Params);
+    return send(message, options);
+  };
+  const onmessage = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    wire.received.push(structuredClone(message) as Params);
+    onmessage?.(message, extra as never);
+  };
+  return wire;
+}
 
 describe.each<TransportKind>(["stdio", "http"])("SDK v2 client -> our server over %s", (kind) => {
   let server: HttpServerProcess | undefined;
@@ -79,9 +98,23 @@ describe.each<TransportKind>(["stdio", "http"])("SDK v2 client -> our server ove
       { versionNegotiation: { mode: "auto" } },
     );
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    const wire = watchWire(client);
     const result = await client.callTool({ name: "ask_name", arguments: {} });
     expect(result.content).toEqual([{ type: "text", text: "Hi, Ada!" }]);
     expect(asked).toHaveLength(1);
+    // The question travelled in an InputRequiredResult (no server request), and the retry was a
+    // new request echoing requestState with the answer under the server's key.
+    expect(wire.received.filter((m) => "method" in m && "id" in m)).toEqual([]);
+    const [first, last] = wire.received.filter((m) => "result" in m) as { id: unknown; result: Params }[];
+    expect(first?.result).toMatchObject({ resultType: "input_required", requestState: expect.any(String) });
+    expect(last?.result.resultType).toBe("complete");
+    const [call, retry] = wire.sent as { id: unknown; params: Params }[];
+    expect(call?.params._meta).toMatchObject({ "io.modelcontextprotocol/protocolVersion": "2026-07-28" });
+    expect(retry?.id).not.toEqual(call?.id);
+    expect(retry?.params.requestState).toBe(first?.result.requestState);
+    expect(Object.keys(retry?.params.inputResponses as Params)).toEqual(
+      Object.keys(first?.result.inputRequests as Params),
+    );
   });
 
   it("lists the tools with their schemas", async () => {
