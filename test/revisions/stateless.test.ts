@@ -112,6 +112,24 @@ describe("requestState", () => {
       expect(error.message, why).toContain(why === "altered" ? "altered" : why);
     }
   });
+
+  test("only the string as issued is accepted: a signature spelt differently but decoding alike is altered", () => {
+    const state = signRequestState(keys, payload, { ...bound, ttlMs: 60_000 });
+    const [body, signature = ""] = state.split(".");
+    const respelt = [
+      `${body}.${signature}!!`,
+      `${body}.${signature}=`,
+      `${body}.${signature.slice(0, 10)} ${signature.slice(10)}`,
+      `${body}.${signature.replace(/-/g, "+").replace(/_/g, "/")}${/[-_]/.test(signature) ? "" : "="}`,
+    ];
+    for (const variant of respelt) {
+      expect(variant).not.toBe(state);
+      const error = catchError(() => openRequestState(keys, variant, bound)) as ProtocolError;
+      expect(error, variant).toBeInstanceOf(ProtocolError);
+      expect(error.code, variant).toBe(-32602);
+      expect(error.message, variant).toContain("altered");
+    }
+  });
 });
 
 function catchError(run: () => unknown): unknown {

@@ -122,8 +122,10 @@ export function openRequestState(
   if (body === undefined || signature === undefined || extra !== undefined) {
     throw refuse("was not issued by this server or was altered");
   }
-  const expected = mac(keys, body);
-  const given = Buffer.from(signature, "base64url");
+  // The signature is compared as text: decoding it first would let other spellings of the same
+  // bytes (padding, "+/" for "-_", characters the decoder skips) pass as the state issued.
+  const expected = Buffer.from(mac(keys, body).toString("base64url"));
+  const given = Buffer.from(signature);
   if (given.byteLength !== expected.byteLength || !timingSafeEqual(given, expected)) {
     throw refuse("was not issued by this server or was altered");
   }
