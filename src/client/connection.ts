@@ -199,8 +199,8 @@ export abstract class ClientConnection {
    * @throws SdkError "NOT_CONNECTED" before `connect`; "CAPABILITY_NOT_SUPPORTED" when the server
    *   did not declare what `method` needs (nothing is sent).
    */
-  protected async call<R = Result>(method: string, params: object | undefined, options: CallOptions = {}): Promise<R> {
-    return (await this.callRaw(method, params as Params | undefined, options)) as R;
+  protected call<R = Result>(method: string, params: object | undefined, options: CallOptions = {}): Promise<R> {
+    return this.callRaw(method, params as Params | undefined, options) as Promise<R>;
   }
 
   private async callRaw(method: string, params: Params | undefined, options: CallOptions): Promise<Result> {
