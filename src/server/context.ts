@@ -94,7 +94,8 @@ export interface RequestContext {
    *   before sending, defaults are applied to accepted content, and content that does not match
    *   the schema rejects with `SdkError("INVALID_RESULT")`.
    * - URL mode (`mode: "url"`): the user is sent to `url`; `message` must not contain a URL.
-   *   The result carries the `elicitationId` to complete with `session.notifyElicitationComplete`.
+   *   The result carries the `elicitationId` to complete with `session.notifyElicitationComplete`
+   *   (revision 2025-11-25; on 2026-07-28 the retried call is the completion).
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare that elicitation
    *   mode (nothing is sent), "INVALID_ARGUMENT" for a bad schema or a URL in the message or in the
    *   schema's titles and descriptions,

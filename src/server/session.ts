@@ -42,7 +42,10 @@ export interface ServerSession {
   /**
    * Sends `notifications/elicitation/complete` to this session only (spec 2025-11-25:
    * client/elicitation § Completion Notifications), once the out-of-band interaction is done.
-   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare URL-mode elicitation.
+   * Revision 2026-07-28 has no such notification (the client learns of completion by retrying),
+   * so a handler that serves both eras catches the refusal; `ctx.interact` needs none of this.
+   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare URL-mode elicitation;
+   *   "METHOD_NOT_SUPPORTED" when this connection speaks revision 2026-07-28.
    */
   notifyElicitationComplete(elicitationId: string): Promise<void>;
   /** Closes the connection; in-flight handlers see their signal abort. */
