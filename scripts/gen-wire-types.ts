@@ -1,7 +1,8 @@
 /**
- * Generates src/revisions/generated/<revision>.schema.ts (the schema document the validators
- * compile) for every revision, and <revision>.ts (wire types) for the revisions whose types the
- * code imports, from the official JSON Schemas in ../shared/spec/schema/.
+ * Generates src/revisions/generated/<revision>.schema-text.ts (the schema document the validators
+ * compile, as JSON text the codec parses on first use) and <revision>.schema.ts (the same, parsed)
+ * for every revision, and <revision>.ts (wire types) for the revisions whose types the code
+ * imports, from the official JSON Schemas in ../shared/spec/schema/.
  *
  * Usage: `npm run gen:types` (or `tsx scripts/gen-wire-types.ts [revision...]`).
  */
@@ -58,8 +59,14 @@ function header(source: string, what: string): string {
   ].join("\n");
 }
 
-/** The two generated modules of a revision, as text: `types` (`<revision>.ts`) and `schema` (`<revision>.schema.ts`). */
-export async function render(revision: string): Promise<{ types: string; schema: string; source: string }> {
+/**
+ * The generated modules of a revision, as text: `types` (`<revision>.ts`), `schemaText` (the
+ * document as JSON text, `<revision>.schema-text.ts`) and `schema` (`<revision>.schema.ts`, the
+ * parsed document).
+ */
+export async function render(
+  revision: string,
+): Promise<{ types: string; schema: string; schemaText: string; source: string }> {
   const sourcePath = join(schemaDir, `${revision}.json`);
   const source = relative(repo, sourcePath);
   const text = readFileSync(sourcePath, "utf8");
@@ -90,28 +97,35 @@ export async function render(revision: string): Promise<{ types: string; schema:
         Object.keys(definition).length === 1 && !new RegExp(`^export (interface|type) ${name}\\b`, "m").test(cleaned),
     )
     .map(([name, definition]) => `export type ${name} = ${String(definition.$ref).split("/").pop()};\n`);
-  const schemaModule = [
+  const schemaTextModule = [
     header(
       source,
-      `The official JSON Schema of MCP protocol revision ${revision}, embedded so the package carries it.`,
+      `The official JSON Schema of MCP protocol revision ${revision} as JSON text, embedded so the package carries it; parsed only when the revision is used.`,
     ),
-    'import type { SchemaDocument } from "../schema-document.js";',
+    `export const schemaText = ${JSON.stringify(JSON.stringify(document))};`,
     "",
-    `export const schema: SchemaDocument = JSON.parse(${JSON.stringify(JSON.stringify(document))});`,
+  ].join("\n");
+  const schemaModule = [
+    header(source, `The official JSON Schema of MCP protocol revision ${revision}, parsed.`),
+    'import type { SchemaDocument } from "../schema-document.js";',
+    `import { schemaText } from "./${revision}.schema-text.js";`,
+    "",
+    "export const schema: SchemaDocument = JSON.parse(schemaText);",
     "",
   ].join("\n");
   const types = header(source, `Wire types of MCP protocol revision ${revision}.`) + cleaned + aliases.join("");
-  return { types, schema: schemaModule, source };
+  return { types, schema: schemaModule, schemaText: schemaTextModule, source };
 }
 
 async function main(requested: string[]): Promise<void> {
   for (const revision of requested.length > 0 ? requested : REVISIONS) {
     if (!REVISIONS.includes(revision)) throw new Error(`unknown revision ${revision}; known: ${REVISIONS.join(", ")}`);
-    const { types, schema, source } = await render(revision);
+    const { types, schema, schemaText, source } = await render(revision);
     const typed = TYPED_REVISIONS.includes(revision);
     if (typed) writeFileSync(join(OUT_DIR, `${revision}.ts`), types);
+    writeFileSync(join(OUT_DIR, `${revision}.schema-text.ts`), schemaText);
     writeFileSync(join(OUT_DIR, `${revision}.schema.ts`), schema);
-    const files = typed ? "{ts,schema.ts}" : "schema.ts";
+    const files = typed ? "{ts,schema.ts,schema-text.ts}" : "{schema.ts,schema-text.ts}";
     process.stdout.write(`generated ${relative(repo, OUT_DIR)}/${revision}.${files} from ${source}\n`);
   }
 }

@@ -5,36 +5,44 @@
  * of `errata.ts` applied.
  */
 import { applyErrata } from "./errata.js";
-import { schema as schema20241105 } from "./generated/2024-11-05.schema.js";
-import { schema as schema20250326 } from "./generated/2025-03-26.schema.js";
-import { schema as schema20250618 } from "./generated/2025-06-18.schema.js";
-import { schema as schema20251125 } from "./generated/2025-11-25.schema.js";
-import { schema as schema20260728 } from "./generated/2026-07-28.schema.js";
+import { schemaText as text20241105 } from "./generated/2024-11-05.schema-text.js";
+import { schemaText as text20250326 } from "./generated/2025-03-26.schema-text.js";
+import { schemaText as text20250618 } from "./generated/2025-06-18.schema-text.js";
+import { schemaText as text20251125 } from "./generated/2025-11-25.schema-text.js";
+import { schemaText as text20260728 } from "./generated/2026-07-28.schema-text.js";
 import type { JsonSchema, SchemaDocument } from "./schema-document.js";
 import type { ProtocolVersion } from "./versions.js";
 
-const DOCUMENTS: Record<ProtocolVersion, SchemaDocument> = {
-  "2024-11-05": applyErrata(schema20241105),
-  "2025-03-26": applyErrata(schema20250326),
-  "2025-06-18": applyErrata(schema20250618),
-  "2025-11-25": applyErrata(schema20251125),
-  "2026-07-28": applyErrata(schema20260728),
+const TEXTS: Record<ProtocolVersion, string> = {
+  "2024-11-05": text20241105,
+  "2025-03-26": text20250326,
+  "2025-06-18": text20250618,
+  "2025-11-25": text20251125,
+  "2026-07-28": text20260728,
 };
+
+/** Parsed on first use: a process that speaks one revision never parses the other four. */
+const DOCUMENTS = new Map<ProtocolVersion, SchemaDocument>();
 
 /** The whole schema document of a revision: the official file, corrected where it contradicts schema.ts. */
 export function schemaDocument(version: ProtocolVersion): SchemaDocument {
-  return DOCUMENTS[version];
+  let document = DOCUMENTS.get(version);
+  if (document === undefined) {
+    document = applyErrata(JSON.parse(TEXTS[version]) as SchemaDocument);
+    DOCUMENTS.set(version, document);
+  }
+  return document;
 }
 
 /** The named definitions of a revision (`definitions` or `$defs`). */
 export function definitionsOf(version: ProtocolVersion): Readonly<Record<string, JsonSchema>> {
-  const document = DOCUMENTS[version];
+  const document = schemaDocument(version);
   return document.$defs ?? document.definitions ?? {};
 }
 
 /** The JSON pointer of a named definition inside its document, e.g. `#/$defs/Tool`. */
 export function definitionPointer(version: ProtocolVersion, name: string): string {
-  return DOCUMENTS[version].$defs ? `#/$defs/${name}` : `#/definitions/${name}`;
+  return schemaDocument(version).$defs ? `#/$defs/${name}` : `#/definitions/${name}`;
 }
 
 /** The definition a `$ref` names, or undefined when the ref is not a local definition. */

@@ -40,15 +40,20 @@ class StatefulRevision implements Revision {
   readonly protocolVersionHeader: boolean;
   readonly methods;
   readonly elicitationModes: readonly ElicitationMode[];
-  readonly serverCapabilities: ReadonlySet<string>;
+  #serverCapabilities: ReadonlySet<string> | undefined;
   #withUserInteraction: Revision | undefined;
 
   constructor(readonly version: StatefulVersion) {
-    this.serverCapabilities = new Set(Object.keys(definitionsOf(version).ServerCapabilities?.properties ?? {}));
     this.supportsBatch = version === "2025-03-26";
     this.protocolVersionHeader = version !== "2024-11-05" && version !== "2025-03-26";
     this.methods = STATEFUL_METHODS[version];
     this.elicitationModes = ELICITATION_MODES[version];
+  }
+
+  /** Read from the revision's schema when first asked, so loading the codec parses no schema. */
+  get serverCapabilities(): ReadonlySet<string> {
+    this.#serverCapabilities ??= new Set(Object.keys(definitionsOf(this.version).ServerCapabilities?.properties ?? {}));
+    return this.#serverCapabilities;
   }
 
   hasRequest(method: string, sender: Role): boolean {

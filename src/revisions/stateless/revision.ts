@@ -58,10 +58,14 @@ export class StatelessRevision implements Revision {
   readonly protocolVersionHeader = true;
   readonly methods = STATELESS_METHODS;
   readonly elicitationModes: readonly ElicitationMode[] = ["form", "url"];
-  readonly serverCapabilities: ReadonlySet<string>;
+  #serverCapabilities: ReadonlySet<string> | undefined;
 
-  constructor(readonly version: StatelessVersion) {
-    this.serverCapabilities = new Set(Object.keys(definitionsOf(version).ServerCapabilities?.properties ?? {}));
+  constructor(readonly version: StatelessVersion) {}
+
+  /** Read from the revision's schema when first asked, so loading the codec parses no schema. */
+  get serverCapabilities(): ReadonlySet<string> {
+    this.#serverCapabilities ??= new Set(Object.keys(definitionsOf(this.version).ServerCapabilities?.properties ?? {}));
+    return this.#serverCapabilities;
   }
 
   hasRequest(method: string, sender: Role): boolean {
