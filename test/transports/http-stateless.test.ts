@@ -105,6 +105,14 @@ describe("Streamable HTTP server, stateless requests", () => {
     expect(await response.json()).toMatchObject({ error: { code: -32020 } });
   });
 
+  it("refuses a 2026 header over a body whose _meta names no version with -32020 and HTTP 400", async () => {
+    const response = await post(endpoint(), { jsonrpc: "2.0", id: 9, method: "tools/list", params: {} });
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body).toMatchObject({ id: 9, error: { code: -32020 } });
+    expect(body.error.message).toContain("io.modelcontextprotocol/protocolVersion");
+  });
+
   it("checks x-mcp-header parameters: the Mcp-Param header must be there and agree, Base64 or plain", async () => {
     const http = endpoint();
     const call = (region: string, headers: Record<string, string>) =>

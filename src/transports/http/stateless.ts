@@ -76,15 +76,22 @@ function nameOf(request: JsonRpcRequest): string | undefined {
 
 /**
  * The -32020 HeaderMismatch answer (HTTP 400) when a standard header is missing or disagrees with
- * the body: `MCP-Protocol-Version` with `_meta`'s version, `Mcp-Method` with the method, `Mcp-Name`
- * (decoded) with the name or URI.
+ * the body: `MCP-Protocol-Version` with `_meta`'s version (a body naming none disagrees),
+ * `Mcp-Method` with the method, `Mcp-Name` (decoded) with the name or URI.
  */
 export function headerMismatch(headers: Headers, request: JsonRpcRequest): Response | undefined {
   const problems: string[] = [];
   const version = headers.get(PROTOCOL_VERSION_HEADER);
   const inBody = requestedVersion(request.params);
   if (version === null) problems.push("the MCP-Protocol-Version header is missing");
-  else if (inBody !== undefined && version !== inBody) {
+  else if (inBody === undefined) {
+    // The header must match the body's version; a body that names none cannot match it.
+    if (isStatelessVersion(version)) {
+      problems.push(
+        `MCP-Protocol-Version "${version}" has no io.modelcontextprotocol/protocolVersion in _meta to match`,
+      );
+    }
+  } else if (version !== inBody) {
     problems.push(`MCP-Protocol-Version "${version}" differs from _meta's "${inBody}"`);
   }
   const method = headers.get(METHOD_HEADER);
