@@ -113,6 +113,50 @@ describe("Streamable HTTP server, stateless requests", () => {
     expect(body.error.message).toContain("io.modelcontextprotocol/protocolVersion");
   });
 
+  it("refuses a JSON array body on the 2026 path with -32600 (400) and keeps serving", async () => {
+    const http = endpoint();
+    const request = { jsonrpc: "2.0", id: 10, method: "tools/list", params: { _meta: META } };
+    const send = (body: unknown) =>
+      http.handle(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tools/list",
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+    for (const batch of [[request], [request, { ...request, id: 11 }]]) {
+      const refused = await send(batch);
+      expect(refused.status).toBe(400);
+      const answer = await refused.json();
+      expect(Array.isArray(answer)).toBe(false);
+      expect(answer).toMatchObject({ error: { code: -32600 } });
+      expect(answer.error.message).toContain("single JSON-RPC message");
+    }
+    expect(http.sessionCount).toBe(0);
+    const served = await send(request);
+    expect(served.status).toBe(200);
+    expect(await served.json()).toMatchObject({ id: 10, result: { resultType: "complete" } });
+  });
+
+  it("answers a sessionless 2026 notification truthfully: cancellation on HTTP is closing the stream", async () => {
+    const response = await post(endpoint(), {
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 1, _meta: META },
+    });
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.id).toBeUndefined();
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).not.toContain("unsupported MCP-Protocol-Version");
+    expect(body.error.message).toContain("closing the request's response stream");
+  });
+
   it("checks x-mcp-header parameters: the Mcp-Param header must be there and agree, Base64 or plain", async () => {
     const http = endpoint();
     const call = (region: string, headers: Record<string, string>) =>

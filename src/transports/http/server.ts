@@ -25,7 +25,7 @@ import { acceptsMediaType, headersRecord, isValidSessionId, mediaTypeOf } from "
 import { checkOrigin, type OriginPolicy } from "./origin.js";
 import { httpError, jsonResponse } from "./responses.js";
 import { StreamableHttpSessionTransport } from "./session-transport.js";
-import { serveStatelessPost, statelessRequestOf } from "./stateless.js";
+import { serveStatelessPost, statelessRefusal, statelessRequestOf } from "./stateless.js";
 
 /** Options of `new StreamableHttpServer(options)`; the Origin/Host policy comes from `OriginPolicy`. */
 export interface StreamableHttpServerOptions extends OriginPolicy {
@@ -188,6 +188,8 @@ export class StreamableHttpServer {
     }
     const frame = decodeFrame(body.text);
     if (!frame.ok) return jsonResponse(400, frame.error);
+    const refused = this.options.onrequest && statelessRefusal(request.headers, frame.messages, frame.batch);
+    if (refused) return refused;
     const stateless = this.options.onrequest && statelessRequestOf(request.headers, frame.messages);
     if (stateless && this.options.onrequest) {
       return serveStatelessPost(request, stateless, this.messageExtra(request, extra), this.options.onrequest);

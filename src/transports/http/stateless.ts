@@ -8,6 +8,7 @@
 import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
 import {
   isErrorResponse,
+  isNotification,
   isRequest,
   isResponse,
   type JsonRpcMessage,
@@ -42,6 +43,46 @@ export function statelessRequestOf(headers: Headers, messages: readonly JsonRpcM
   if (message === undefined || !isRequest(message)) return undefined;
   if (isStatelessRequest(message.method, message.params)) return message;
   return isStatelessVersion(headers.get(PROTOCOL_VERSION_HEADER)) ? message : undefined;
+}
+
+/**
+ * The answer to a sessionless POST that the stateless path must refuse instead of letting it fall
+ * through to sessions (spec 2026-07-28: basic/transports/streamable-http § Sending Messages):
+ * - a JSON array while the header or a message names the stateless era: -32600, HTTP 400, since
+ *   the body must be a single JSON-RPC message;
+ * - a notification under a stateless `MCP-Protocol-Version`: HTTP 400 with an error without `id`,
+ *   since that revision defines no client notifications over HTTP (cancelling is closing the
+ *   request's response stream).
+ * `undefined` when neither applies.
+ */
+export function statelessRefusal(
+  headers: Headers,
+  messages: readonly JsonRpcMessage[],
+  batch: boolean,
+): Response | undefined {
+  if (headers.has(SESSION_ID_HEADER)) return undefined;
+  const statelessHeader = isStatelessVersion(headers.get(PROTOCOL_VERSION_HEADER));
+  if (batch) {
+    const stateless = statelessHeader || messages.some((m) => isRequest(m) && isStatelessRequest(m.method, m.params));
+    if (!stateless) return undefined;
+    return jsonResponse(400, {
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: ErrorCode.InvalidRequest,
+        message: "Invalid Request: the body must be a single JSON-RPC message, not an array",
+      },
+    });
+  }
+  const message = messages[0];
+  if (!statelessHeader || message === undefined || !isNotification(message)) return undefined;
+  return jsonResponse(400, {
+    jsonrpc: "2.0",
+    error: {
+      code: ErrorCode.InvalidRequest,
+      message: `Invalid Request: ${message.method} is not accepted without a session on this protocol version; a request is cancelled by closing the request's response stream`,
+    },
+  });
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
