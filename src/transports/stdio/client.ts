@@ -2,7 +2,7 @@
  * The client end of stdio (spec: basic/transports § stdio): starts the server as a child
  * process and talks to it over the child's stdin and stdout.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { PassThrough, type Readable } from "node:stream";
 import { SdkError } from "../../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../jsonrpc/messages.js";
@@ -79,6 +79,7 @@ export class StdioClientTransport implements Transport {
   #exited: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #closed = false;
+  #starting = false;
   #closeFired = false;
 
   constructor(options: StdioClientTransportOptions) {
@@ -106,7 +107,11 @@ export class StdioClientTransport implements Transport {
    */
   async start(): Promise<void> {
     if (this.#closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
-    if (this.#child) throw new SdkError("ALREADY_CONNECTED", "The transport was already started");
+    if (this.#child || this.#starting) throw new SdkError("ALREADY_CONNECTED", "The transport was already started");
+    this.#starting = true;
+    // Loaded here, so that a process that only serves stdio does not load it at start.
+    const { spawn } = await import("node:child_process");
+    if (this.#closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
     const { command, args = [], cwd } = this.#options;
     const child = spawn(command, args, {
       env: { ...defaultEnvironment(), ...this.#options.env },
