@@ -36,6 +36,11 @@ export interface Revision {
   /** Whether JSON-RPC batches (arrays of messages) are allowed; only 2025-03-26 allows them. */
   readonly supportsBatch: boolean;
   /**
+   * `false` when `encodeOutbound` passes every result through as it is, so a gate need not keep
+   * the request each response answers; absent or `true`, it may reshape results.
+   */
+  readonly reshapesResults?: boolean;
+  /**
    * Whether a Streamable HTTP client sends `MCP-Protocol-Version` on every request after
    * initialization (spec 2025-06-18 and later: basic/transports § Protocol Version Header).
    */

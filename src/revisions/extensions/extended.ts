@@ -65,6 +65,10 @@ class ExtendedRevision implements Revision {
   get serverCapabilities() {
     return this.base.serverCapabilities;
   }
+  /** The extension's own results are never reshaped; the base revision's may be. */
+  get reshapesResults() {
+    return this.base.reshapesResults;
+  }
 
   hasRequest(method: string, sender: Role): boolean {
     return (sender === "client" ? this.methods.clientRequests : this.methods.serverRequests).has(method);

@@ -71,6 +71,8 @@ class NegotiatedGate implements MessageGate {
   readonly #context: MessageContext;
   /** Inbound requests not yet answered, for encoding their results (made on first use). */
   #answering: Map<RequestId, AnsweredRequest> | undefined;
+  /** Whether results are reshaped, and so the requests they answer must be kept. */
+  readonly #keepsRequests: boolean;
 
   constructor(negotiated: Revision, options: GateOptions) {
     const { role, peerCapabilities } = options;
@@ -81,6 +83,7 @@ class NegotiatedGate implements MessageGate {
     this.#revision = negotiated.forClient(role === "server" ? peerCapabilities : (options.localCapabilities ?? {}));
     this.#context = { role };
     this.acceptsBatch = this.#revision.supportsBatch;
+    this.#keepsRequests = this.#revision.reshapesResults !== false;
     for (const request of options.inFlight ?? []) this.#remember(request.id, request);
   }
 
@@ -143,6 +146,7 @@ class NegotiatedGate implements MessageGate {
   }
 
   #remember(id: RequestId, request: AnsweredRequest): void {
+    if (!this.#keepsRequests) return;
     this.#answering ??= new Map();
     this.#answering.set(id, request);
   }

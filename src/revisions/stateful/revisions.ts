@@ -37,6 +37,8 @@ function other(role: Role): Role {
 class StatefulRevision implements Revision {
   readonly era = "stateful";
   readonly supportsBatch: boolean;
+  /** Results pass through unchanged in the revision the neutral model is written in. */
+  readonly reshapesResults: boolean;
   readonly protocolVersionHeader: boolean;
   readonly methods;
   readonly elicitationModes: readonly ElicitationMode[];
@@ -45,6 +47,7 @@ class StatefulRevision implements Revision {
 
   constructor(readonly version: StatefulVersion) {
     this.supportsBatch = version === "2025-03-26";
+    this.reshapesResults = version !== NEUTRAL_VERSION;
     this.protocolVersionHeader = version !== "2024-11-05" && version !== "2025-03-26";
     this.methods = STATEFUL_METHODS[version];
     this.elicitationModes = ELICITATION_MODES[version];
