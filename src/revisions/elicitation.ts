@@ -3,8 +3,10 @@
  * filling defaults, validating the user's answer, and keeping URLs out of everything but a URL-mode
  * request's `url` field.
  */
+
+import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
-import { LinkifyIt } from "linkify-it";
+import type { LinkifyIt } from "linkify-it";
 import { joinPath } from "./explain.js";
 import { createAjv } from "./validators.js";
 
@@ -114,7 +116,15 @@ export function validateElicitContent(schema: unknown, content: unknown): string
   return `${joinPath("content", segments)} ${error.message ?? "is invalid"}`;
 }
 
-const linkify = new LinkifyIt({ fuzzyLink: true, fuzzyIP: true, fuzzyEmail: false });
+/** Loaded on the first check (its CommonJS build, synchronously), so a server start does not pay for it. */
+let linkify: LinkifyIt | undefined;
+function linkifier(): LinkifyIt {
+  if (linkify === undefined) {
+    const { LinkifyIt } = createRequire(import.meta.url)("linkify-it") as typeof import("linkify-it");
+    linkify = new LinkifyIt({ fuzzyLink: true, fuzzyIP: true, fuzzyEmail: false });
+  }
+  return linkify;
+}
 const SCHEME_URL = /\b[a-z][a-z0-9+.-]*:\/\/\S/i;
 
 /**
@@ -124,7 +134,7 @@ const SCHEME_URL = /\b[a-z][a-z0-9+.-]*:\/\/\S/i;
  * 2025-11-25: client/elicitation § Safe URL Handling). E-mail addresses do not count.
  */
 export function messageContainsUrl(text: string): boolean {
-  return SCHEME_URL.test(text) || linkify.test(text);
+  return SCHEME_URL.test(text) || linkifier().test(text);
 }
 
 /**

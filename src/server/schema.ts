@@ -4,8 +4,9 @@
  * JSON Schema that is advertised and a validator that is run on every call.
  */
 
+import { createRequire } from "node:module";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
+import type { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import * as z from "zod";
@@ -88,6 +89,11 @@ type FormatsPlugin = (ajv: AjvInstance) => unknown;
 const formatsModule = addFormatsModule as unknown as FormatsPlugin & { default?: FormatsPlugin };
 const addFormats: FormatsPlugin = formatsModule.default ?? formatsModule;
 
+/** The 2019-09 dialect, loaded (synchronously, it is CommonJS) only for a schema that names it. */
+function loadAjv2019(): typeof Ajv2019 {
+  return (createRequire(import.meta.url)("ajv/dist/2019.js") as typeof import("ajv/dist/2019.js")).Ajv2019;
+}
+
 /** One validator instance per draft, shared by every schema of that draft. */
 function ajvFor(schema: JsonSchema): AjvInstance {
   const uri = typeof schema.$schema === "string" ? schema.$schema : "";
@@ -95,7 +101,7 @@ function ajvFor(schema: JsonSchema): AjvInstance {
   let ajv = instances.get(draft);
   if (!ajv) {
     const options = { allErrors: true, strict: false };
-    ajv = draft === "07" ? new Ajv(options) : draft === "2019" ? new Ajv2019(options) : new Ajv2020(options);
+    ajv = draft === "07" ? new Ajv(options) : draft === "2019" ? new (loadAjv2019())(options) : new Ajv2020(options);
     addFormats(ajv);
     instances.set(draft, ajv);
   }
