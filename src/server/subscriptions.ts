@@ -31,7 +31,8 @@ interface Listen {
 }
 
 export class Subscriptions {
-  readonly #listens = new Map<RequestId, Listen>();
+  /** Made on the first listen: most sessions never open one. */
+  #listens: Map<RequestId, Listen> | undefined;
 
   /**
    * Serves one `subscriptions/listen`: acknowledges the types the server can honour (those whose
@@ -56,12 +57,13 @@ export class Subscriptions {
     const tag = { [META.subscriptionId]: inbound.id };
     // The acknowledgement is the first message of the subscription; nothing is sent to it before.
     await inbound.notify("notifications/subscriptions/acknowledged", { notifications: agreed, _meta: tag });
+    this.#listens ??= new Map();
     this.#listens.set(inbound.id, { filter: agreed, inbound });
     await new Promise<void>((resolve) => {
       if (inbound.signal.aborted) resolve();
       else inbound.signal.addEventListener("abort", () => resolve(), { once: true });
     });
-    this.#listens.delete(inbound.id);
+    this.#listens?.delete(inbound.id);
     return { _meta: tag };
   }
 
@@ -83,14 +85,14 @@ export class Subscriptions {
   }
 
   clear(): void {
-    this.#listens.clear();
+    this.#listens?.clear();
   }
 
   async #each(
     matches: (filter: Filter) => boolean,
     message: (id: RequestId) => { method: string; params: Params },
   ): Promise<void> {
-    const sends = [...this.#listens.values()]
+    const sends = [...(this.#listens?.values() ?? [])]
       .filter((listen) => matches(listen.filter))
       .map((listen) => {
         const { method, params } = message(listen.inbound.id);
