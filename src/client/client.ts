@@ -5,20 +5,25 @@
  */
 import { SdkError } from "../jsonrpc/errors.js";
 import type { JsonRpcSession, NotificationHandler } from "../jsonrpc/session.js";
-import type { McpClientOptions } from "./connection.js";
+import type { Transport } from "../transports/transport.js";
+import type { ConnectOptions, McpClientOptions } from "./connection.js";
 import { type ElicitationRegistration, type HandlerHost, installRequestHandlers } from "./handlers.js";
 import { type NotificationHooks, NotificationRouter } from "./notifications.js";
 import { ClientRequests } from "./requests.js";
+import { ChangeListener, type ListenFilter } from "./subscriptions.js";
 import type {
+  CallOptions,
   ClientCapabilities,
   ElicitationHandler,
   ElicitationMode,
+  EmptyResult,
   Implementation,
   LoggingMessageParams,
   Root,
   RootsHandler,
   SamplingHandler,
   ServerRequestContext,
+  SubscribeParams,
   UserInteractionHandler,
 } from "./types.js";
 
@@ -80,6 +85,8 @@ export class McpClient extends ClientRequests implements NotificationHooks {
   private userInteraction: UserInteractionHandler | undefined;
   private readonly router: NotificationRouter;
   private readonly host: HandlerHost;
+  /** The `subscriptions/listen` request of the stateless era. */
+  private readonly changes: ChangeListener;
 
   /**
    * @param info `clientInfo`: `{ name, version, title? }`.
@@ -89,7 +96,13 @@ export class McpClient extends ClientRequests implements NotificationHooks {
    */
   constructor(info: Implementation, options: McpClientOptions = {}) {
     super(info, options);
-    this.router = new NotificationRouter(this, this.elicitations, () => this.outputValidator.forget());
+    this.changes = new ChangeListener({
+      listen: (filter, signal) =>
+        this.call("subscriptions/listen", { notifications: filter }, { signal, timeoutMs: Number.POSITIVE_INFINITY }),
+      listChanges: () => this.listChangesWanted(),
+      report: (error) => this.onerror?.(error),
+    });
+    this.router = new NotificationRouter(this, this.elicitations, () => this.outputValidator.forget(), this.changes);
     const client = this;
     this.host = {
       get elicitation() {
@@ -116,6 +129,61 @@ export class McpClient extends ClientRequests implements NotificationHooks {
       refused: (reason, ctx) => this.onElicitationRefused?.(reason, ctx),
     };
     this.inputHost = this.host;
+  }
+
+  /**
+   * Connects (see `ClientConnection.connect`). With a stateless-era server, then opens
+   * `subscriptions/listen` for the list-change hooks already set (`onToolListChanged`,
+   * `onPromptListChanged`, `onResourceListChanged`) among the changes the server offers; a refusal
+   * of that listen goes to `onerror` and does not fail the connection.
+   */
+  override async connect(transport: Transport, options?: ConnectOptions): Promise<void> {
+    await super.connect(transport, options);
+    if (this.isStateless) await this.changes.reopen().catch((error: unknown) => this.reportError(error));
+  }
+
+  /** Cancels the open `subscriptions/listen`, if any, then closes the transport. */
+  override async close(): Promise<void> {
+    this.changes.close();
+    await super.close();
+  }
+
+  /**
+   * Re-opens the stateless era's `subscriptions/listen` with the list-change hooks set now, for
+   * hooks set after `connect`; resolves once the server acknowledged it. The stateful era needs
+   * nothing (its servers send list changes unasked), so there it resolves at once.
+   * @throws SdkError "NOT_CONNECTED" before `connect`; ProtocolError the server's refusal.
+   */
+  async listenForChanges(): Promise<void> {
+    this.requireConnected("subscriptions/listen");
+    if (this.isStateless) await this.changes.reopen();
+  }
+
+  /**
+   * Subscribes to changes of `params.uri`; `onResourceUpdated` then hears about them. Stateful
+   * era: `resources/subscribe`. Stateless era (2026-07-28: basic/patterns/subscriptions): the URI
+   * joins the filter of the client's one `subscriptions/listen`, which is re-opened and awaited
+   * until acknowledged (`options` do not apply there).
+   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" without the server's `resources.subscribe`;
+   *   "NOT_CONNECTED" before `connect`; ProtocolError the server's refusal.
+   */
+  override async subscribeResource(params: SubscribeParams, options?: CallOptions): Promise<EmptyResult> {
+    if (!this.isStateless) return await super.subscribeResource(params, options);
+    this.requireResourceSubscribe();
+    await this.changes.subscribe(params.uri);
+    return {};
+  }
+
+  /**
+   * Stops the updates of `params.uri`: `resources/unsubscribe`, or in the stateless era the URI
+   * leaves the listen's filter (re-opened, or cancelled when nothing is left to hear).
+   * @throws as `subscribeResource`.
+   */
+  override async unsubscribeResource(params: SubscribeParams, options?: CallOptions): Promise<EmptyResult> {
+    if (!this.isStateless) return await super.unsubscribeResource(params, options);
+    this.requireResourceSubscribe();
+    await this.changes.unsubscribe(params.uri);
+    return {};
   }
 
   /**
@@ -192,6 +260,31 @@ export class McpClient extends ClientRequests implements NotificationHooks {
    */
   setNotificationHandler(method: string, handler: NotificationHandler): void {
     this.router.set(method, handler);
+  }
+
+  private requireConnected(method: string): void {
+    if (!this.isConnected) throw new SdkError("NOT_CONNECTED", `Cannot send ${method}: the client is not connected`);
+  }
+
+  private requireResourceSubscribe(): void {
+    this.requireConnected("subscriptions/listen");
+    if (this.serverCapabilities?.resources?.subscribe !== true) {
+      throw new SdkError("CAPABILITY_NOT_SUPPORTED", "The server does not offer resources.subscribe");
+    }
+  }
+
+  /** The list changes to listen for: a hook is set and the server says the list can change. */
+  private listChangesWanted(): Omit<ListenFilter, "resourceSubscriptions"> {
+    const caps = this.serverCapabilities ?? {};
+    const wanted: Omit<ListenFilter, "resourceSubscriptions"> = {};
+    if (this.onToolListChanged && caps.tools?.listChanged) wanted.toolsListChanged = true;
+    if (this.onPromptListChanged && caps.prompts?.listChanged) wanted.promptsListChanged = true;
+    if (this.onResourceListChanged && caps.resources?.listChanged) wanted.resourcesListChanged = true;
+    return wanted;
+  }
+
+  private reportError(error: unknown): void {
+    this.onerror?.(error instanceof Error ? error : new Error(String(error)));
   }
 
   protected declaredCapabilities(): ClientCapabilities {

@@ -1,9 +1,10 @@
 /**
  * A transport seen through the client: outbound requests may get per-message headers (the
- * stateless era's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` on Streamable HTTP). Everything else
- * passes straight through to the wrapped transport.
+ * stateless era's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` on Streamable HTTP), and in that era a
+ * cancellation ends the request's exchange when the transport can. Everything else passes
+ * straight through to the wrapped transport.
  */
-import type { JsonRpcMessage } from "../jsonrpc/messages.js";
+import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport } from "../transports/transport.js";
 
 export class HeaderTransport implements Transport {
@@ -49,10 +50,22 @@ export class HeaderTransport implements Transport {
 
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     const headersFor = this.headersFor;
+    // In the stateless era a transport that can end a request's own exchange cancels that way
+    // (Streamable HTTP closes the response stream); a notifications/cancelled POST would be refused.
+    if (headersFor !== undefined && this.inner.cancelRequest && isCancellation(message)) {
+      this.inner.cancelRequest(message.params.requestId);
+      return Promise.resolve();
+    }
     if (headersFor === undefined || !("method" in message) || !("id" in message)) {
       return this.inner.send(message, options);
     }
     const headers = headersFor(message.method, message.params as Record<string, unknown> | undefined);
     return this.inner.send(message, { ...options, headers: { ...options?.headers, ...headers } });
   }
+}
+
+function isCancellation(message: JsonRpcMessage): message is JsonRpcMessage & { params: { requestId: RequestId } } {
+  if (!("method" in message) || "id" in message || message.method !== "notifications/cancelled") return false;
+  const id = message.params?.requestId;
+  return typeof id === "string" || typeof id === "number";
 }

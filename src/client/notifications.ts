@@ -65,6 +65,22 @@ const SESSION_METHODS = new Set(["notifications/cancelled", "notifications/progr
 
 type Route = (params: Params) => void;
 
+/** The notifications a `subscriptions/listen` stream carries, each tagged with the listen's id. */
+const LISTEN_METHODS = new Set([
+  "notifications/tools/list_changed",
+  "notifications/resources/list_changed",
+  "notifications/prompts/list_changed",
+  "notifications/resources/updated",
+]);
+
+/** The client's `subscriptions/listen` bookkeeping, as the router needs it (see `ChangeListener`). */
+export interface ListenTracker {
+  /** `notifications/subscriptions/acknowledged` arrived. */
+  acknowledged(params: Params): void;
+  /** Whether a change notification belongs to the open listen (or to no listen at all). */
+  accepts(params: Params): boolean;
+}
+
 /** Connects the notification hooks and user handlers to a session. */
 export class NotificationRouter {
   private readonly custom = new Map<string, NotificationHandler>();
@@ -75,8 +91,10 @@ export class NotificationRouter {
     hooks: NotificationHooks,
     readonly elicitations: ElicitationTracker,
     onToolListChanged: () => void,
+    private readonly listens?: ListenTracker,
   ) {
     this.routes = new Map<string, Route>([
+      ["notifications/subscriptions/acknowledged", (params) => listens?.acknowledged(params)],
       [
         "notifications/tools/list_changed",
         () => {
@@ -131,6 +149,8 @@ export class NotificationRouter {
 
   private dispatcher(method: string): NotificationHandler {
     return async (params, extra) => {
+      // A notification left over from a listen already replaced or cancelled is dropped.
+      if (LISTEN_METHODS.has(method) && this.listens?.accepts(params) === false) return;
       this.routes.get(method)?.(params);
       await this.custom.get(method)?.(params, extra);
     };

@@ -77,4 +77,11 @@ export interface Transport {
   readonly sessionId?: string | undefined;
   /** Streamable HTTP client: told the negotiated revision so it can send `MCP-Protocol-Version`. */
   setProtocolVersion?(version: string): void;
+  /**
+   * Streamable HTTP client, stateless era: cancels request `id` by ending its own HTTP exchange
+   * (closing its response stream), which is that era's cancellation signal instead of a
+   * `notifications/cancelled` POST (spec 2026-07-28: basic/transports/streamable-http § Cancellation).
+   * Returns whether the exchange was still open.
+   */
+  cancelRequest?(id: RequestId): boolean;
 }

@@ -56,6 +56,9 @@ export class StreamableHttpClientTransport implements Transport {
    */
   private readonly live = new Set<AbortController>();
   private readonly liveOf = new WeakMap<Response, AbortController>();
+  /** The exchanges of requests still being answered, by JSON-RPC id, for `cancelRequest`. */
+  private readonly exchanges = new Map<RequestId, { controller: AbortController; pending?: Set<RequestId> }>();
+  private readonly exchangeOf = new WeakMap<AbortController, RequestId>();
   private started = false;
   private closed = false;
   private standaloneOpened = false;
@@ -104,14 +107,18 @@ export class StreamableHttpClientTransport implements Transport {
       return;
     }
     const sentSession = this.session;
-    const response = await this.request("POST", {
-      headers: this.headers({
-        ...options.headers,
-        accept: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`,
-        "content-type": JSON_MEDIA_TYPE,
-      }),
-      body: JSON.stringify(message),
-    });
+    const response = await this.request(
+      "POST",
+      {
+        headers: this.headers({
+          ...options.headers,
+          accept: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`,
+          "content-type": JSON_MEDIA_TYPE,
+        }),
+        body: JSON.stringify(message),
+      },
+      ids[0],
+    );
     let streaming = false;
     try {
       const assigned = response.headers.get(SESSION_ID_HEADER);
@@ -138,7 +145,10 @@ export class StreamableHttpClientTransport implements Transport {
         this.receive(await response.text(), undefined);
       } else if (type === SSE_MEDIA_TYPE) {
         streaming = true;
-        void this.follow({ pending: new Set(ids), response, lastEventId: undefined });
+        const pending = new Set(ids);
+        const exchange = ids[0] === undefined ? undefined : this.exchanges.get(ids[0]);
+        if (exchange !== undefined) exchange.pending = pending;
+        void this.follow({ pending, response, lastEventId: undefined });
       } else {
         await response.body?.cancel();
         throw new StreamableHttpError(response.status, `Unexpected Content-Type "${type}" in the answer to a request`);
@@ -146,6 +156,20 @@ export class StreamableHttpClientTransport implements Transport {
     } finally {
       if (!streaming) this.release(response);
     }
+  }
+
+  /**
+   * Ends the HTTP exchange of request `id`: aborts its POST or closes its response stream, and
+   * owes no response for it. For the stateless era, where that is the cancellation signal.
+   * @returns false when the request is already answered or unknown.
+   */
+  cancelRequest(id: RequestId): boolean {
+    const exchange = this.exchanges.get(id);
+    if (exchange === undefined) return false;
+    this.exchanges.delete(id);
+    exchange.pending?.clear();
+    exchange.controller.abort();
+    return true;
   }
 
   /** Stops all streams, ends the session on the server (DELETE; 405 is fine), fires `onclose`. */
@@ -163,6 +187,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.live.size > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
     for (const controller of this.live) controller.abort();
     this.live.clear();
+    this.exchanges.clear();
     this.onclose?.();
   }
 
@@ -271,16 +296,21 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** One fetch with a signal of its own, live until `release(response)` or close. */
-  private async request(method: "GET" | "POST", init: RequestInit): Promise<Response> {
+  private async request(method: "GET" | "POST", init: RequestInit, id?: RequestId): Promise<Response> {
     const controller = new AbortController();
     if (this.closed) controller.abort();
     this.live.add(controller);
+    if (id !== undefined) {
+      this.exchanges.set(id, { controller });
+      this.exchangeOf.set(controller, id);
+    }
     try {
       const response = await this.fetchFn(this.url, { ...init, method, signal: controller.signal });
       this.liveOf.set(response, controller);
       return response;
     } catch (error) {
       this.live.delete(controller);
+      this.forgetExchange(controller);
       throw new StreamableHttpError(undefined, `${method} ${this.url} failed: ${String(error)}`, { cause: error });
     }
   }
@@ -288,7 +318,14 @@ export class StreamableHttpClientTransport implements Transport {
   /** The response's body is read or given up: close() no longer needs to abort its fetch. */
   private release(response: Response): void {
     const controller = this.liveOf.get(response);
-    if (controller !== undefined) this.live.delete(controller);
+    if (controller === undefined) return;
+    this.live.delete(controller);
+    this.forgetExchange(controller);
+  }
+
+  private forgetExchange(controller: AbortController): void {
+    const id = this.exchangeOf.get(controller);
+    if (id !== undefined && this.exchanges.get(id)?.controller === controller) this.exchanges.delete(id);
   }
 
   /** The error for a non-2xx answer; a 404 on a session also forgets that session and its revision. */
