@@ -81,7 +81,7 @@ class NegotiatedGate implements MessageGate {
     this.#peerCapabilities = peerCapabilities;
     this.#initialized = options.initialized;
     this.#revision = negotiated.forClient(role === "server" ? peerCapabilities : (options.localCapabilities ?? {}));
-    this.#context = { role };
+    this.#context = role === "server" ? SERVER_CONTEXT : CLIENT_CONTEXT;
     this.acceptsBatch = this.#revision.supportsBatch;
     this.#keepsRequests = this.#revision.reshapesResults !== false;
     for (const request of options.inFlight ?? []) this.#remember(request.id, request);
@@ -153,6 +153,10 @@ class NegotiatedGate implements MessageGate {
 }
 
 type AnsweredRequest = { method: string; params?: Record<string, unknown> };
+
+/** The contexts gates check messages in, shared by every gate of each side. */
+const SERVER_CONTEXT: MessageContext = Object.freeze({ role: "server" });
+const CLIENT_CONTEXT: MessageContext = Object.freeze({ role: "client" });
 
 /**
  * A server may send an elicitation only in a mode the revision defines (URL mode arrived in
