@@ -305,10 +305,14 @@ export class JsonRpcSession {
    * answers and then forgets that request, so a refusal of a duplicate id must not pass through it:
    * the gate would forget the first request, still in flight, under the same id.
    */
-  private async write(message: JsonRpcMessage, options: SendOptions, encode = true): Promise<void> {
+  private write(message: JsonRpcMessage, options: SendOptions, encode = true): Promise<void> {
     const transport = this.transport;
-    if (!transport || this.closed) throw new SdkError("CONNECTION_CLOSED", "The connection is closed");
-    await transport.send(encode ? this.gate.encode(message) : message, options);
+    if (!transport || this.closed) return Promise.reject(new SdkError("CONNECTION_CLOSED", "The connection is closed"));
+    try {
+      return transport.send(encode ? this.gate.encode(message) : message, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Removes a pending request and returns it, so that it settles at most once. */

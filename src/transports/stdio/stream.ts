@@ -85,16 +85,16 @@ export class StdioStreamTransport implements Transport {
    * before `start`, `SdkError("CONNECTION_CLOSED")` after close, and
    * `SdkError("INVALID_ARGUMENT")` when the message cannot be serialized as JSON.
    */
-  async send(message: JsonRpcMessage): Promise<void> {
-    if (this.#closed) throw closedError();
-    if (!this.#started) throw new SdkError("NOT_CONNECTED", "The transport has not been started");
+  send(message: JsonRpcMessage): Promise<void> {
+    if (this.#closed) return Promise.reject(closedError());
+    if (!this.#started) return Promise.reject(new SdkError("NOT_CONNECTED", "The transport has not been started"));
     let line: string;
     try {
       line = `${JSON.stringify(message)}\n`;
     } catch (cause) {
-      throw new SdkError("INVALID_ARGUMENT", "The message cannot be serialized as JSON", { cause });
+      return Promise.reject(new SdkError("INVALID_ARGUMENT", "The message cannot be serialized as JSON", { cause }));
     }
-    await this.#write(line);
+    return this.#write(line);
   }
 
   /** Stops reading, ends the writable (unless `endOnClose: false`) and fires `onclose` once. */
@@ -115,16 +115,23 @@ export class StdioStreamTransport implements Transport {
     this.onclose?.();
   }
 
-  async #write(line: string): Promise<void> {
-    while (this.#drain) await this.#drain;
-    if (this.#closed) throw closedError();
+  /** Writes at once unless the stream is waiting for `drain`; the usual case makes no promise of its own. */
+  #write(line: string): Promise<void> {
+    if (this.#drain) return this.#writeAfterDrain(line);
+    if (this.#closed) return Promise.reject(closedError());
     // Lines written within one tick (answers to a chunk of requests) leave in one system call.
     if (!this.#corked) {
       this.#corked = true;
       this.#writable.cork();
       process.nextTick(this.#uncork);
     }
-    if (!this.#writable.write(line)) await this.#waitForDrain();
+    if (!this.#writable.write(line)) return this.#waitForDrain();
+    return WRITTEN;
+  }
+
+  async #writeAfterDrain(line: string): Promise<void> {
+    while (this.#drain) await this.#drain;
+    return this.#write(line);
   }
 
   readonly #uncork = (): void => {
@@ -191,6 +198,9 @@ export class StdioStreamTransport implements Transport {
     }
   }
 }
+
+/** What `send` returns for a line the stream took at once: one settled promise, shared. */
+const WRITTEN: Promise<void> = Promise.resolve();
 
 function closedError(): SdkError {
   return new SdkError("CONNECTION_CLOSED", "The transport is closed");
