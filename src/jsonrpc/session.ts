@@ -279,7 +279,9 @@ export class JsonRpcSession {
         this.progressTokens.set(progressToken, id);
       }
       pending.arm();
-      this.write(message, { relatedRequestId: options.relatedRequestId }).catch((error: unknown) => {
+      const sendOptions =
+        options.relatedRequestId === undefined ? NO_SEND_OPTIONS : { relatedRequestId: options.relatedRequestId };
+      this.write(message, sendOptions).catch((error: unknown) => {
         this.settle(id)?.reject(asError(error));
       });
     });
@@ -556,6 +558,9 @@ class InboundCall implements InboundRequest {
     });
   }
 }
+
+/** The send options of a message that belongs to no inbound request, shared. */
+const NO_SEND_OPTIONS: SendOptions = Object.freeze({});
 
 /** `ping` is answered with an empty result (spec: basic/utilities/ping). */
 const answerPing: RequestHandler = () => ({});
