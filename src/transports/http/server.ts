@@ -217,7 +217,14 @@ export class StreamableHttpServer {
   }
 
   private messageExtra(request: Request, extra: HandleExtra): MessageExtra {
-    const messageExtra: MessageExtra = { headers: headersRecord(request.headers) };
+    let headers: Record<string, string> | undefined;
+    const messageExtra: MessageExtra = {
+      // Copied when first read: most requests never look at their headers.
+      get headers() {
+        headers ??= headersRecord(request.headers);
+        return headers;
+      },
+    };
     if (extra.authInfo !== undefined) messageExtra.authInfo = extra.authInfo;
     return messageExtra;
   }
