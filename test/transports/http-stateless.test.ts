@@ -105,11 +105,11 @@ describe("Streamable HTTP server, stateless requests", () => {
     expect(await response.json()).toMatchObject({ error: { code: -32020 } });
   });
 
-  it("refuses a 2026 header over a body whose _meta names no version with -32020 and HTTP 400", async () => {
+  it("refuses a 2026 header over a body whose _meta names no version with -32602 and HTTP 400", async () => {
     const response = await post(endpoint(), { jsonrpc: "2.0", id: 9, method: "tools/list", params: {} });
     expect(response.status).toBe(400);
     const body = await response.json();
-    expect(body).toMatchObject({ id: 9, error: { code: -32020 } });
+    expect(body).toMatchObject({ id: 9, error: { code: -32602 } });
     expect(body.error.message).toContain("io.modelcontextprotocol/protocolVersion");
   });
 

@@ -117,8 +117,8 @@ function nameOf(request: JsonRpcRequest): string | undefined {
 
 /**
  * The -32020 HeaderMismatch answer (HTTP 400) when a standard header is missing or disagrees with
- * the body: `MCP-Protocol-Version` with `_meta`'s version (a body naming none disagrees),
- * `Mcp-Method` with the method, `Mcp-Name` (decoded) with the name or URI.
+ * the body: `MCP-Protocol-Version` with `_meta`'s version, `Mcp-Method` with the method, `Mcp-Name`
+ * (decoded) with the name or URI. A body naming no version under a stateless header gets -32602.
  */
 export function headerMismatch(headers: Headers, request: JsonRpcRequest): Response | undefined {
   const problems: string[] = [];
@@ -126,12 +126,9 @@ export function headerMismatch(headers: Headers, request: JsonRpcRequest): Respo
   const inBody = requestedVersion(request.params);
   if (version === null) problems.push("the MCP-Protocol-Version header is missing");
   else if (inBody === undefined) {
-    // The header must match the body's version; a body that names none cannot match it.
-    if (isStatelessVersion(version)) {
-      problems.push(
-        `MCP-Protocol-Version "${version}" has no io.modelcontextprotocol/protocolVersion in _meta to match`,
-      );
-    }
+    // A stateless request must name its version in _meta; its absence is invalid params (as the
+    // official suite checks), not a mismatch between two versions.
+    if (isStatelessVersion(version)) return missingVersion(request);
   } else if (version !== inBody) {
     problems.push(`MCP-Protocol-Version "${version}" differs from _meta's "${inBody}"`);
   }
@@ -152,6 +149,18 @@ export function headerMismatch(headers: Headers, request: JsonRpcRequest): Respo
     jsonrpc: "2.0",
     id: request.id,
     error: { code: StatelessErrorCode.HeaderMismatch, message: `Header mismatch: ${problems.join("; ")}` },
+  });
+}
+
+/** -32602 (HTTP 400): a request under a stateless `MCP-Protocol-Version` whose `_meta` names no version. */
+function missingVersion(request: JsonRpcRequest): Response {
+  return jsonResponse(400, {
+    jsonrpc: "2.0",
+    id: request.id,
+    error: {
+      code: ErrorCode.InvalidParams,
+      message: "Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion on this protocol version",
+    },
   });
 }
 
