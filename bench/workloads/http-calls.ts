@@ -24,7 +24,7 @@ export const httpCalls: Workload = {
     try {
       const first = await impl.openHttp(server.url);
       sessions.push(first);
-      await runBounded({ count: scaledCount(300, scale), timeMs: TIME_MS }, () => first.echo("hello"));
+      await runBounded({ count: scaledCount(1_000, scale), timeMs: TIME_MS }, () => first.echo("hello"));
       const one = { count: scaledCount(5_000, scale), timeMs: scaledTime(TIME_MS, scale) };
       const oneClient = perSecond(await runBounded(one, () => first.echo("hello")));
 
