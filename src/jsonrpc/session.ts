@@ -9,6 +9,7 @@ import type { MessageExtra, SendOptions, Transport } from "../transports/transpo
 import { ErrorCode, ProtocolError, SdkError } from "./errors.js";
 import { errorResponse } from "./frame.js";
 import { type MessageGate, openGate } from "./gate.js";
+import { InboundCall } from "./inbound-call.js";
 import {
   isErrorResponse,
   isNotification,
@@ -20,130 +21,28 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from "./messages.js";
-import type { Progress, ProgressCallback, ProgressToken } from "./progress.js";
+import { Pending } from "./pending.js";
+import type { Progress, ProgressToken } from "./progress.js";
+import type {
+  FallbackNotificationHandler,
+  JsonRpcSessionOptions,
+  NotificationHandler,
+  Params,
+  RequestHandler,
+  RequestOptions,
+  Result,
+} from "./session-types.js";
 
-/** The `params` of a request or notification as the session carries them (`{}` when absent). */
-export type Params = Record<string, unknown>;
-/** The `result` of a response: always an object. */
-export type Result = Record<string, unknown>;
-
-/** Options of one outbound request. */
-export interface RequestOptions {
-  /** Aborting sends `notifications/cancelled` and rejects with `SdkError("REQUEST_CANCELLED")`. */
-  signal?: AbortSignal;
-  /** ms without an answer before the request is cancelled; `Infinity` waits forever. */
-  timeoutMs?: number;
-  /** Asks the peer for progress (adds `_meta.progressToken`) and receives it. */
-  onprogress?: ProgressCallback;
-  /** Restart the timeout each time progress arrives. */
-  resetTimeoutOnProgress?: boolean;
-  /** ms cap on the whole request, even with progress resetting the timeout. */
-  maxTotalTimeoutMs?: number;
-  /** The inbound request this one is made on behalf of (Streamable HTTP routes it on that stream). */
-  relatedRequestId?: RequestId;
-}
-
-/** What a request handler gets besides the params. */
-export interface InboundRequest {
-  /** The request's JSON-RPC id, as received (`0` and `""` included). */
-  readonly id: RequestId;
-  readonly method: string;
-  /** Aborted when the peer cancels the request or the connection closes. */
-  readonly signal: AbortSignal;
-  /** `params._meta` as received. */
-  readonly meta: Params | undefined;
-  /** `params._meta.progressToken`, when the peer asked for progress. */
-  readonly progressToken: ProgressToken | undefined;
-  /** Where the message came from (HTTP session, auth info). */
-  readonly extra: MessageExtra | undefined;
-  /**
-   * Sends `notifications/progress` for this request; a no-op when the peer asked for none, and once
-   * the request is answered, cancelled or its connection closed.
-   */
-  sendProgress(progress: Progress): Promise<void>;
-  /** Sends a notification tied to this request. */
-  notify(method: string, params?: Params): Promise<void>;
-  /** Sends a request tied to this request; cancelled with it. */
-  request(method: string, params?: Params, options?: RequestOptions): Promise<Result>;
-}
-
-/**
- * Answers one inbound request. The value returned (an object) is the `result`; a thrown
- * `ProtocolError` is sent as that error; anything else thrown is sent as -32603 with its message.
- * Nothing is sent for a request the peer cancelled.
- */
-export type RequestHandler = (params: Params, request: InboundRequest) => Result | Promise<Result>;
-/** Handles one inbound notification; handlers run in arrival order, and what they throw goes to `onerror`. */
-export type NotificationHandler = (params: Params, extra: MessageExtra | undefined) => void | Promise<void>;
-
-/** A notification handler that serves several methods and is told which one arrived. */
-export type FallbackNotificationHandler = (
-  method: string,
-  params: Params,
-  extra: MessageExtra | undefined,
-) => void | Promise<void>;
-
-/** Options of `new JsonRpcSession(options)`. */
-export interface JsonRpcSessionOptions {
-  /** ms; default 60,000. A request waiting for a human passes its own `timeoutMs`. */
-  defaultTimeoutMs?: number;
-}
-
-/** An outbound request waiting for its response: its timer and its abort listener. */
-class Pending {
-  readonly onprogress: ProgressCallback | undefined;
-  readonly #startedAt = Date.now();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #onAbort: (() => void) | undefined;
-
-  constructor(
-    private readonly session: JsonRpcSession,
-    private readonly id: RequestId,
-    readonly method: string,
-    private readonly options: RequestOptions,
-    readonly resolve: (result: Result) => void,
-    readonly reject: (error: Error) => void,
-    private readonly progressToken: ProgressToken | undefined,
-  ) {
-    this.onprogress = options.onprogress;
-    const signal = options.signal;
-    if (signal !== undefined) {
-      this.#onAbort = () =>
-        session.abandon(id, new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: signal.reason }));
-      signal.addEventListener("abort", this.#onAbort, { once: true });
-    }
-  }
-
-  /** (Re)starts the timeout: `timeoutMs`, capped by what is left of `maxTotalTimeoutMs`. */
-  arm(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    const { options } = this;
-    let wait = options.timeoutMs ?? this.session.defaultTimeoutMs;
-    if (options.maxTotalTimeoutMs !== undefined) {
-      wait = Math.min(wait, options.maxTotalTimeoutMs - (Date.now() - this.#startedAt));
-    }
-    if (!Number.isFinite(wait)) return;
-    this.#timer = setTimeout(
-      () => {
-        this.session.abandon(
-          this.id,
-          new SdkError("REQUEST_TIMEOUT", `${this.method} timed out after ${Math.round(wait)} ms`),
-        );
-      },
-      Math.max(0, wait),
-    );
-  }
-
-  resetTimeout(): void {
-    if (this.options.resetTimeoutOnProgress) this.arm();
-  }
-
-  cleanup(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    if (this.#onAbort !== undefined) this.options.signal?.removeEventListener("abort", this.#onAbort);
-    if (this.progressToken !== undefined) this.session.forgetProgressToken(this.progressToken);
-  }
-}
+export type {
+  FallbackNotificationHandler,
+  InboundRequest,
+  JsonRpcSessionOptions,
+  NotificationHandler,
+  Params,
+  RequestHandler,
+  RequestOptions,
+  Result,
+} from "./session-types.js";
 
 /**
  * A JSON-RPC 2.0 peer over one transport (both directions: it sends requests and answers them).
@@ -495,67 +394,6 @@ export class JsonRpcSession {
       this.inbound?.clear();
     }
     this.onclose?.();
-  }
-}
-
-/**
- * One inbound request as its handler sees it. Its `AbortSignal` is made only when a handler asks
- * for it, so a request that never looks at it costs no controller.
- */
-class InboundCall implements InboundRequest {
-  readonly progressToken: ProgressToken | undefined;
-  #controller: AbortController | undefined;
-  #aborted = false;
-  #reason: unknown;
-
-  constructor(
-    private readonly session: JsonRpcSession,
-    readonly id: RequestId,
-    readonly method: string,
-    readonly meta: Params | undefined,
-    readonly extra: MessageExtra | undefined,
-  ) {
-    const token = meta?.progressToken;
-    this.progressToken = isRequestId(token) ? token : undefined;
-  }
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#reason);
-    }
-    return this.#controller.signal;
-  }
-
-  /** Whether the peer cancelled the request or the connection closed. */
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  abort(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#reason = reason;
-    this.#controller?.abort(reason);
-  }
-
-  async sendProgress(progress: Progress): Promise<void> {
-    const progressToken = this.progressToken;
-    // Progress stops once the request is answered, cancelled or the connection closed.
-    if (progressToken === undefined || !this.session.isLive(this)) return;
-    await this.session.notify("notifications/progress", { progressToken, ...progress }, { relatedRequestId: this.id });
-  }
-
-  notify(method: string, params?: Params): Promise<void> {
-    return this.session.notify(method, params, { relatedRequestId: this.id });
-  }
-
-  request(method: string, params?: Params, options: RequestOptions = {}): Promise<Result> {
-    return this.session.request(method, params, {
-      ...options,
-      relatedRequestId: this.id,
-      signal: options.signal ? AbortSignal.any([options.signal, this.signal]) : this.signal,
-    });
   }
 }
 

@@ -1,0 +1,70 @@
+/** One outbound request of a `JsonRpcSession` while it waits for its response. */
+import { SdkError } from "./errors.js";
+import type { RequestId } from "./messages.js";
+import type { ProgressCallback, ProgressToken } from "./progress.js";
+import type { RequestOptions, Result } from "./session-types.js";
+
+/** What a pending request needs of the session that sent it. */
+export interface PendingOwner {
+  /** ms for requests that pass no `timeoutMs`. */
+  readonly defaultTimeoutMs: number;
+  /** Rejects the request with `reason`, tells the peer when it was cancelled, and forgets it. */
+  abandon(id: RequestId, reason: SdkError): void;
+  forgetProgressToken(token: ProgressToken): void;
+}
+
+/** An outbound request waiting for its response: its timer and its abort listener. */
+export class Pending {
+  readonly onprogress: ProgressCallback | undefined;
+  readonly #startedAt = Date.now();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #onAbort: (() => void) | undefined;
+
+  constructor(
+    private readonly session: PendingOwner,
+    private readonly id: RequestId,
+    readonly method: string,
+    private readonly options: RequestOptions,
+    readonly resolve: (result: Result) => void,
+    readonly reject: (error: Error) => void,
+    private readonly progressToken: ProgressToken | undefined,
+  ) {
+    this.onprogress = options.onprogress;
+    const signal = options.signal;
+    if (signal !== undefined) {
+      this.#onAbort = () =>
+        session.abandon(id, new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: signal.reason }));
+      signal.addEventListener("abort", this.#onAbort, { once: true });
+    }
+  }
+
+  /** (Re)starts the timeout: `timeoutMs`, capped by what is left of `maxTotalTimeoutMs`. */
+  arm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    const { options } = this;
+    let wait = options.timeoutMs ?? this.session.defaultTimeoutMs;
+    if (options.maxTotalTimeoutMs !== undefined) {
+      wait = Math.min(wait, options.maxTotalTimeoutMs - (Date.now() - this.#startedAt));
+    }
+    if (!Number.isFinite(wait)) return;
+    this.#timer = setTimeout(
+      () => {
+        this.session.abandon(
+          this.id,
+          new SdkError("REQUEST_TIMEOUT", `${this.method} timed out after ${Math.round(wait)} ms`),
+        );
+      },
+      Math.max(0, wait),
+    );
+  }
+
+  resetTimeout(): void {
+    if (this.options.resetTimeoutOnProgress) this.arm();
+  }
+
+  cleanup(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#onAbort !== undefined) this.options.signal?.removeEventListener("abort", this.#onAbort);
+    if (this.progressToken !== undefined) this.session.forgetProgressToken(this.progressToken);
+  }
+}
