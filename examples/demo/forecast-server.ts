@@ -94,7 +94,7 @@ export async function startForecastServer(say: (line: string) => void): Promise<
   // Both eras on one endpoint: sessions for 2025-11-25 clients, one transport per POST for 2026-07-28.
   const endpoint = new StreamableHttpServer({
     onsession: (transport) => void mcp.connect(transport),
-    onrequest: (transport) => mcp.connect(transport).then(() => {}),
+    onrequest: (transport) => mcp.connect(transport),
   });
   const handleMcp = toNodeHandler(endpoint);
   http.on("request", (req, res) => {

@@ -20,9 +20,9 @@ const RETRY_INTERVAL_MS = 500;
 
 async function serveHttp(server: McpServer, port: number, host: string): Promise<void> {
   const endpoint = new StreamableHttpServer({
-    onsession: (transport) => server.connect(transport).then(() => {}),
+    onsession: (transport) => server.connect(transport),
     // Revision 2026-07-28: each stateless POST is served on its own, without a session.
-    onrequest: (transport) => server.connect(transport).then(() => {}),
+    onrequest: (transport) => server.connect(transport),
     // Resumable streams: a tool may close its connection mid-call (test_reconnection).
     eventStore: new MemoryEventStore(),
     retryIntervalMs: RETRY_INTERVAL_MS,

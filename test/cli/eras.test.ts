@@ -62,7 +62,7 @@ interface Endpoint {
 async function serve(both: boolean): Promise<Endpoint> {
   const http = new StreamableHttpServer({
     onsession: (transport) => void server.connect(transport),
-    ...(both ? { onrequest: (transport) => server.connect(transport).then(() => {}) } : {}),
+    ...(both ? { onrequest: (transport) => server.connect(transport) } : {}),
   });
   const handle = toNodeHandler(http);
   const seen: IncomingHttpHeaders[] = [];

@@ -59,7 +59,7 @@ afterEach(async () => {
 async function overHttp(server: McpServer): Promise<Transport> {
   const http = new StreamableHttpServer({
     onsession: (transport) => void server.connect(transport),
-    onrequest: (transport) => server.connect(transport).then(() => {}),
+    onrequest: (transport) => server.connect(transport),
   });
   const node = createServer(toNodeHandler(http));
   servers.push(node);

@@ -31,7 +31,7 @@ function endpoint() {
   );
   const http = new StreamableHttpServer({
     onsession: (transport) => void server.connect(transport),
-    onrequest: (transport) => server.connect(transport).then(() => {}),
+    onrequest: (transport) => server.connect(transport),
   });
   return http;
 }

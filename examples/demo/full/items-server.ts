@@ -98,7 +98,7 @@ export function startItemsServer(config: ItemsServerConfig): {
   // transport per POST for 2026-07-28 clients, which send no handshake.
   const endpoint = new StreamableHttpServer({
     onsession: (transport) => void mcp.connect(transport),
-    onrequest: (transport) => mcp.connect(transport).then(() => {}),
+    onrequest: (transport) => mcp.connect(transport),
   });
   const handleMcp = toNodeHandler(endpoint);
   const verifier = createBearerVerifier({ issuer: mcpIssuer, audience: resource, jwksUri: `${mcpIssuer}/jwks` });

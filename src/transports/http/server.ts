@@ -34,17 +34,18 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    * protocol layer connects to it. Messages wait until the transport is started. A session
    * whose `initialize` is answered with an error closes once that answer is sent. In
    * stateless mode it is called for every POST, and that transport closes itself once
-   * the POST is answered. A throw answers the POST with 500.
+   * the POST is answered. A promise it returns is awaited (e.g. `(t) => mcpServer.connect(t)`);
+   * a throw or rejection answers the POST with 500.
    */
-  onsession: (transport: StreamableHttpSessionTransport) => void | Promise<void>;
+  onsession: (transport: StreamableHttpSessionTransport) => unknown;
   /**
    * Revision 2026-07-28: called with a fresh transport for each stateless-era POST (no
    * `Mcp-Session-Id`; a version in `_meta`, `server/discover`, or a 2026 `MCP-Protocol-Version`),
    * which carries that one request and closes after its answer; no session is created. The
-   * protocol layer connects to it as to any transport, e.g. `(t) => mcpServer.connect(t)`. Without
-   * it such POSTs are treated as before (they need a session).
+   * protocol layer connects to it as to any transport, e.g. `(t) => mcpServer.connect(t)`; a
+   * promise it returns is awaited. Without it such POSTs are treated as before (they need a session).
    */
-  onrequest?: (transport: Transport) => void | Promise<void>;
+  onrequest?: (transport: Transport) => unknown;
   /**
    * Makes session ids (visible ASCII only). Default `crypto.randomUUID`. Passing
    * `sessionIdGenerator: undefined` explicitly selects stateless mode: no sessions, GET and

@@ -258,7 +258,7 @@ export async function serveStatelessPost(
   request: Request,
   message: JsonRpcRequest,
   extra: MessageExtra,
-  connect: (transport: Transport) => void | Promise<void>,
+  connect: (transport: Transport) => unknown,
 ): Promise<Response> {
   const mismatch = headerMismatch(request.headers, message);
   if (mismatch) return mismatch;
