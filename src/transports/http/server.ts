@@ -75,7 +75,10 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    *   2,147,483,647 (the longest delay a timer can wait).
    */
   sessionIdleTimeoutMs?: number;
-  /** Accepted `MCP-Protocol-Version` values; default: every revision the codecs speak (2024-11-05 … 2025-11-25). */
+  /**
+   * Accepted `MCP-Protocol-Version` values of requests within a session; default: the stateful
+   * revisions (2024-11-05 … 2025-11-25). Stateless 2026-07-28 POSTs are served when `onrequest` is set.
+   */
   supportedProtocolVersions?: readonly string[];
   /** Unexpected failures, answered with 500. */
   onerror?: (error: Error) => void;
