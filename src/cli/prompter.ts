@@ -5,7 +5,10 @@
 import type { Readable, Writable } from "node:stream";
 import * as clack from "@clack/prompts";
 
-/** What a prompt returns when the user pressed Ctrl-C or Escape, or its `signal` was aborted. */
+/**
+ * What a prompt returns when the user pressed Ctrl-C or Escape, its `signal` was aborted, or
+ * stdin ended (EOF counts as the user cancelling).
+ */
 export const CANCELLED: unique symbol = Symbol("cancelled");
 export type Cancelled = typeof CANCELLED;
 
@@ -55,12 +58,25 @@ export interface Prompter {
 
 /**
  * Prompts at a terminal. They are drawn on `output` (stderr by default), so that stdout carries
- * only the command's result even while it asks.
+ * only the command's result even while it asks. When `input` (stdin by default) ends, the open
+ * prompt and every later one answer {@link CANCELLED}, and one line on `output` says why.
  */
 export function clackPrompter(input?: Readable, output: Writable = process.stderr): Prompter {
   const io = { output, ...(input === undefined ? {} : { input }) };
-  const answer = <T>(value: T): Exclude<T, symbol> | Cancelled =>
-    clack.isCancel(value) ? CANCELLED : (value as Exclude<T, symbol>);
+  // A prompt left waiting on an ended stdin would never settle, and Node would quit with code 13.
+  const ended = endOf(input ?? process.stdin);
+  let told = false;
+  const answer = <T>(value: T): Exclude<T, symbol> | Cancelled => {
+    if (!clack.isCancel(value)) return value as Exclude<T, symbol>;
+    if (ended.aborted && !told) {
+      told = true;
+      output.write("Input ended; cancelled.\n");
+    }
+    return CANCELLED;
+  };
+  const until = (signal: AbortSignal | undefined) => ({
+    signal: signal === undefined ? ended : AbortSignal.any([signal, ended]),
+  });
   const options = (choices: Choice[]) =>
     choices.map(({ value, label, hint }) => (hint === undefined ? { value, label } : { value, label, hint }));
   return {
@@ -69,7 +85,7 @@ export function clackPrompter(input?: Readable, output: Writable = process.stder
         await clack.text({
           ...io,
           message,
-          ...(signal === undefined ? {} : { signal }),
+          ...until(signal),
           ...(placeholder === undefined ? {} : { placeholder }),
           ...(initialValue === undefined ? {} : { initialValue }),
           ...(validate === undefined ? {} : { validate: (value) => validate(value ?? "") }),
@@ -81,7 +97,7 @@ export function clackPrompter(input?: Readable, output: Writable = process.stder
         await clack.confirm({
           ...io,
           message,
-          ...(signal === undefined ? {} : { signal }),
+          ...until(signal),
           ...(initialValue === undefined ? {} : { initialValue }),
         }),
       );
@@ -92,7 +108,7 @@ export function clackPrompter(input?: Readable, output: Writable = process.stder
           ...io,
           message,
           options: options(choices),
-          ...(signal === undefined ? {} : { signal }),
+          ...until(signal),
           ...(initialValue === undefined ? {} : { initialValue }),
         }),
       );
@@ -104,10 +120,18 @@ export function clackPrompter(input?: Readable, output: Writable = process.stder
           message,
           options: options(choices),
           required,
-          ...(signal === undefined ? {} : { signal }),
+          ...until(signal),
           ...(initialValues === undefined ? {} : { initialValues }),
         }),
       );
     },
   };
+}
+
+/** A signal aborted once `input` has ended or closed. */
+function endOf(input: Readable): AbortSignal {
+  const controller = new AbortController();
+  if (input.readableEnded || input.destroyed) controller.abort();
+  else for (const event of ["end", "close"]) input.once(event, () => controller.abort());
+  return controller.signal;
 }

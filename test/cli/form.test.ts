@@ -1,6 +1,8 @@
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { FormSchemaError, formFields } from "../../src/cli/form-fields.js";
 import { askField, promptForm } from "../../src/cli/form-prompt.js";
+import { clackPrompter } from "../../src/cli/prompter.js";
 import { type Answer, type Asked, CANCELLED, ScriptedPrompter } from "./helpers.js";
 
 const colours = ["red", "green", "blue"];
@@ -195,6 +197,24 @@ describe("form elicitation", () => {
     expect(result).toEqual({ action: "accept", content: { name: "Grace", age: 36, newsletter: true } });
     expect(shown).toContain("crm asks for information:\n  Contact details please\n");
     expect(prompter.asked.map((a) => a.kind)).toEqual(["select", "text", "text", "confirm"]);
+  });
+
+  it("answers cancel, saying so, when stdin ends at a terminal prompt", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let drawn = "";
+    output.on("data", (chunk: Buffer) => {
+      drawn += chunk.toString("utf8");
+    });
+    const prompter = clackPrompter(input, output);
+    const answered = promptForm(params, server, { prompter, write: () => {} });
+    // The user chose to answer, then stdin ended at the first field.
+    input.write("\r");
+    setImmediate(() => input.end());
+    expect(await answered).toEqual({ action: "cancel" });
+    expect(drawn).toContain("Input ended; cancelled.\n");
+    // Any prompt after that is cancelled at once rather than left waiting.
+    expect(await prompter.confirm({ message: "More?" })).toBe(CANCELLED);
   });
 
   it("declines without asking any field", async () => {
