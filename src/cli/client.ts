@@ -13,8 +13,10 @@ import {
   type UrlInteraction,
 } from "../interaction/client/index.js";
 import type { InteractionStatus } from "../interaction/model.js";
+import { StdioClientTransport } from "../transports/stdio/index.js";
 import type { Transport } from "../transports/transport.js";
-import { createTransport, type Target } from "./target.js";
+import { CliError, ExitCode } from "./exit-codes.js";
+import { createTransport, describeTarget, type Target } from "./target.js";
 import { VERSION } from "./version.js";
 
 export type { CallOptions };
@@ -61,13 +63,34 @@ export interface ConnectOptions {
   signal?: AbortSignal;
 }
 
+/** A stdio server that exited before answering the handshake (exit code 3). */
+export class ServerExitedError extends CliError {
+  override readonly name = "ServerExitedError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(ExitCode.Connection, message, options);
+  }
+}
+
 /**
  * Starts the target's transport and runs the handshake (see {@link connectOver}).
- * @throws SdkError "TRANSPORT_ERROR" when the server cannot be started or reached;
- *   ProtocolError when it refuses `initialize`.
+ * @throws ServerExitedError when a stdio server exits before answering; SdkError
+ *   "TRANSPORT_ERROR" when the server cannot be started or reached; ProtocolError when it
+ *   refuses `initialize`.
  */
-export function connectClient(target: Target, setup: ClientSetup, options: ConnectOptions): Promise<CliClient> {
-  return connectOver(createTransport(target), setup, options);
+export async function connectClient(target: Target, setup: ClientSetup, options: ConnectOptions): Promise<CliClient> {
+  const transport = createTransport(target);
+  try {
+    return await connectOver(transport, setup, options);
+  } catch (error) {
+    // The handshake's own error ("not connected") hides the cause: the process is gone.
+    const exit = transport instanceof StdioClientTransport ? transport.exitStatus : undefined;
+    if (exit === undefined) throw error;
+    const how = exit.signal === null ? `with code ${exit.code}` : `on signal ${exit.signal}`;
+    throw new ServerExitedError(
+      `the server process \`${describeTarget(target)}\` exited ${how} before answering (its stderr is above)`,
+      { cause: error },
+    );
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
  * failure ends here as a message on stderr and an exit code; nothing is thrown out.
  */
 import { type ParsedCommandLine, parseCommandLine } from "./args.js";
-import { connectClient } from "./client.js";
+import { connectClient, ServerExitedError } from "./client.js";
 import { type CommandRun, commands } from "./commands/index.js";
 import { describeError, ExitCode, exitCodeOf, UsageError } from "./exit-codes.js";
 import { helpText } from "./help.js";
@@ -67,7 +67,7 @@ async function connectAndRun(
   try {
     client = await connect();
   } catch (error) {
-    if (!needsLogin(error, target)) return fail(io, error, `Could not connect to ${describeTarget(target)}: `);
+    if (!needsLogin(error, target)) return fail(io, error, connectPrefix(error, target));
     try {
       // Logging in is the user's answer to a 401; the connection is tried once more with the new token.
       await offerLogin(target, io, options);
@@ -77,7 +77,7 @@ async function connectAndRun(
     try {
       client = await connect();
     } catch (again) {
-      return fail(io, again, `Could not connect to ${describeTarget(target)}: `);
+      return fail(io, again, connectPrefix(again, target));
     }
   }
   // On 2026-07-28 a hand-off's wait happens inside the request (its input rounds), so giving up
@@ -108,6 +108,11 @@ async function connectAndRun(
     interactions.finish();
     await client.close().catch(() => {});
   }
+}
+
+/** Says which server could not be reached, unless the message already names it. */
+function connectPrefix(error: unknown, target: Awaited<ReturnType<typeof resolveTarget>>): string {
+  return error instanceof ServerExitedError ? "" : `Could not connect to ${describeTarget(target)}: `;
 }
 
 function fail(io: CliIo, error: unknown, prefix = ""): ExitCode {

@@ -101,6 +101,15 @@ describe("exit codes", () => {
     expect(io.err()).toContain("Could not connect to nope: Could not start the server");
   });
 
+  it("3 saying how a stdio server exited when it exits before answering", async () => {
+    const io = fakeIo();
+    const code = await run(["tools", "--", process.execPath, "-e", "process.exit(7)"], io);
+    expect(code).toBe(ExitCode.Connection);
+    expect(io.err()).toBe(
+      `handoff: the server process \`${process.execPath} -e process.exit(7)\` exited with code 7 before answering (its stderr is above)\n`,
+    );
+  });
+
   it("5 when the request is interrupted", async () => {
     const { code } = await call(async () => {
       throw new SdkError("REQUEST_CANCELLED", "cancelled");

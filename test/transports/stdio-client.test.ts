@@ -52,6 +52,16 @@ describe("stdio client", () => {
     expect(inbox.closes).toBe(1);
   });
 
+  it("says how the child exited once onclose has fired: its code, or the signal that ended it", async () => {
+    const exits = await startNode("process.exit(7)");
+    expect(exits.transport.exitStatus).toBeUndefined();
+    await exits.inbox.until((i) => i.closes > 0);
+    expect(exits.transport.exitStatus).toEqual({ code: 7, signal: null });
+    const killed = await startNode("setInterval(() => {}, 1000)", { closeGraceMs: 20 });
+    await killed.transport.close();
+    expect(killed.transport.exitStatus).toEqual({ code: null, signal: "SIGTERM" });
+  });
+
   it("sends SIGTERM to a child that ignores the end of stdin", async () => {
     const { transport, inbox } = await startNode("setInterval(() => {}, 1000)", { closeGraceMs: 20 });
     await transport.close();

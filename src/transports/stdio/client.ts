@@ -62,10 +62,17 @@ export function defaultEnvironment(): Record<string, string> {
   return env;
 }
 
+/** How a child process ended: `code` when it exited, `signal` when a signal ended it. */
+export interface ChildExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 /**
  * A {@link Transport} that runs an MCP server as a child process. `start()` spawns it and
  * rejects with `SdkError("TRANSPORT_ERROR")` when it cannot be started (for instance ENOENT).
- * `onclose` fires once, when the child has exited and its output has been read.
+ * `onclose` fires once, when the child has exited and its output has been read; by then
+ * {@link StdioClientTransport.exitStatus} says how it exited.
  */
 export class StdioClientTransport implements Transport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
@@ -77,6 +84,7 @@ export class StdioClientTransport implements Transport {
   #child: ChildProcess | undefined;
   #stream: StdioStreamTransport | undefined;
   #exited: Promise<void> | undefined;
+  #exitStatus: ChildExitStatus | undefined;
   #closing: Promise<void> | undefined;
   #closed = false;
   #starting = false;
@@ -93,6 +101,14 @@ export class StdioClientTransport implements Transport {
    */
   get stderr(): Readable | null {
     return this.#stderr;
+  }
+
+  /**
+   * How the child exited (its exit code, or the signal that ended it), once it has and its
+   * output has been read; `undefined` while it runs or before `start()`.
+   */
+  get exitStatus(): ChildExitStatus | undefined {
+    return this.#exitStatus;
   }
 
   /** The child's process id once started. */
@@ -135,7 +151,12 @@ export class StdioClientTransport implements Transport {
     });
 
     child.on("error", (error) => this.onerror?.(new SdkError("TRANSPORT_ERROR", error.message, { cause: error })));
-    this.#exited = new Promise((resolve) => child.once("close", () => resolve()));
+    this.#exited = new Promise((resolve) =>
+      child.once("close", (code, signal) => {
+        this.#exitStatus = { code, signal };
+        resolve();
+      }),
+    );
     void this.#exited.then(() => this.#finish());
     if (this.#stderr && child.stderr) child.stderr.pipe(this.#stderr);
 

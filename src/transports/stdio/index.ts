@@ -1,5 +1,6 @@
 /** `mcp-handoff/stdio`: MCP over a child process's stdin and stdout (spec: basic/transports § stdio). */
 export {
+  type ChildExitStatus,
   defaultEnvironment,
   StdioClientTransport,
   type StdioClientTransportOptions,
