@@ -54,7 +54,7 @@ class AuthenticatedTransport implements Transport {
 }
 
 /** The client's end, logging what it sends and what it receives. */
-class LoggingTransport implements Transport {
+export class LoggingTransport implements Transport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;

@@ -9,39 +9,23 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { InteractionManager } from "../../../src/interaction/server/index.js";
-import type { JsonRpcMessage } from "../../../src/jsonrpc/messages.js";
 import { JsonRpcSession, type Params } from "../../../src/jsonrpc/session.js";
 import { isInputRequired, META, STATELESS_REVISIONS } from "../../../src/revisions/index.js";
 import { InteractionRequired, McpServer } from "../../../src/server/index.js";
 import { createMemoryTransportPair } from "../../../src/transports/memory.js";
-import type { MessageExtra, SendOptions, Transport } from "../../../src/transports/transport.js";
-import { CAPS, CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER, type Logged, until } from "./harness.js";
+import {
+  CAPS,
+  CONNECT_MESSAGE,
+  CONNECT_URL,
+  createManager,
+  LOCAL_USER,
+  type Logged,
+  LoggingTransport,
+  until,
+} from "./harness.js";
+import { renderTranscript } from "./transcript-format.js";
 
 const DIR = join(import.meta.dirname, "transcripts");
-const ID = /"([A-Za-z0-9_-]{22})"/;
-const STATE = /"requestState":"([^"]+)"/g;
-
-class LoggingTransport implements Transport {
-  onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
-  onerror?: (error: Error) => void;
-  onclose?: () => void;
-  constructor(
-    private readonly inner: Transport,
-    private readonly log: Logged[],
-  ) {
-    inner.onmessage = (message, extra) => {
-      for (const m of Array.isArray(message) ? message : [message]) log.push({ from: "server", message: m });
-      this.onmessage?.(message, extra);
-    };
-    inner.onclose = () => this.onclose?.();
-  }
-  start = () => this.inner.start();
-  send = (message: JsonRpcMessage, options?: SendOptions) => {
-    this.log.push({ from: "client", message: structuredClone(message) });
-    return this.inner.send(message, options);
-  };
-  close = () => this.inner.close();
-}
 
 function server2026(manager: InteractionManager, now: () => number) {
   const server = new McpServer(
@@ -188,41 +172,11 @@ function wireProblems(log: Logged[]): string[] {
   return problems;
 }
 
-function render(scenario: Scenario, log: Logged[]): string {
-  const names = new Map<string, string>();
-  const states = new Map<string, string>();
-  const lines = log.map(({ from, message }) => {
-    const json = JSON.stringify(message)
-      .replace(STATE, (_all, state: string) => {
-        if (!states.has(state)) states.set(state, `<request-state-${states.size + 1}>`);
-        return `"requestState":"${states.get(state)}"`;
-      })
-      .replace(new RegExp(ID.source, "g"), (_all, id: string) => {
-        if (!names.has(id)) names.set(id, `<interaction-${names.size + 1}>`);
-        return `"${names.get(id)}"`;
-      });
-    return `${from}: ${json}`;
-  });
-  return `${wrap(scenario.about)}\n\n${lines.join("\n")}\n`;
-}
-
-function wrap(text: string, width = 100): string {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line !== "" && line.length + word.length + 1 > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === "" ? word : `${line} ${word}`;
-  }
-  return [...lines, line].join("\n");
-}
-
 describe("hand-off transcripts, 2026-07-28", () => {
   it.each(SCENARIOS)("$name", async (scenario) => {
     const log = await converse(scenario);
     expect(wireProblems(log)).toEqual([]);
-    const transcript = render(scenario, log);
+    const transcript = renderTranscript(scenario.about, log);
     const path = join(DIR, `${scenario.name}.txt`);
     if (process.env.UPDATE_TRANSCRIPTS === "1") writeFileSync(path, transcript);
     expect(transcript).toBe(readFileSync(path, "utf8"));

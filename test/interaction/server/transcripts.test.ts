@@ -12,6 +12,7 @@ import type { Params } from "../../../src/jsonrpc/session.js";
 import { revisionFor } from "../../../src/revisions/index.js";
 import { CAPS, connectPeer, createManager, LOCAL_USER, type Logged, type PeerOptions, until } from "./harness.js";
 import { callTool, handoffServer } from "./tools.js";
+import { renderTranscript } from "./transcript-format.js";
 
 const DIR = join(import.meta.dirname, "transcripts");
 /** An interaction id: 128 random bits in base64url. */
@@ -158,35 +159,11 @@ function wireProblems(log: Logged[], scenario: Scenario): string[] {
   return problems;
 }
 
-function render(scenario: Scenario, log: Logged[]): string {
-  const names = new Map<string, string>();
-  const lines = log.map(({ from, message }) => {
-    const json = JSON.stringify(message).replace(new RegExp(ID.source, "g"), (_all, id: string) => {
-      if (!names.has(id)) names.set(id, `<interaction-${names.size + 1}>`);
-      return `"${names.get(id)}"`;
-    });
-    return `${from}: ${json}`;
-  });
-  return `${wrap(scenario.about)}\n\n${lines.join("\n")}\n`;
-}
-
-function wrap(text: string, width = 100): string {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line !== "" && line.length + word.length + 1 > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === "" ? word : `${line} ${word}`;
-  }
-  return [...lines, line].join("\n");
-}
-
 describe("hand-off transcripts", () => {
   it.each(SCENARIOS)("$name", async (scenario) => {
     const log = await converse(scenario);
     expect(wireProblems(log, scenario)).toEqual([]);
-    const transcript = render(scenario, log);
+    const transcript = renderTranscript(scenario.about, log);
     const path = join(DIR, `${scenario.name}.txt`);
     if (process.env.UPDATE_TRANSCRIPTS === "1") writeFileSync(path, transcript);
     expect(transcript).toBe(readFileSync(path, "utf8"));
