@@ -10,26 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { ExitCode } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
-import { InteractionManager } from "../../src/interaction/server/index.js";
 import { InteractionRequired, McpServer } from "../../src/server/index.js";
-import { InProcessMessageBus, MemoryInteractionStore } from "../../src/stores/index.js";
 import { StreamableHttpServer, toNodeHandler } from "../../src/transports/http/index.js";
+import { recordingManager } from "./hand-off-manager.js";
 import { fakeIo } from "./helpers.js";
 
-const USER = { issuer: "local", subject: "alice" };
-const manager = new InteractionManager({
-  store: new MemoryInteractionStore(),
-  bus: new InProcessMessageBus(),
-  unsafeLocalUser: USER,
-});
 // The connect page's part, played by the test: the interactions made, to complete them.
-const created: string[] = [];
-const create = manager.create.bind(manager);
-manager.create = async (input) => {
-  const interaction = await create(input);
-  created.push(interaction.id);
-  return interaction;
-};
+const { manager, completeAll } = recordingManager();
 let linked = false;
 let toolRuns = 0;
 
@@ -134,7 +121,7 @@ describe.each([
       await open(url);
       // The user finishes on the page: it links the account and completes the interaction.
       linked = true;
-      for (const id of created.splice(0)) await manager.complete(id, { user: USER });
+      await completeAll();
     };
     expect(await run(["call", endpoint.url, "repos"], io)).toBe(ExitCode.Success);
     expect(io.out()).toBe("octo/hello-world\n");

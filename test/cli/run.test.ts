@@ -5,13 +5,12 @@ import { ExitCode } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
 import type { Target } from "../../src/cli/target.js";
 import type { CallToolResult, ElicitationParams } from "../../src/client/types.js";
-import { InteractionManager } from "../../src/interaction/server/index.js";
 import { ErrorCode, ProtocolError, SdkError, UrlElicitationRequiredError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { InteractionRequired, McpServer, type RequestContext } from "../../src/server/index.js";
-import { InProcessMessageBus, MemoryInteractionStore } from "../../src/stores/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import type { Transport } from "../../src/transports/transport.js";
+import { recordingManager } from "./hand-off-manager.js";
 import { type Answer, CANCELLED, fakeIo } from "./helpers.js";
 
 const serverInfo = { name: "fake", version: "1.0.0", title: "Fake Server" };
@@ -119,7 +118,6 @@ describe("exit codes", () => {
 });
 
 /** The local user hand-offs of the real server below are made for (no authorization in these tests). */
-const USER = { issuer: "local", subject: "alice" };
 
 /**
  * Keeps the connection on a stateful revision, whose hand-off wire forms these tests are about:
@@ -163,21 +161,7 @@ async function callServer(
     open?: (url: string, completeAll: () => void) => void;
   } = {},
 ) {
-  const manager = new InteractionManager({
-    store: new MemoryInteractionStore(),
-    bus: new InProcessMessageBus(),
-    unsafeLocalUser: USER,
-  });
-  const created: string[] = [];
-  const create = manager.create.bind(manager);
-  manager.create = async (input) => {
-    const interaction = await create(input);
-    created.push(interaction.id);
-    return interaction;
-  };
-  const completeAll = () => {
-    for (const id of created) void manager.complete(id, { user: USER });
-  };
+  const { manager, completeAll } = recordingManager();
   const server = new McpServer(serverInfo, { interactions: manager });
   let rounds = 0;
   server.registerTool("do", { inputSchema: { x: z.number() } }, async (_args, ctx) => tool(ctx, ++rounds));
@@ -190,7 +174,7 @@ async function callServer(
   const opened = io.open;
   io.open = async (url) => {
     await opened(url);
-    options.open?.(url, completeAll);
+    options.open?.(url, () => void completeAll());
   };
   const code = await run(["call", "do", '{"x":1}', ...(options.extra ?? []), "--", "server"], io);
   await server.close();
