@@ -9,20 +9,25 @@ import type { Revision } from "../revisions/index.js";
 import type { InitializeResult } from "./types.js";
 
 /**
- * Waits for `work` until `timeoutMs` or `signal`, without touching the request itself: the
+ * Waits for `work` until `timeoutMs` or `signal`, without touching the work itself: the
  * `initialize` request must never be cancelled (spec: basic/utilities/cancellation), so the
- * caller closes the connection instead.
+ * caller closes the connection instead. `what` names the work in the errors' texts.
+ * @throws SdkError "REQUEST_TIMEOUT" after `timeoutMs` (ms), "REQUEST_CANCELLED" on abort.
  */
-export function withDeadline<T>(work: Promise<T>, timeoutMs: number, signal: AbortSignal | undefined): Promise<T> {
+export function withDeadline<T>(
+  work: Promise<T>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  what = "initialize",
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const stop = (error: SdkError) => {
       cleanup();
       reject(error);
     };
-    const onAbort = () =>
-      stop(new SdkError("REQUEST_CANCELLED", "connect was aborted during initialize", { cause: signal?.reason }));
+    const onAbort = () => stop(new SdkError("REQUEST_CANCELLED", `${what} was aborted`, { cause: signal?.reason }));
     const timer = Number.isFinite(timeoutMs)
-      ? setTimeout(() => stop(new SdkError("REQUEST_TIMEOUT", `initialize timed out after ${timeoutMs} ms`)), timeoutMs)
+      ? setTimeout(() => stop(new SdkError("REQUEST_TIMEOUT", `${what} timed out after ${timeoutMs} ms`)), timeoutMs)
       : undefined;
     const cleanup = () => {
       if (timer !== undefined) clearTimeout(timer);

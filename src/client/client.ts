@@ -6,6 +6,7 @@
 import { SdkError } from "../jsonrpc/errors.js";
 import type { JsonRpcSession, NotificationHandler } from "../jsonrpc/session.js";
 import type { Transport } from "../transports/transport.js";
+import { withDeadline } from "./checks.js";
 import type { ConnectOptions, McpClientOptions } from "./connection.js";
 import { type ElicitationRegistration, type HandlerHost, installRequestHandlers } from "./handlers.js";
 import { type NotificationHooks, NotificationRouter } from "./notifications.js";
@@ -101,6 +102,7 @@ export class McpClient extends ClientRequests implements NotificationHooks {
         this.call("subscriptions/listen", { notifications: filter }, { signal, timeoutMs: Number.POSITIVE_INFINITY }),
       listChanges: () => this.listChangesWanted(),
       report: (error) => this.onerror?.(error),
+      ...(options.listenRetryDelayMs === undefined ? {} : { retryDelayMs: options.listenRetryDelayMs }),
     });
     this.router = new NotificationRouter(this, this.elicitations, () => this.outputValidator.forget(), this.changes);
     const client = this;
@@ -163,14 +165,23 @@ export class McpClient extends ClientRequests implements NotificationHooks {
    * Subscribes to changes of `params.uri`; `onResourceUpdated` then hears about them. Stateful
    * era: `resources/subscribe`. Stateless era (2026-07-28: basic/patterns/subscriptions): the URI
    * joins the filter of the client's one `subscriptions/listen`, which is re-opened and awaited
-   * until acknowledged (`options` do not apply there).
+   * until acknowledged; `options.signal` and `options.timeoutMs` (ms, default the client's
+   * `defaultTimeoutMs`) bound that wait, and giving up takes the URI out of the filter again.
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" without the server's `resources.subscribe`;
-   *   "NOT_CONNECTED" before `connect`; ProtocolError the server's refusal.
+   *   "NOT_CONNECTED" before `connect`; "REQUEST_TIMEOUT" / "REQUEST_CANCELLED" when the wait
+   *   ends first; ProtocolError the server's refusal.
    */
   override async subscribeResource(params: SubscribeParams, options?: CallOptions): Promise<EmptyResult> {
     if (!this.isStateless) return await super.subscribeResource(params, options);
     this.requireResourceSubscribe();
-    await this.changes.subscribe(params.uri);
+    try {
+      await this.withinOptions(this.changes.subscribe(params.uri), options, "subscribing to a resource");
+    } catch (error) {
+      if (error instanceof SdkError && (error.code === "REQUEST_TIMEOUT" || error.code === "REQUEST_CANCELLED")) {
+        this.changes.abandon(params.uri).catch((cause: unknown) => this.reportError(cause));
+      }
+      throw error;
+    }
     return {};
   }
 
@@ -182,8 +193,14 @@ export class McpClient extends ClientRequests implements NotificationHooks {
   override async unsubscribeResource(params: SubscribeParams, options?: CallOptions): Promise<EmptyResult> {
     if (!this.isStateless) return await super.unsubscribeResource(params, options);
     this.requireResourceSubscribe();
-    await this.changes.unsubscribe(params.uri);
+    await this.withinOptions(this.changes.unsubscribe(params.uri), options, "unsubscribing from a resource");
     return {};
+  }
+
+  /** Waits for `work` within a call's `signal` and `timeoutMs` (default `defaultTimeoutMs`). */
+  private withinOptions<T>(work: Promise<T>, options: CallOptions | undefined, what: string): Promise<T> {
+    const timeoutMs = options?.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
+    return withDeadline(work, timeoutMs, options?.signal, what);
   }
 
   /**

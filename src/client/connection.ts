@@ -66,6 +66,12 @@ export interface McpClientOptions {
    * Past the cap the call throws `SdkError("INVALID_RESULT")`.
    */
   maxInputRounds?: number;
+  /**
+   * ms before the stateless era's `subscriptions/listen`, lost to a dropped connection, is sent
+   * again; the delay doubles on each failed try, up to 30,000. Default 1,000. A listen the server
+   * ends with a result (graceful closure) is not re-opened.
+   */
+  listenRetryDelayMs?: number;
 }
 
 /**

@@ -151,3 +151,111 @@ describe("McpClient change notifications", () => {
     expect(methods).not.toContain("subscriptions/listen");
   });
 });
+
+/** A 2026-07-28 client on an in-memory connection whose traffic the test can see and steer. */
+async function steered(server: McpServer) {
+  const [clientEnd, serverEnd] = createMemoryTransportPair();
+  const sent: JsonRpcMessage[] = [];
+  const listenSent: Array<() => void> = [];
+  const send = clientEnd.send.bind(clientEnd);
+  clientEnd.send = (message, options) => {
+    sent.push(structuredClone(message));
+    if ("method" in message && message.method === "subscriptions/listen") {
+      for (const resolve of listenSent.splice(0)) resolve();
+    }
+    return send(message, options);
+  };
+  // While `holdAcks` is set, the server's acknowledgements of listens never reach the client.
+  const steer = { holdAcks: false };
+  const serverSend = serverEnd.send.bind(serverEnd);
+  serverEnd.send = (message, options) => {
+    if (steer.holdAcks && "method" in message && message.method === "notifications/subscriptions/acknowledged") {
+      return Promise.resolve();
+    }
+    return serverSend(message, options);
+  };
+  await server.connect(serverEnd);
+  const client = new McpClient({ name: "reader", version: "1.0.0" }, { listenRetryDelayMs: 5 });
+  const errors: Error[] = [];
+  client.onerror = (error) => errors.push(error);
+  const seen = watch(client);
+  await client.connect(clientEnd);
+  const listens = () =>
+    sent.filter((m) => "method" in m && m.method === "subscriptions/listen") as unknown as Array<{
+      id: number;
+      params: { notifications: Record<string, unknown> };
+    }>;
+  /** Delivers `message` to the client as if the server had sent it. */
+  const deliver = (message: JsonRpcMessage) => clientEnd.onmessage?.(message);
+  const nextListen = () => new Promise<void>((resolve) => listenSent.push(resolve));
+  return { client, errors, seen, listens, deliver, nextListen, steer };
+}
+
+describe("McpClient subscriptions/listen on 2026-07-28 when things go wrong", () => {
+  it("re-opens a listen lost to a dropped connection, and hears updates once on the new one", async () => {
+    const server = buildServer();
+    const { client, errors, seen, listens, deliver, nextListen } = await steered(server);
+    await client.subscribeResource({ uri: URI });
+    const lost = listens().at(-1);
+    if (lost === undefined) throw new Error("no listen was sent");
+
+    // What the Streamable HTTP client transport delivers when the listen's stream drops.
+    const reopened = nextListen();
+    deliver({ jsonrpc: "2.0", id: lost.id, error: { code: -32000, message: "The connection closed" } });
+    await reopened;
+    expect(errors.map((e) => e.message)).toEqual(["The connection closed"]);
+    const again = listens().at(-1);
+    expect(again?.id).not.toBe(lost.id);
+    expect(again?.params.notifications).toEqual({ toolsListChanged: true, resourceSubscriptions: [URI] });
+
+    // The server still has the old listen open too: its copy of the update is dropped by id.
+    await client.listTools();
+    const updated = seen.nextUpdate();
+    await server.notifyResourceUpdated(URI);
+    await updated;
+    const toolsChanged = seen.nextToolChange();
+    server.registerTool("second", { description: "Second" }, () => ({ content: [] }));
+    await toolsChanged;
+    expect(seen.updates).toEqual([URI]);
+    await client.close();
+  });
+
+  it("leaves a listen the server ended with a result closed", async () => {
+    const server = buildServer();
+    const { client, errors, listens, deliver } = await steered(server);
+    await client.subscribeResource({ uri: URI });
+    const ended = listens().at(-1);
+    if (ended === undefined) throw new Error("no listen was sent");
+    const count = listens().length;
+    deliver({
+      jsonrpc: "2.0",
+      id: ended.id,
+      result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": ended.id } },
+    });
+    await client.listTools();
+    // Far longer than the 5 ms retry delay: a re-open would have been sent by now.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(listens()).toHaveLength(count);
+    expect(errors).toEqual([]);
+    await client.close();
+  });
+
+  it("bounds subscribeResource by timeoutMs and signal, and takes the URI out of the filter", async () => {
+    const server = buildServer();
+    const { client, listens, steer } = await steered(server);
+    steer.holdAcks = true;
+    await expect(client.subscribeResource({ uri: URI }, { timeoutMs: 20 })).rejects.toMatchObject({
+      code: "REQUEST_TIMEOUT",
+    });
+    const controller = new AbortController();
+    const aborted = client.subscribeResource({ uri: URI }, { signal: controller.signal });
+    controller.abort();
+    await expect(aborted).rejects.toMatchObject({ code: "REQUEST_CANCELLED" });
+
+    steer.holdAcks = false;
+    // The next listen is acknowledged and carries no URI of the abandoned subscriptions.
+    await client.listenForChanges();
+    expect(listens().at(-1)?.params.notifications).toEqual({ toolsListChanged: true });
+    await client.close();
+  });
+});
