@@ -13,6 +13,8 @@ const tsc = fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.m
 for (const project of ["tsconfig.build.json", "bench/tsconfig.json"]) {
   const { status } = spawnSync(process.execPath, [tsc, "-p", project], { cwd: root, stdio: "inherit" });
   if (status !== 0) process.stderr.write(`bench: tsc -p ${project} reported errors; measuring what it emitted\n`);
+  // The generated files tsc does not emit (schemas, pre-compiled validators), as `npm run build` does.
+  if (project === "tsconfig.build.json") await import("../scripts/copy-generated.mjs");
 }
 if (!existsSync(fileURLToPath(new URL("./.build/run.js", import.meta.url)))) {
   process.stderr.write("bench: bench/.build/run.js was not built\n");

@@ -1,7 +1,7 @@
 /**
- * Generates src/revisions/generated/<revision>.schema-text.ts (the schema document the validators
- * compile, as JSON text the codec parses on first use) and <revision>.schema.ts (the same, parsed)
- * for every revision, and <revision>.ts (wire types) for the revisions whose types the code
+ * Generates src/revisions/generated/<revision>.schema.json (the schema document the validators
+ * compile, as compact JSON the codec reads on first use) and <revision>.schema.ts (the same, loaded,
+ * for tests and tools) for every revision, and <revision>.ts (wire types) for the revisions whose types the code
  * imports, from the official JSON Schemas in ../shared/spec/schema/.
  *
  * Usage: `npm run gen:types` (or `tsx scripts/gen-wire-types.ts [revision...]`).
@@ -60,13 +60,13 @@ function header(source: string, what: string): string {
 }
 
 /**
- * The generated modules of a revision, as text: `types` (`<revision>.ts`), `schemaText` (the
- * document as JSON text, `<revision>.schema-text.ts`) and `schema` (`<revision>.schema.ts`, the
- * parsed document).
+ * The generated files of a revision, as text: `types` (`<revision>.ts`), `schemaJson` (the
+ * document as compact JSON, `<revision>.schema.json`) and `schema` (`<revision>.schema.ts`, the
+ * module that loads it).
  */
 export async function render(
   revision: string,
-): Promise<{ types: string; schema: string; schemaText: string; source: string }> {
+): Promise<{ types: string; schema: string; schemaJson: string; source: string }> {
   const sourcePath = join(schemaDir, `${revision}.json`);
   const source = relative(repo, sourcePath);
   const text = readFileSync(sourcePath, "utf8");
@@ -97,35 +97,29 @@ export async function render(
         Object.keys(definition).length === 1 && !new RegExp(`^export (interface|type) ${name}\\b`, "m").test(cleaned),
     )
     .map(([name, definition]) => `export type ${name} = ${String(definition.$ref).split("/").pop()};\n`);
-  const schemaTextModule = [
-    header(
-      source,
-      `The official JSON Schema of MCP protocol revision ${revision} as JSON text, embedded so the package carries it; parsed only when the revision is used.`,
-    ),
-    `export const schemaText = ${JSON.stringify(JSON.stringify(document))};`,
-    "",
-  ].join("\n");
+  // The official file as compact JSON, read when the revision is first used (JSON has no room for a header).
+  const schemaJson = `${JSON.stringify(document)}\n`;
   const schemaModule = [
-    header(source, `The official JSON Schema of MCP protocol revision ${revision}, parsed.`),
+    header(source, `The official JSON Schema of MCP protocol revision ${revision}, parsed (for tests and tools).`),
+    'import { createRequire } from "node:module";',
     'import type { SchemaDocument } from "../schema-document.js";',
-    `import { schemaText } from "./${revision}.schema-text.js";`,
     "",
-    "export const schema: SchemaDocument = JSON.parse(schemaText);",
+    `export const schema: SchemaDocument = createRequire(import.meta.url)("./${revision}.schema.json");`,
     "",
   ].join("\n");
   const types = header(source, `Wire types of MCP protocol revision ${revision}.`) + cleaned + aliases.join("");
-  return { types, schema: schemaModule, schemaText: schemaTextModule, source };
+  return { types, schema: schemaModule, schemaJson, source };
 }
 
 async function main(requested: string[]): Promise<void> {
   for (const revision of requested.length > 0 ? requested : REVISIONS) {
     if (!REVISIONS.includes(revision)) throw new Error(`unknown revision ${revision}; known: ${REVISIONS.join(", ")}`);
-    const { types, schema, schemaText, source } = await render(revision);
+    const { types, schema, schemaJson, source } = await render(revision);
     const typed = TYPED_REVISIONS.includes(revision);
     if (typed) writeFileSync(join(OUT_DIR, `${revision}.ts`), types);
-    writeFileSync(join(OUT_DIR, `${revision}.schema-text.ts`), schemaText);
+    writeFileSync(join(OUT_DIR, `${revision}.schema.json`), schemaJson);
     writeFileSync(join(OUT_DIR, `${revision}.schema.ts`), schema);
-    const files = typed ? "{ts,schema.ts,schema-text.ts}" : "{schema.ts,schema-text.ts}";
+    const files = typed ? "{ts,schema.ts,schema.json}" : "{schema.ts,schema.json}";
     process.stdout.write(`generated ${relative(repo, OUT_DIR)}/${revision}.${files} from ${source}\n`);
   }
 }

@@ -3,13 +3,9 @@
  * (spec: server/tools § Output Schema: clients SHOULD validate). Each distinct schema is
  * compiled once; a tool the client has not listed is not checked.
  */
-import { Ajv, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type { Ajv, ValidateFunction } from "ajv";
 import { SdkError } from "../jsonrpc/errors.js";
-
-// ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = addFormatsModule.default;
+import { createAjv } from "../revisions/index.js";
 
 /** JSON Schema dialects this client validates with; a schema without `$schema` is 2020-12 (spec: basic § JSON Schema Usage). */
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
@@ -90,24 +86,18 @@ export class ToolOutputValidator {
     }
   }
 
+  /** ajv is loaded here, on the first schema checked; its strict mode is off (tool schemas carry annotations). */
   private ajvFor(schema: object): Ajv {
     const dialect = (schema as { $schema?: unknown }).$schema;
     const name = typeof dialect === "string" ? dialect.replace(/#$/, "") : DRAFT_2020_12;
     if (name === DRAFT_2020_12) {
-      this.ajv2020 ??= createAjv(Ajv2020);
+      this.ajv2020 ??= createAjv("2020-12");
       return this.ajv2020;
     }
     if (name === DRAFT_07) {
-      this.ajv07 ??= createAjv(Ajv);
+      this.ajv07 ??= createAjv("draft-07");
       return this.ajv07;
     }
     throw new Error(`JSON Schema dialect ${JSON.stringify(dialect)} is not supported (use 2020-12 or draft-07)`);
   }
-}
-
-/** Tool schemas are the server's own: annotations and unknown keywords must not fail compilation. */
-function createAjv(Dialect: typeof Ajv | typeof Ajv2020): Ajv {
-  const ajv = new Dialect({ strict: false });
-  addFormats(ajv);
-  return ajv;
 }

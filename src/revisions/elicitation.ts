@@ -7,8 +7,8 @@
 import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
 import type { LinkifyIt } from "linkify-it";
+import { createAjv } from "./ajv.js";
 import { joinPath } from "./explain.js";
-import { createAjv } from "./validators.js";
 
 export { checkRequestedSchema } from "./elicitation-schema.js";
 

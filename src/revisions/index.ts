@@ -3,6 +3,7 @@
  * capability checks, elicitation helpers, the wire forms of a hand-off and the neutral model.
  * Generated wire types of older revisions stay inside this folder.
  */
+export { createAjv, type Dialect } from "./ajv.js";
 export {
   assertClientCapability,
   assertServerCapability,
@@ -63,6 +64,6 @@ export {
 } from "./stateless/client-era.js";
 export { type ParamHeader, paramHeadersOf, standardHeaders } from "./stateless/client-headers.js";
 export * from "./stateless/index.js";
-export { validatorFor } from "./validators.js";
+export { type SchemaValidator, validatorFor } from "./validators.js";
 export type { ProtocolVersion, StatefulVersion, StatelessVersion } from "./versions.js";
 export { STATEFUL_VERSIONS, STATELESS_VERSIONS } from "./versions.js";

@@ -4,31 +4,24 @@
  * 2020-12 ones under `$defs`. The documents are the embedded official files with the corrections
  * of `errata.ts` applied.
  */
+import { createRequire } from "node:module";
 import { applyErrata } from "./errata.js";
-import { schemaText as text20241105 } from "./generated/2024-11-05.schema-text.js";
-import { schemaText as text20250326 } from "./generated/2025-03-26.schema-text.js";
-import { schemaText as text20250618 } from "./generated/2025-06-18.schema-text.js";
-import { schemaText as text20251125 } from "./generated/2025-11-25.schema-text.js";
-import { schemaText as text20260728 } from "./generated/2026-07-28.schema-text.js";
 import type { JsonSchema, SchemaDocument } from "./schema-document.js";
 import type { ProtocolVersion } from "./versions.js";
 
-const TEXTS: Record<ProtocolVersion, string> = {
-  "2024-11-05": text20241105,
-  "2025-03-26": text20250326,
-  "2025-06-18": text20250618,
-  "2025-11-25": text20251125,
-  "2026-07-28": text20260728,
-};
+const require = createRequire(import.meta.url);
 
-/** Parsed on first use: a process that speaks one revision never parses the other four. */
+/**
+ * Read and parsed on first use: a process that speaks one revision never reads the other four.
+ * The files are the official ones (generated/<revision>.schema.json, by scripts/gen-wire-types.ts).
+ */
 const DOCUMENTS = new Map<ProtocolVersion, SchemaDocument>();
 
 /** The whole schema document of a revision: the official file, corrected where it contradicts schema.ts. */
 export function schemaDocument(version: ProtocolVersion): SchemaDocument {
   let document = DOCUMENTS.get(version);
   if (document === undefined) {
-    document = applyErrata(JSON.parse(TEXTS[version]) as SchemaDocument);
+    document = applyErrata(require(`./generated/${version}.schema.json`) as SchemaDocument);
     DOCUMENTS.set(version, document);
   }
   return document;

@@ -1,44 +1,57 @@
 /**
  * Validators for the official schema definitions of each revision.
  *
- * Each revision's document is added to ajv once per process; a definition is compiled the first time
- * it is asked for and reused after that, so validating a message never compiles anything.
+ * The current revisions have validators compiled ahead of time (scripts/gen-validators.ts, into
+ * generated/<revision>.validators.cjs), loaded when the revision is first used: checking a message
+ * then loads neither ajv nor the schema text. For the other revisions, each document is added to
+ * ajv once per process and a definition is compiled the first time it is asked for; either way a
+ * validator is reused after that, so validating a message never compiles anything twice.
  */
-import { Ajv, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject } from "ajv";
 import { SdkError } from "../jsonrpc/errors.js";
+import { createAjv, type Dialect } from "./ajv.js";
 import { definitionPointer, definitionsOf, schemaDocument } from "./schemas.js";
 import type { ProtocolVersion } from "./versions.js";
 
-type Dialect = "draft-07" | "2020-12";
+/**
+ * A compiled JSON Schema validator: returns whether `data` matches; after a mismatch, `errors`
+ * holds ajv's error objects (the first one found: validation stops there).
+ */
+export interface SchemaValidator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
 
-// ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = addFormatsModule.default;
+/** Revisions with validators generated at build time, by the file that holds them. */
+export const GENERATED_VALIDATORS: Partial<Record<ProtocolVersion, string>> = {
+  "2025-11-25": "./generated/2025-11-25.validators.cjs",
+  "2026-07-28": "./generated/2026-07-28.validators.cjs",
+};
+
+const require = createRequire(import.meta.url);
+/** The generated modules required so far: one exported validator per definition name. */
+const generated = new Map<ProtocolVersion, Readonly<Record<string, SchemaValidator>>>();
 
 const instances = new Map<Dialect, Ajv>();
 const loaded = new Set<ProtocolVersion>();
 /** Compiled validators by revision, then by definition name (looked up on every message). */
-const compiled = new Map<ProtocolVersion, Map<string, ValidateFunction>>();
+const compiled = new Map<ProtocolVersion, Map<string, SchemaValidator>>();
 
-function dialectOf(version: ProtocolVersion): Dialect {
-  return String(schemaDocument(version).$schema).includes("2020-12") ? "2020-12" : "draft-07";
+function generatedFor(version: ProtocolVersion): Readonly<Record<string, SchemaValidator>> | undefined {
+  const file = GENERATED_VALIDATORS[version];
+  if (file === undefined) return undefined;
+  let module = generated.get(version);
+  if (module === undefined) {
+    module = require(file) as Record<string, SchemaValidator>;
+    generated.set(version, module);
+  }
+  return module;
 }
 
-/**
- * A fresh ajv for a dialect with the official formats (`uri`, `byte`, `date-time`, ...) enabled.
- * `trusted: true` skips checking schemas against the meta-schema, for documents shipped with the
- * package (the official schemas, checked by tests against their source files): building the
- * meta-schema's own validator is most of the cost of a cold start.
- */
-export function createAjv(dialect: Dialect, trusted = false): Ajv {
-  // strict mode would reject annotations the official schemas use (e.g. union `type` arrays) and log noise.
-  // Trusted documents also compile each `$ref`d definition once, as its own function, instead of
-  // inlining it into every definition that names it: the first messages compile a third as much code.
-  const options = { strict: false, allErrors: false, validateSchema: !trusted, inlineRefs: !trusted } as const;
-  const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
-  addFormats(ajv);
-  return ajv;
+/** The dialect the revision's official schema is written in. */
+export function dialectOf(version: ProtocolVersion): Dialect {
+  return String(schemaDocument(version).$schema).includes("2020-12") ? "2020-12" : "draft-07";
 }
 
 function ajvFor(version: ProtocolVersion): Ajv {
@@ -55,28 +68,45 @@ function ajvFor(version: ProtocolVersion): Ajv {
   return ajv;
 }
 
-function documentKey(version: ProtocolVersion): string {
+/** The key the revision's document is added to ajv under (the generator uses the same one). */
+export function documentKey(version: ProtocolVersion): string {
   return `urn:mcp-handoff:schema:${version}`;
 }
 
 /** Whether the revision's schema has a definition with this name (`CallToolRequest`, `Tool`, ...). */
 export function hasDefinition(version: ProtocolVersion, definition: string): boolean {
+  const module = generatedFor(version);
+  if (module !== undefined) return Object.hasOwn(module, definition);
   return Object.hasOwn(definitionsOf(version), definition);
 }
 
 /**
  * The validator of one named definition of a revision's official schema, e.g.
- * `validatorFor("2025-11-25", "CallToolRequest")`. Compiled on first use, then cached for the process.
+ * `validatorFor("2025-11-25", "CallToolRequest")`: the generated one when the revision has them,
+ * else compiled on first use and cached for the process.
  *
  * @throws SdkError `INVALID_ARGUMENT` when the revision's schema has no such definition.
  */
-export function validatorFor(version: ProtocolVersion, definition: string): ValidateFunction {
+export function validatorFor(version: ProtocolVersion, definition: string): SchemaValidator {
+  const module = generatedFor(version);
+  if (module !== undefined) {
+    if (!Object.hasOwn(module, definition)) throw noDefinition(version, definition);
+    return module[definition] as SchemaValidator;
+  }
+  return compiledValidator(version, definition);
+}
+
+/**
+ * The validator ajv compiles at run time from the revision's document, whether or not the revision
+ * has generated ones (tests compare the two).
+ *
+ * @throws SdkError `INVALID_ARGUMENT` when the revision's schema has no such definition.
+ */
+export function compiledValidator(version: ProtocolVersion, definition: string): SchemaValidator {
   let byName = compiled.get(version);
   const cached = byName?.get(definition);
   if (cached !== undefined) return cached;
-  if (!hasDefinition(version, definition)) {
-    throw new SdkError("INVALID_ARGUMENT", `protocol revision ${version} has no schema definition "${definition}"`);
-  }
+  if (!Object.hasOwn(definitionsOf(version), definition)) throw noDefinition(version, definition);
   const validate = ajvFor(version).getSchema(`${documentKey(version)}${definitionPointer(version, definition)}`);
   if (validate === undefined) {
     throw new SdkError("INVALID_ARGUMENT", `could not compile "${definition}" of protocol revision ${version}`);
@@ -87,4 +117,8 @@ export function validatorFor(version: ProtocolVersion, definition: string): Vali
   }
   byName.set(definition, validate);
   return validate;
+}
+
+function noDefinition(version: ProtocolVersion, definition: string): SdkError {
+  return new SdkError("INVALID_ARGUMENT", `protocol revision ${version} has no schema definition "${definition}"`);
 }

@@ -45,12 +45,12 @@ describe("generated wire types", () => {
     async (version) => {
       const official = JSON.parse(readFileSync(join(SCHEMA_DIR, `${version}.json`), "utf8"));
       expect(EMBEDDED[version]).toEqual(official);
-      const { types, schema, schemaText } = await render(version);
+      const { types, schema, schemaJson } = await render(version);
       if (TYPED_REVISIONS.includes(version)) {
         expect(types).toBe(readFileSync(join(OUT_DIR, `${version}.ts`), "utf8"));
       }
       expect(schema).toBe(readFileSync(join(OUT_DIR, `${version}.schema.ts`), "utf8"));
-      expect(schemaText).toBe(readFileSync(join(OUT_DIR, `${version}.schema-text.ts`), "utf8"));
+      expect(schemaJson).toBe(readFileSync(join(OUT_DIR, `${version}.schema.json`), "utf8"));
     },
   );
 });

@@ -8,9 +8,9 @@
  */
 import type { ValidateFunction } from "ajv";
 import { ProtocolError } from "../../jsonrpc/errors.js";
+import { createAjv } from "../ajv.js";
 import { type MethodTable, notificationMap, requestMap } from "../method-table.js";
 import type { JsonSchema } from "../schema-document.js";
-import { createAjv } from "../validators.js";
 
 /** The methods the extension adds. */
 export const INTERACTION_CREATE = "interaction/create";

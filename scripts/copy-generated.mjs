@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+/**
+ * The build step after tsc: copies the generated files tsc does not emit (the schema documents,
+ * src/revisions/generated/*.schema.json, and the pre-compiled validators, *.validators.cjs) into
+ * dist/ beside the compiled modules that require them.
+ *
+ * Usage: node scripts/copy-generated.mjs   (run by `npm run build` and the bench's build)
+ */
+import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const from = join(root, "src/revisions/generated");
+const to = join(root, "dist/revisions/generated");
+
+mkdirSync(to, { recursive: true });
+for (const name of readdirSync(from)) {
+  if (name.endsWith(".json") || name.endsWith(".cjs")) copyFileSync(join(from, name), join(to, name));
+}
