@@ -1,14 +1,17 @@
 /**
  * Prompts: registration, `prompts/list` and `prompts/get` (spec: server/prompts). Arguments
  * arrive as strings; a zod raw shape validates (and may transform) them before the callback runs.
+ * The shape becomes a zod object on first use, with the zod module the user's schemas come from
+ * (see `schema-zod.ts`), so that a server without prompt arguments never loads zod.
  */
-import * as z from "zod";
-import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
+import type * as z from "zod";
+import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { GetPromptResult, Icon, Prompt, PromptArgument } from "../revisions/index.js";
 import type { RequestContext } from "./context.js";
 import { paginate } from "./pagination.js";
 import { type RegisteredHandle, Registry } from "./registry.js";
 import type { ZodRawShape } from "./schema.js";
+import { isZodRawShape, loadZod } from "./schema-zod.js";
 import type { Completer } from "./uri-template.js";
 
 /** What describes a prompt besides its name (spec: server/prompts § Prompt). */
@@ -39,22 +42,50 @@ export type PromptChanges = Partial<PromptConfig> & { callback?: PromptCallback 
 /** Returned by `registerPrompt`; every call sends `notifications/prompts/list_changed`. */
 export type PromptHandle = RegisteredHandle<PromptChanges>;
 
+/** An argument schema compiled: the zod object that validates, and the arguments `prompts/list` shows. */
+interface CompiledArguments {
+  schema: z.ZodObject;
+  arguments: PromptArgument[];
+}
+
 interface PromptEntry {
   name: string;
   config: PromptConfig;
-  schema: z.ZodObject | undefined;
-  arguments: PromptArgument[] | undefined;
+  /** Present when the prompt has an `argsSchema`; compiled on first use, once. */
+  compile: (() => Promise<CompiledArguments>) | undefined;
+  compiled: CompiledArguments | undefined;
   callback: PromptCallback;
 }
 
+/** @throws SdkError "INVALID_ARGUMENT" when `argsSchema` is not a zod raw shape. */
 function compile(name: string, config: PromptConfig, callback: PromptCallback): PromptEntry {
-  const schema = config.argsSchema === undefined ? undefined : z.object(config.argsSchema);
-  return { name, config, schema, arguments: schema && describeArguments(schema), callback };
+  const shape = config.argsSchema;
+  const entry: PromptEntry = { name, config, compile: undefined, compiled: undefined, callback };
+  if (shape === undefined) return entry;
+  if (typeof shape !== "object" || shape === null || !isZodRawShape(shape)) {
+    throw new SdkError("INVALID_ARGUMENT", `Prompt ${name}: argsSchema must be a zod raw shape`);
+  }
+  let promise: Promise<CompiledArguments> | undefined;
+  entry.compile = () => {
+    promise ??= compileArguments(shape).then((compiled) => {
+      entry.compiled = compiled;
+      return compiled;
+    });
+    return promise;
+  };
+  return entry;
+}
+
+async function compileArguments(shape: ZodRawShape): Promise<CompiledArguments> {
+  const zod = await loadZod();
+  const schema = zod.object(shape);
+  const json = zod.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+  return { schema, arguments: describeArguments(json) };
 }
 
 /** Prompt arguments as `prompts/list` shows them, read off the schema's JSON Schema form. */
-function describeArguments(schema: z.ZodObject): PromptArgument[] {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
+function describeArguments(schema: unknown): PromptArgument[] {
+  const json = schema as {
     properties?: Record<string, { title?: string; description?: string }>;
     required?: string[];
   };
@@ -70,7 +101,11 @@ function describeArguments(schema: z.ZodObject): PromptArgument[] {
 export class PromptRegistry {
   readonly #registry: Registry<PromptEntry>;
 
-  constructor(changed: () => void) {
+  /** @param fail told of a prompt left out of `prompts/list` because its arguments do not compile. */
+  constructor(
+    changed: () => void,
+    private readonly fail: (message: string, error: unknown) => void,
+  ) {
     this.#registry = new Registry("prompt", changed);
   }
 
@@ -83,7 +118,7 @@ export class PromptRegistry {
     return this.#registry.all().some((p) => Object.keys(p.config.complete ?? {}).length > 0);
   }
 
-  /** @throws SdkError "INVALID_ARGUMENT" when the name is taken. */
+  /** @throws SdkError "INVALID_ARGUMENT" when the name is taken or `argsSchema` is not a zod raw shape. */
   register(name: string, config: PromptConfig, callback: PromptCallback): PromptHandle {
     return this.#registry.add(name, compile(name, config, callback), (entry, changes: PromptChanges) => {
       const { callback: nextCallback, ...configChanges } = changes;
@@ -91,19 +126,37 @@ export class PromptRegistry {
     });
   }
 
-  /** `prompts/list`. @throws ProtocolError -32602 for a bad cursor. */
-  list(cursor: unknown, pageSize: number): { prompts: Prompt[]; nextCursor?: string } {
+  /**
+   * `prompts/list`. A prompt whose arguments do not compile is left out (and reported to `fail`).
+   * @throws ProtocolError -32602 for a bad cursor.
+   */
+  async list(cursor: unknown, pageSize: number): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
     const page = paginate(this.#registry.enabled(), cursor, pageSize);
-    const prompts = page.items.map(describePrompt);
+    const described = await Promise.all(page.items.map((entry) => this.#describe(entry)));
+    const prompts = described.filter((prompt) => prompt !== undefined);
     return page.nextCursor === undefined ? { prompts } : { prompts, nextCursor: page.nextCursor };
   }
 
-  /** `prompts/get`. @throws ProtocolError -32602 for an unknown prompt or arguments that fail the schema. */
+  async #describe(entry: PromptEntry): Promise<Prompt | undefined> {
+    try {
+      const compiled = entry.compiled ?? (await entry.compile?.());
+      return describePrompt(entry, compiled?.arguments);
+    } catch (error) {
+      this.fail(`Prompt ${entry.name} is left out of prompts/list: its arguments do not compile`, error);
+      return undefined;
+    }
+  }
+
+  /**
+   * `prompts/get`. @throws ProtocolError -32602 for an unknown prompt or arguments that fail the schema.
+   * @throws Error when the argument schema does not compile (answered -32603 Internal error, and logged).
+   */
   async get(params: Record<string, unknown>, ctx: RequestContext): Promise<GetPromptResult> {
     const entry = this.#find(params.name);
     const given = params.arguments ?? {};
-    if (!entry.schema) return entry.callback(given as Record<string, never>, ctx);
-    const parsed = entry.schema.safeParse(given);
+    if (!entry.compile) return entry.callback(given as Record<string, never>, ctx);
+    const { schema } = entry.compiled ?? (await entry.compile());
+    const parsed = schema.safeParse(given);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) =>
         i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message,
@@ -131,12 +184,12 @@ export class PromptRegistry {
   }
 }
 
-function describePrompt(entry: PromptEntry): Prompt {
+function describePrompt(entry: PromptEntry, args: PromptArgument[] | undefined): Prompt {
   const { config } = entry;
   const prompt: Prompt = { name: entry.name };
   if (config.title !== undefined) prompt.title = config.title;
   if (config.description !== undefined) prompt.description = config.description;
-  if (entry.arguments !== undefined) prompt.arguments = entry.arguments;
+  if (args !== undefined) prompt.arguments = args;
   if (config.icons !== undefined) prompt.icons = config.icons;
   if (config._meta !== undefined) prompt._meta = config._meta;
   return prompt;

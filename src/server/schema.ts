@@ -1,16 +1,15 @@
 /**
  * Schemas as users write them for tools and prompts: a zod v4 object schema, a zod raw shape
- * (`{ city: z.string() }`), or plain JSON Schema. Each is turned once, at registration, into the
- * JSON Schema that is advertised and a validator that is run on every call.
+ * (`{ city: z.string() }`), or plain JSON Schema. Registration checks the shape of a schema
+ * without any library; the JSON Schema that is advertised and the validator that runs on every
+ * call are built on first use, so that a server whose schemas are plain JSON Schema never loads
+ * zod, and no server loads ajv before a JSON Schema tool is called.
  */
 
-import { createRequire } from "node:module";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import type { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
-import * as z from "zod";
+import type * as z from "zod";
 import { SdkError } from "../jsonrpc/errors.js";
+import { checkJsonObjectSchema, compileJsonSchema } from "./schema-json.js";
+import { checkZodObjectSchema, compileZodSchema, isZodRawShape, isZodSchema } from "./schema-zod.js";
 
 /** A JSON Schema object (any draft; 2020-12 when it names none, as MCP says for tool schemas). */
 export type JsonSchema = { [key: string]: unknown };
@@ -36,104 +35,63 @@ export interface CompiledSchema {
   validate(value: unknown): Validation;
 }
 
-function isZodSchema(value: unknown): value is z.ZodType {
-  return typeof value === "object" && value !== null && "_zod" in value;
+/**
+ * A registered object schema, compiled at most once, on first use.
+ * `compiled` is set once `compile()` has succeeded, so that later calls need not wait.
+ */
+export interface ObjectSchema {
+  /** The JSON Schema as given, when it is plain JSON Schema (advertised without compiling). */
+  readonly given: JsonSchema | undefined;
+  readonly compiled: CompiledSchema | undefined;
+  /**
+   * Builds the JSON Schema and the validator; the same promise every time.
+   * @throws SdkError "INVALID_ARGUMENT" (as a rejection) when the schema does not compile.
+   */
+  compile(): Promise<CompiledSchema>;
 }
 
-function isZodRawShape(value: object): value is ZodRawShape {
-  return Object.values(value).every(isZodSchema);
+/** An `ObjectSchema` that is compiled already (a hand-written validator). */
+export function readySchema(compiled: CompiledSchema): ObjectSchema {
+  const promise = Promise.resolve(compiled);
+  return { given: compiled.json, compiled, compile: () => promise };
+}
+
+function lazySchema(
+  given: JsonSchema | undefined,
+  build: () => CompiledSchema | Promise<CompiledSchema>,
+): ObjectSchema {
+  let promise: Promise<CompiledSchema> | undefined;
+  const schema = {
+    given,
+    compiled: undefined as CompiledSchema | undefined,
+    compile(): Promise<CompiledSchema> {
+      promise ??= (async () => {
+        const compiled = await build();
+        schema.compiled = compiled;
+        return compiled;
+      })();
+      return promise;
+    },
+  };
+  return schema;
 }
 
 /**
- * Compiles a tool or prompt schema once.
+ * Checks a tool or prompt schema's shape now and prepares it to be compiled on first use.
+ * Caught now: a JSON Schema whose `type` is not `"object"` or whose `properties` / `required`
+ * are malformed; a zod schema that does not describe an object. Caught on first use (a rejection
+ * of `compile()`): anything else ajv or `z.toJSONSchema` refuses, such as an unresolvable `$ref`.
  * @param io `"input"` for arguments (defaults may be omitted), `"output"` for results.
- * @throws SdkError "INVALID_ARGUMENT" when the schema is not an object schema or does not compile.
+ * @throws SdkError "INVALID_ARGUMENT" for what the shape check finds.
  */
-export function compileObjectSchema(schema: SchemaInput, io: "input" | "output"): CompiledSchema {
+export function prepareObjectSchema(schema: SchemaInput, io: "input" | "output"): ObjectSchema {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    throw new SdkError("INVALID_ARGUMENT", "A tool schema must be a zod object schema, a raw shape or JSON Schema");
+  }
   if (isZodSchema(schema) || isZodRawShape(schema)) {
-    const zodSchema = isZodSchema(schema) ? schema : z.object(schema);
-    return compileZod(zodSchema, io);
+    checkZodObjectSchema(schema, io);
+    return lazySchema(undefined, () => compileZodSchema(schema, io));
   }
-  if (schema.type !== "object") {
-    throw new SdkError("INVALID_ARGUMENT", 'A tool schema must be a JSON Schema with "type": "object"');
-  }
-  return compileJsonSchema(schema);
-}
-
-function compileZod(schema: z.ZodType, io: "input" | "output"): CompiledSchema {
-  let json: JsonSchema;
-  try {
-    json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-  } catch (cause) {
-    throw new SdkError("INVALID_ARGUMENT", "The zod schema cannot be expressed as JSON Schema", { cause });
-  }
-  // 2020-12 is what MCP assumes when `$schema` is absent; older validators choke on the URI.
-  delete json.$schema;
-  if (json.type !== "object") {
-    throw new SdkError("INVALID_ARGUMENT", "A tool schema must be a zod object schema or a raw shape");
-  }
-  return {
-    json,
-    validate(value) {
-      const parsed = schema.safeParse(value);
-      if (parsed.success) return { ok: true, value: parsed.data as Record<string, unknown> };
-      return { ok: false, message: parsed.error.issues.map((i) => describe(i.path.join("."), i.message)).join("; ") };
-    },
-  };
-}
-
-type AjvInstance = Ajv | Ajv2019 | Ajv2020;
-const instances = new Map<string, AjvInstance>();
-// ajv-formats is CommonJS: under NodeNext its default export arrives as `module.exports` or `.default`.
-type FormatsPlugin = (ajv: AjvInstance) => unknown;
-const formatsModule = addFormatsModule as unknown as FormatsPlugin & { default?: FormatsPlugin };
-const addFormats: FormatsPlugin = formatsModule.default ?? formatsModule;
-
-/** The 2019-09 dialect, loaded (synchronously, it is CommonJS) only for a schema that names it. */
-function loadAjv2019(): typeof Ajv2019 {
-  return (createRequire(import.meta.url)("ajv/dist/2019.js") as typeof import("ajv/dist/2019.js")).Ajv2019;
-}
-
-/** One validator instance per draft, shared by every schema of that draft. */
-function ajvFor(schema: JsonSchema): AjvInstance {
-  const uri = typeof schema.$schema === "string" ? schema.$schema : "";
-  const draft = /draft-0[4-7]/.test(uri) ? "07" : uri.includes("2019-09") ? "2019" : "2020";
-  let ajv = instances.get(draft);
-  if (!ajv) {
-    const options = { allErrors: true, strict: false };
-    ajv = draft === "07" ? new Ajv(options) : draft === "2019" ? new (loadAjv2019())(options) : new Ajv2020(options);
-    addFormats(ajv);
-    instances.set(draft, ajv);
-  }
-  return ajv;
-}
-
-/**
- * Compiles plain JSON Schema with ajv (draft from `$schema`, 2020-12 by default).
- * @throws SdkError "INVALID_ARGUMENT" when the schema does not compile.
- */
-export function compileJsonSchema(schema: JsonSchema): CompiledSchema {
-  let check: ValidateFunction;
-  try {
-    check = ajvFor(schema).compile(schema);
-  } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new SdkError("INVALID_ARGUMENT", `The JSON Schema does not compile: ${reason}`, { cause });
-  }
-  return {
-    json: schema,
-    validate(value) {
-      if (check(value)) return { ok: true, value: value as Record<string, unknown> };
-      return { ok: false, message: (check.errors ?? []).map(describeAjvError).join("; ") };
-    },
-  };
-}
-
-function describeAjvError(error: ErrorObject): string {
-  const path = error.instancePath.replace(/^\//, "").replaceAll("/", ".");
-  return describe(path, error.message ?? "is invalid");
-}
-
-function describe(path: string, message: string): string {
-  return path ? `${path}: ${message}` : message;
+  checkJsonObjectSchema(schema);
+  return lazySchema(schema, () => compileJsonSchema(schema));
 }

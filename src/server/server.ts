@@ -119,12 +119,14 @@ export class McpServer {
       requestState: { secret: options.requestStateSecret ?? randomBytes(32), now: options.now ?? Date.now },
       requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
     };
+    const fail = (message: string, error: unknown) => this.#report("error", message, error);
     this.#tools = new ToolRegistry(
       () => this.#listChanged("tools"),
       (message) => this.#report("warning", message),
+      fail,
     );
     this.#resources = new ResourceRegistry(() => this.#listChanged("resources"));
-    this.#prompts = new PromptRegistry(() => this.#listChanged("prompts"));
+    this.#prompts = new PromptRegistry(() => this.#listChanged("prompts"), fail);
   }
 
   /** Sessions currently connected. */
@@ -147,10 +149,10 @@ export class McpServer {
       route: (method, params, ctx, from) => this.#route(method, params, ctx, from),
       report: (message, error, sessionId) => this.#report("error", message, error, sessionId),
       closed: (closed) => this.#sessions.delete(closed),
-      checkHeaders: (method, params, headers) => {
-        if (method !== "tools/call") return;
+      checkHeaders: async (method, params, headers) => {
+        if (method !== "tools/call" || headers === undefined) return;
         const args = params.arguments as Record<string, unknown> | undefined;
-        checkParamHeaders(this.#tools.inputSchemaOf(params.name), args, headers);
+        checkParamHeaders(await this.#tools.inputSchemaOf(params.name), args, headers);
       },
     };
     const session = new ServerConnection(this.#host);
@@ -190,9 +192,19 @@ export class McpServer {
   }
 
   /**
-   * Registers a tool (spec: server/tools). Schemas are compiled now; the returned handle enables,
-   * disables, updates or removes it, each sending `notifications/tools/list_changed`.
-   * @throws SdkError "INVALID_ARGUMENT" for a taken name or a schema that is not an object schema.
+   * Registers a tool (spec: server/tools); the returned handle enables, disables, updates or
+   * removes it, each sending `notifications/tools/list_changed`.
+   *
+   * Schemas are checked now by their shape only: a JSON Schema needs `"type": "object"` and
+   * well-formed `properties` / `required`; a zod schema must describe an object (a raw shape
+   * always does). They are compiled on first use: a zod schema's JSON Schema on the first
+   * `tools/list` or call, the validators on the tool's first `tools/call`. Neither zod nor ajv is
+   * loaded before then. A schema that passes the shape check but does not compile (an unresolvable
+   * `$ref`, say) makes each call of that tool answer -32603 Internal error (a server error, spec:
+   * server/tools § Error Handling), with the reason sent to `options.logger`; a zod schema that
+   * cannot be turned into JSON Schema also leaves the tool out of `tools/list`. Other tools are
+   * unaffected.
+   * @throws SdkError "INVALID_ARGUMENT" for a taken name or a schema that fails the shape check.
    */
   registerTool<I extends SchemaInput = ZodRawShape, O extends SchemaInput = ZodRawShape>(
     name: string,
@@ -218,8 +230,8 @@ export class McpServer {
 
   /**
    * Registers a prompt (spec: server/prompts); `prompts/get` answers -32602 when arguments fail
-   * `argsSchema`.
-   * @throws SdkError "INVALID_ARGUMENT" for a taken name.
+   * `argsSchema`, which is turned into a zod object (and the listed arguments) on first use.
+   * @throws SdkError "INVALID_ARGUMENT" for a taken name, or an `argsSchema` that is not a zod raw shape.
    */
   registerPrompt<A extends ZodRawShape = ZodRawShape>(
     name: string,

@@ -70,7 +70,7 @@ export interface SessionHost {
    * Checks what a stateless request's HTTP headers repeat from its body beyond the standard ones
    * (`x-mcp-header` tool parameters). @throws ProtocolError -32020 on a mismatch.
    */
-  checkHeaders(method: string, params: Params, headers: Record<string, string> | undefined): void;
+  checkHeaders(method: string, params: Params, headers: Record<string, string> | undefined): Promise<void>;
 }
 
 /** Which server capability each client request needs; requests without one are always served. */
@@ -295,7 +295,7 @@ export class ServerConnection implements ServerSession {
     if (modern === undefined) {
       return this.#run(method, params, inbound, (this.#clientCapabilities ?? {}) as Record<string, unknown>);
     }
-    this.host.checkHeaders(method, params, inbound.extra?.headers);
+    await this.host.checkHeaders(method, params, inbound.extra?.headers);
     const level = isLoggingLevel(modern.logLevel) ? modern.logLevel : undefined;
     const log = (lvl: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) =>
       level === undefined || !isAtLeast(lvl, level) ? Promise.resolve() : this.#send(lvl, data, logger, related);

@@ -1,9 +1,10 @@
 /**
  * Tools: registration, `tools/list` and `tools/call` (spec: server/tools). Argument and output
  * problems become tool results with `isError: true`, so that a model can read them and retry;
- * only an unknown tool and a thrown `ProtocolError` (such as -32042) are JSON-RPC errors.
+ * only an unknown tool, a thrown `ProtocolError` (such as -32042) and a schema that does not
+ * compile (-32603, the server's own fault) are JSON-RPC errors.
  */
-import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
+import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { CallToolResult, Icon, Tool, ToolAnnotations } from "../revisions/index.js";
 import type { RequestContext } from "./context.js";
 import { InputNeeded } from "./input-round.js";
@@ -11,7 +12,15 @@ import { InteractionRequired } from "./interactions.js";
 import { paginate } from "./pagination.js";
 import { redactorOf } from "./redaction.js";
 import { type RegisteredHandle, Registry } from "./registry.js";
-import { type CompiledSchema, compileObjectSchema, type InferSchema, type SchemaInput } from "./schema.js";
+import {
+  type CompiledSchema,
+  type InferSchema,
+  type JsonSchema,
+  type ObjectSchema,
+  prepareObjectSchema,
+  readySchema,
+  type SchemaInput,
+} from "./schema.js";
 
 /** What describes a tool besides its name (spec: server/tools § Tool). */
 export interface ToolConfig<I extends SchemaInput = SchemaInput, O extends SchemaInput = SchemaInput> {
@@ -53,8 +62,8 @@ export type ToolHandle = RegisteredHandle<ToolChanges>;
 interface ToolEntry {
   name: string;
   config: ToolConfig;
-  input: CompiledSchema;
-  output: CompiledSchema | undefined;
+  input: ObjectSchema;
+  output: ObjectSchema | undefined;
   handler: ToolHandler;
 }
 
@@ -62,7 +71,7 @@ interface ToolEntry {
  * A tool without `inputSchema` takes no arguments (`{ "type": "object", "additionalProperties": false }`),
  * checked by hand with the messages ajv would give, so that such a tool costs no validator.
  */
-const NO_ARGUMENTS: CompiledSchema = {
+const NO_ARGUMENTS: ObjectSchema = readySchema({
   json: { type: "object", additionalProperties: false },
   validate(value) {
     if (typeof value !== "object" || value === null || Array.isArray(value))
@@ -71,17 +80,32 @@ const NO_ARGUMENTS: CompiledSchema = {
     if (extra === 0) return { ok: true, value: value as Record<string, unknown> };
     return { ok: false, message: Array(extra).fill("must NOT have additional properties").join("; ") };
   },
-};
+});
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 function compile(name: string, config: ToolConfig, handler: ToolHandler): ToolEntry {
   return {
     name,
     config,
-    input: config.inputSchema === undefined ? NO_ARGUMENTS : compileObjectSchema(config.inputSchema, "input"),
-    output: config.outputSchema === undefined ? undefined : compileObjectSchema(config.outputSchema, "output"),
+    input: config.inputSchema === undefined ? NO_ARGUMENTS : prepareObjectSchema(config.inputSchema, "input"),
+    output: config.outputSchema === undefined ? undefined : prepareObjectSchema(config.outputSchema, "output"),
     handler,
   };
+}
+
+/** The JSON Schema to advertise: plain JSON Schema as given, a zod schema once compiled. */
+function jsonOf(schema: ObjectSchema): JsonSchema | Promise<JsonSchema> {
+  return schema.given ?? schema.compiled?.json ?? schema.compile().then((compiled) => compiled.json);
+}
+
+/** @throws SdkError "INVALID_ARGUMENT" naming the tool, when its schema does not compile. */
+async function compiledOf(entry: ToolEntry, schema: ObjectSchema, which: "input" | "output"): Promise<CompiledSchema> {
+  try {
+    return await schema.compile();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SdkError("INVALID_ARGUMENT", `Tool ${entry.name}'s ${which} schema: ${reason}`, { cause: error });
+  }
 }
 
 function errorResult(text: string): CallToolResult {
@@ -91,9 +115,14 @@ function errorResult(text: string): CallToolResult {
 export class ToolRegistry {
   readonly #registry: Registry<ToolEntry>;
 
+  /**
+   * @param warn told of a questionable tool name.
+   * @param fail told of a tool left out of `tools/list` because its zod schema does not compile.
+   */
   constructor(
     changed: () => void,
     private readonly warn: (message: string) => void,
+    private readonly fail: (message: string, error: unknown) => void,
   ) {
     this.#registry = new Registry("tool", changed);
   }
@@ -102,7 +131,7 @@ export class ToolRegistry {
     return this.#registry.size;
   }
 
-  /** @throws SdkError "INVALID_ARGUMENT" for a taken name or a schema that does not compile. */
+  /** @throws SdkError "INVALID_ARGUMENT" for a taken name or a schema that fails the shape check (see `prepareObjectSchema`). */
   register(name: string, config: ToolConfig, handler: ToolHandler): ToolHandle {
     if (!TOOL_NAME.test(name)) {
       this.warn(`Tool name ${JSON.stringify(name)} should be 1-128 characters of A-Z, a-z, 0-9, _, - and .`);
@@ -113,27 +142,52 @@ export class ToolRegistry {
     });
   }
 
-  /** `tools/list`. @throws ProtocolError -32602 for a bad cursor. */
-  list(cursor: unknown, pageSize: number): { tools: Tool[]; nextCursor?: string } {
+  /**
+   * `tools/list`. A tool whose zod schema does not compile is left out (and reported to `fail`).
+   * @throws ProtocolError -32602 for a bad cursor.
+   */
+  async list(cursor: unknown, pageSize: number): Promise<{ tools: Tool[]; nextCursor?: string }> {
     const page = paginate(this.#registry.enabled(), cursor, pageSize);
-    const tools = page.items.map((entry) => describeTool(entry));
+    const described = await Promise.all(page.items.map((entry) => this.#describe(entry)));
+    const tools = described.filter((tool) => tool !== undefined);
     return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
   }
 
-  /** The input schema `tools/list` shows for `name`, if such a tool is enabled. */
-  inputSchemaOf(name: unknown): unknown {
-    const entry = typeof name === "string" ? this.#registry.get(name) : undefined;
-    return entry?.input.json;
+  async #describe(entry: ToolEntry): Promise<Tool | undefined> {
+    try {
+      const input = await jsonOf(entry.input);
+      const output = entry.output && (await jsonOf(entry.output));
+      return describeTool(entry, input, output);
+    } catch (error) {
+      this.fail(`Tool ${entry.name} is left out of tools/list: its schema does not compile`, error);
+      return undefined;
+    }
   }
 
-  /** `tools/call`. @throws ProtocolError -32602 for an unknown tool, or the handler's ProtocolError. */
+  /** The input schema `tools/list` shows for `name`, if such a tool is enabled (and its schema compiles). */
+  inputSchemaOf(name: unknown): JsonSchema | Promise<JsonSchema | undefined> | undefined {
+    const entry = typeof name === "string" ? this.#registry.get(name) : undefined;
+    if (!entry) return undefined;
+    const json = jsonOf(entry.input);
+    return json instanceof Promise ? json.catch(() => undefined) : json;
+  }
+
+  /**
+   * `tools/call`. The tool's schemas are compiled on its first call (spec: server/tools § Error
+   * Handling: a schema that does not compile is a server error, not something the model can fix).
+   * @throws ProtocolError -32602 for an unknown tool, or the handler's ProtocolError.
+   * @throws SdkError "INVALID_ARGUMENT" when the input or output schema does not compile; the
+   *   client is answered -32603 Internal error, and the server's logger gets the reason.
+   */
   async call(params: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
     const name = params.name;
     const entry = typeof name === "string" ? this.#registry.get(name) : undefined;
     if (!entry) {
       throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${String(name)}`, { name });
     }
-    const checked = entry.input.validate(params.arguments ?? {});
+    const input = entry.input.compiled ?? (await compiledOf(entry, entry.input, "input"));
+    const output = entry.output && (entry.output.compiled ?? (await compiledOf(entry, entry.output, "output")));
+    const checked = input.validate(params.arguments ?? {});
     if (!checked.ok) return errorResult(`Invalid arguments for tool ${entry.name}: ${checked.message}`);
     let result: CallToolResult;
     try {
@@ -149,21 +203,21 @@ export class ToolRegistry {
     }
     // Typed handlers cannot, but plain JavaScript ones can forget to return.
     if (typeof result !== "object" || result === null) return errorResult(`Tool ${entry.name} returned no result`);
-    return finish(entry, result.isError ? redactorOf(ctx).value(result) : result);
+    return finish(entry.name, output, result.isError ? redactorOf(ctx).value(result) : result);
   }
 }
 
-function finish(entry: ToolEntry, result: CallToolResult): CallToolResult {
+function finish(name: string, output: CompiledSchema | undefined, result: CallToolResult): CallToolResult {
   if (result.isError) return { ...result, content: result.content ?? [] };
   const structured = result.structuredContent;
-  if (entry.output) {
+  if (output) {
     if (structured === undefined) {
-      return errorResult(`Tool ${entry.name} declares an output schema but returned no structured content`);
+      return errorResult(`Tool ${name} declares an output schema but returned no structured content`);
     }
-    const checked = entry.output.validate(structured);
+    const checked = output.validate(structured);
     if (!checked.ok) {
       return errorResult(
-        `Tool ${entry.name} returned structured content that does not match its output schema: ${checked.message}`,
+        `Tool ${name} returned structured content that does not match its output schema: ${checked.message}`,
       );
     }
   }
@@ -175,11 +229,11 @@ function finish(entry: ToolEntry, result: CallToolResult): CallToolResult {
   return { ...result, content };
 }
 
-function describeTool({ name, config, input, output }: ToolEntry): Tool {
-  const tool: Tool = { name, inputSchema: input.json as Tool["inputSchema"] };
+function describeTool({ name, config }: ToolEntry, input: JsonSchema, output: JsonSchema | undefined): Tool {
+  const tool: Tool = { name, inputSchema: input as Tool["inputSchema"] };
   if (config.title !== undefined) tool.title = config.title;
   if (config.description !== undefined) tool.description = config.description;
-  if (output) tool.outputSchema = output.json as Tool["outputSchema"];
+  if (output) tool.outputSchema = output as Tool["outputSchema"];
   if (config.annotations !== undefined) tool.annotations = config.annotations;
   if (config.icons !== undefined) tool.icons = config.icons;
   if (config._meta !== undefined) tool._meta = config._meta;

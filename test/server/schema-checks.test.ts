@@ -1,0 +1,133 @@
+/**
+ * When tool and prompt schemas are checked: their shape at registration (a mistake there throws
+ * at once), everything else on first use, where a schema that does not compile answers that
+ * tool's calls with -32603 and a log entry, while the rest of the server keeps serving.
+ */
+import { describe, expect, it } from "vitest";
+import * as z from "zod";
+import { ErrorCode, SdkError } from "../../src/jsonrpc/errors.js";
+import { McpServer, type ServerLogger } from "../../src/server/index.js";
+import { connectClient } from "./support.js";
+
+const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+/** Compiles to ajv only: the reference has no target, which no shape check can tell. */
+const UNRESOLVABLE = { type: "object", properties: { city: { $ref: "#/$defs/City" } } };
+
+function loggingServer() {
+  const entries: Parameters<ServerLogger>[0][] = [];
+  const server = new McpServer({ name: "s", version: "1" }, { logger: (entry) => entries.push(entry) });
+  return { server, entries };
+}
+
+describe("schema checks at registration", () => {
+  it.each([
+    ["a JSON Schema that is not an object", { type: "string" }, /"type": "object"/],
+    ["properties that are not an object", { type: "object", properties: ["city"] }, /properties must be an object/],
+    ["a property schema that is a string", { type: "object", properties: { city: "string" } }, /property "city"/],
+    ["required that is not a list of names", { type: "object", required: "city" }, /required must be a list/],
+    ["required that names a property twice", { type: "object", required: ["a", "a"] }, /twice/],
+    ["a zod schema that is not an object", z.string(), /zod object schema/],
+    ["a zod union", z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]), /zod object schema/],
+  ])("refuses %s", (_, inputSchema, message) => {
+    const { server } = loggingServer();
+    const register = () => server.registerTool("t", { inputSchema: inputSchema as z.ZodObject }, () => text(""));
+    expect(register).toThrow(SdkError);
+    expect(register).toThrow(message);
+  });
+
+  it("accepts zod objects behind wrappers that JSON Schema passes through", () => {
+    const { server } = loggingServer();
+    const object = z.object({ a: z.string() });
+    for (const inputSchema of [
+      object.optional(),
+      object.default({ a: "x" }),
+      z.lazy(() => object),
+      object.readonly(),
+    ]) {
+      expect(() =>
+        server.registerTool(`t${Math.random()}`, { inputSchema: inputSchema as never }, () => text("")),
+      ).not.toThrow();
+    }
+  });
+
+  it("refuses a prompt whose argsSchema is not a zod raw shape", () => {
+    const { server } = loggingServer();
+    const argsSchema = { topic: { type: "string" } } as unknown as { topic: z.ZodString };
+    expect(() => server.registerPrompt("p", { argsSchema }, () => ({ messages: [] }))).toThrow(/zod raw shape/);
+  });
+});
+
+describe("schemas compiled on first use", () => {
+  it("validates a JSON Schema tool's arguments on its first call, and every call after", async () => {
+    const { server } = loggingServer();
+    const inputSchema = { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"] };
+    server.registerTool("count", { inputSchema }, (args) => text(String(args.n)));
+    const { client } = await connectClient(server);
+    const first = await client.request("tools/call", { name: "count", arguments: { n: 0 } });
+    expect(first).toEqual({
+      content: [{ type: "text", text: "Invalid arguments for tool count: n: must be >= 1" }],
+      isError: true,
+    });
+    await expect(client.request("tools/call", { name: "count", arguments: { n: 2 } })).resolves.toEqual(text("2"));
+    const third = await client.request("tools/call", { name: "count", arguments: {} });
+    expect(third.isError).toBe(true);
+  });
+
+  it("lists a tool whose JSON Schema does not compile, answers its calls -32603 and logs why", async () => {
+    const { server, entries } = loggingServer();
+    let ran = 0;
+    server.registerTool("broken", { inputSchema: UNRESOLVABLE }, () => {
+      ran++;
+      return text("ran");
+    });
+    server.registerTool("fine", {}, () => text("fine"));
+    const { client } = await connectClient(server);
+    const { tools } = await client.request("tools/list");
+    expect(tools).toEqual([
+      { name: "broken", inputSchema: UNRESOLVABLE },
+      { name: "fine", inputSchema: { type: "object", additionalProperties: false } },
+    ]);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await expect(client.request("tools/call", { name: "broken", arguments: { city: "Oslo" } })).rejects.toMatchObject(
+        { code: ErrorCode.InternalError, message: "Internal error" },
+      );
+    }
+    expect(ran).toBe(0);
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatchObject({ level: "error", message: "tools/call failed" });
+    expect(String(entries[0]?.error)).toMatch(/Tool broken's input schema: The JSON Schema does not compile: .*City/);
+    await expect(client.request("tools/call", { name: "fine", arguments: {} })).resolves.toEqual(text("fine"));
+  });
+
+  it("answers -32603 before running the handler when the output schema does not compile", async () => {
+    const { server, entries } = loggingServer();
+    let ran = 0;
+    server.registerTool("out", { outputSchema: UNRESOLVABLE }, () => {
+      ran++;
+      return { content: [], structuredContent: { city: "Oslo" } };
+    });
+    const { client } = await connectClient(server);
+    await expect(client.request("tools/call", { name: "out", arguments: {} })).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+    });
+    expect(ran).toBe(0);
+    expect(String(entries[0]?.error)).toMatch(/Tool out's output schema: The JSON Schema does not compile/);
+  });
+
+  it("leaves out of tools/list, and logs, a zod tool whose JSON Schema cannot be built", async () => {
+    const { server, entries } = loggingServer();
+    const dynamicCatch = z.string().catch((context) => String((context as unknown as { x: { y: 1 } }).x.y));
+    server.registerTool("odd", { inputSchema: { word: dynamicCatch } }, () => text("odd"));
+    server.registerTool("fine", { inputSchema: { word: z.string() } }, ({ word }) => text(word));
+    const { client } = await connectClient(server);
+    const { tools } = await client.request("tools/list");
+    expect((tools as { name: string }[]).map((tool) => tool.name)).toEqual(["fine"]);
+    expect(entries).toMatchObject([
+      { level: "error", message: "Tool odd is left out of tools/list: its schema does not compile" },
+    ]);
+    await expect(client.request("tools/call", { name: "odd", arguments: { word: "a" } })).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+    });
+    await expect(client.request("tools/call", { name: "fine", arguments: { word: "a" } })).resolves.toEqual(text("a"));
+  });
+});
