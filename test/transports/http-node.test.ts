@@ -1,60 +1,205 @@
-import { EventEmitter } from "node:events";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { describe, expect, it } from "vitest";
+import { Agent, createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
 import { toNodeHandler } from "../../src/transports/http/node.js";
-import type { StreamableHttpServer } from "../../src/transports/http/server.js";
+import { StreamableHttpServer } from "../../src/transports/http/server.js";
+import type { StreamableHttpSessionTransport } from "../../src/transports/http/session-transport.js";
+import { BOTH, connectEcho, initialize, initializeRequest, nextMessage, post, sseEvents } from "./http-fixtures.js";
 
-/** A response whose socket is always full: every write waits for `drain`, which comes a moment later. */
-function slowResponse() {
-  const res = new EventEmitter() as EventEmitter & Record<string, unknown>;
-  res.headersSent = false;
-  res.writeHead = () => {
-    res.headersSent = true;
-  };
-  res.flushHeaders = () => {};
-  res.write = () => {
-    setImmediate(() => res.emit("drain"));
-    return false;
-  };
-  res.end = () => {};
-  return res;
+interface Raw {
+  status: number;
+  headers: IncomingMessage["headers"];
+  body: string;
+  /** Whether the request went over a connection an earlier request had used. */
+  reusedSocket: boolean;
+}
+
+/** One request over `agent`, its body sent in the given chunks (chunked encoding unless a length is set). */
+function raw(url: URL, agent: Agent, headers: Record<string, string>, chunks: string[]): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", agent, headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, reusedSocket: req.reusedSocket }),
+      );
+    });
+    req.on("error", reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+let running: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(running.map((stop) => stop()));
+  running = [];
+});
+
+/** `toNodeHandler` on 127.0.0.1, behind `middleware` when given, with the echo protocol on each session. */
+async function start(
+  options: Partial<ConstructorParameters<typeof StreamableHttpServer>[0]> = {},
+  middleware?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void,
+) {
+  const sessions: StreamableHttpSessionTransport[] = [];
+  const errors: Error[] = [];
+  const endpoint = new StreamableHttpServer({
+    onsession: (transport) => {
+      sessions.push(transport);
+      connectEcho(transport);
+    },
+    onerror: (error) => errors.push(error),
+    ...options,
+  });
+  const handle = toNodeHandler(endpoint);
+  const http: Server = createServer((req, res) => {
+    if (middleware) middleware(req, res, () => void handle(req, res));
+    else void handle(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  running.push(async () => {
+    await endpoint.close();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  });
+  const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+  return { url, endpoint, sessions, errors };
+}
+
+const jsonHeaders = { accept: BOTH, "content-type": "application/json" };
+
+/** What express.json() does: the body parsed into `req.body` before the handler runs. */
+function jsonBodyParser(req: IncomingMessage, _res: ServerResponse, next: () => void): void {
+  let text = "";
+  req.setEncoding("utf8");
+  req.on("data", (chunk: string) => {
+    text += chunk;
+  });
+  req.on("end", () => {
+    (req as IncomingMessage & { body?: unknown }).body = JSON.parse(text);
+    next();
+  });
 }
 
 describe("toNodeHandler", () => {
-  it("adds no listener per back-pressure wait on a long stream to a slow client", async () => {
-    const events = 50;
-    let sent = 0;
-    const server = {
-      handle: async () =>
-        new Response(
-          new ReadableStream<Uint8Array>({
-            pull(controller) {
-              if (sent++ < events) controller.enqueue(new TextEncoder().encode("data: {}\n\n"));
-              else controller.close();
-            },
-          }),
-          { headers: { "content-type": "text/event-stream" } },
-        ),
-    } as unknown as StreamableHttpServer;
-    const req = Object.assign(new EventEmitter(), {
-      headers: { host: "127.0.0.1" },
-      url: "/mcp",
-      method: "GET",
-      socket: { localAddress: "127.0.0.1" },
-    });
-    const res = slowResponse();
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning);
-    process.on("warning", onWarning);
+  it("answers 413 to a streamed body past the limit, and serves the next request on the same connection", async () => {
+    const { url } = await start({ maxBodyBytes: 1024 });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      await toNodeHandler(server)(req as unknown as IncomingMessage, res as unknown as ServerResponse);
+      const sessionId = await initialize(url);
+      const headers = { ...jsonHeaders, "mcp-session-id": sessionId };
+      const big = await raw(url, agent, headers, [
+        '{"jsonrpc":"2.0","id":2,"method":"echo","params":{"t":"',
+        "x".repeat(4000),
+        '"}}',
+      ]);
+      expect(big.status).toBe(413);
+      expect(JSON.parse(big.body)).toMatchObject({ id: null, error: { code: -32600 } });
+      expect(JSON.parse(big.body).error.message).toContain("1024 bytes");
+
+      const next = await raw(url, agent, headers, [
+        JSON.stringify({ jsonrpc: "2.0", id: 3, method: "echo", params: { t: "y" } }),
+      ]);
+      expect(next.reusedSocket).toBe(true);
+      expect(next.status).toBe(200);
+      expect(next.body).toContain('"echo":{"t":"y"}');
     } finally {
-      process.off("warning", onWarning);
+      agent.destroy();
     }
-    expect(sent).toBeGreaterThan(events);
-    expect(res.listenerCount("drain")).toBe(0);
-    // One listener remains: the one that aborts the request's signal when the connection closes.
-    expect(res.listenerCount("close")).toBeLessThanOrEqual(1);
-    expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+  });
+
+  it("answers JSON with a Content-Length, in one piece", async () => {
+    const { url } = await start({ enableJsonResponse: true });
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const answer = await raw(url, agent, jsonHeaders, [JSON.stringify(initializeRequest())]);
+      expect(answer.status).toBe(200);
+      expect(answer.headers["transfer-encoding"]).toBeUndefined();
+      expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
+      expect(JSON.parse(answer.body)).toMatchObject({ id: 1, result: { serverInfo: { name: "echo" } } });
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it("serves a body that express.json() already parsed, and still refuses one past the limit", async () => {
+    const { url } = await start({ maxBodyBytes: 1024 }, jsonBodyParser);
+    const sessionId = await initialize(url);
+    const echoed = await post(
+      url,
+      { jsonrpc: "2.0", id: 2, method: "echo", params: { t: "é" } },
+      { "mcp-session-id": sessionId },
+    );
+    expect(echoed.status).toBe(200);
+    const events = sseEvents(echoed);
+    expect(await nextMessage(events)).toEqual({ jsonrpc: "2.0", id: 2, result: { echo: { t: "é" } } });
+    await events.return(undefined);
+
+    const big = await post(
+      url,
+      { jsonrpc: "2.0", id: 3, method: "echo", params: { t: "x".repeat(4000) } },
+      { "mcp-session-id": sessionId },
+    );
+    expect(big.status).toBe(413);
+    await big.text();
+  });
+
+  it("lets a client that dropped its GET stream open a new one, and the session keeps serving", async () => {
+    const { url, sessions, errors } = await start();
+    const sessionId = await initialize(url);
+    const headers = { accept: "text/event-stream", "mcp-session-id": sessionId };
+    const first = await fetch(url, { headers });
+    expect(first.status).toBe(200);
+    await first.body?.cancel();
+    // The server learns of the disconnect from the socket; until then a second stream is refused.
+    let second: Response;
+    for (;;) {
+      second = await fetch(url, { headers });
+      if (second.status !== 409) break;
+      await second.text();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(second.status).toBe(200);
+    const announce = await post(
+      url,
+      { jsonrpc: "2.0", id: 2, method: "announce", params: { count: 1 } },
+      { "mcp-session-id": sessionId },
+    );
+    const events = sseEvents(second);
+    expect(await nextMessage(events)).toMatchObject({ method: "notifications/announced", params: { n: 0 } });
+    await events.return(undefined);
+    await announce.text();
+    expect(sessions[0]?.isClosed).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it("keeps the session serving after a client drops a POST's stream before the answer", async () => {
+    const { url, errors } = await start();
+    const sessionId = await initialize(url);
+    const held = await post(
+      url,
+      { jsonrpc: "2.0", id: 2, method: "progress", params: { key: "a" } },
+      { "mcp-session-id": sessionId },
+    );
+    const events = sseEvents(held);
+    expect(await nextMessage(events)).toMatchObject({ method: "notifications/progress" });
+    await events.return(undefined);
+    // Answering the dropped request now writes to nothing, and breaks nothing.
+    const release = await post(
+      url,
+      { jsonrpc: "2.0", id: 3, method: "release", params: { key: "a" } },
+      { "mcp-session-id": sessionId },
+    );
+    expect(await release.text()).toContain('"id":3');
+    const echo = await post(
+      url,
+      { jsonrpc: "2.0", id: 4, method: "echo", params: {} },
+      { "mcp-session-id": sessionId },
+    );
+    expect(await echo.text()).toContain('"id":4');
+    expect(errors).toEqual([]);
   });
 });

@@ -32,8 +32,15 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return decodeBody(bytes);
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A body's bytes as text; a byte-order mark is dropped, malformed UTF-8 is refused. */
+export function decodeBody(bytes: Uint8Array): BodyText {
   try {
-    return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+    return { ok: true, text: utf8.decode(bytes) };
   } catch {
     return { ok: false, reason: "not-utf8" };
   }

@@ -18,13 +18,18 @@ export interface OriginPolicy {
 }
 
 /**
- * Returns why the request is refused, or `undefined` when it may pass.
- * `localAddress` is the socket address the request arrived on, when the adapter knows it;
+ * Returns why a request with these `Host` (or URL host) and `Origin` values is refused, or
+ * `undefined` when it may pass. `localAddress` is the socket address the request arrived on, when the adapter knows it;
  * a loopback one turns the loopback rule on, as a loopback `bindHost` does. The `Host` header is never used to decide whether the
  * server is local, because under DNS rebinding that header is the attacker's.
  */
-export function checkOrigin(request: Request, policy: OriginPolicy, localAddress?: string): string | undefined {
-  const host = (request.headers.get("host") ?? new URL(request.url).host).toLowerCase();
+export function checkOrigin(
+  hostHeader: string,
+  origin: string | null,
+  policy: OriginPolicy,
+  localAddress?: string,
+): string | undefined {
+  const host = hostHeader.toLowerCase();
   // Either says so: a server bound to every address (0.0.0.0, ::) is still reached over loopback,
   // which is where a rebound name lands.
   const local =
@@ -37,7 +42,6 @@ export function checkOrigin(request: Request, policy: OriginPolicy, localAddress
     return `Host "${host}" is not allowed for a server on a loopback address`;
   }
 
-  const origin = request.headers.get("origin");
   if (origin === null) return undefined;
   if (policy.allowedOrigins?.includes(origin)) return undefined;
   if (sameHost(origin, host)) return undefined;

@@ -1,21 +1,19 @@
-/** Small builders for the HTTP responses the server writes when it refuses a request. */
+/** Small builders for the HTTP answers the server writes when it refuses a request. */
 import { errorResponse } from "../../jsonrpc/frame.js";
 import type { JsonRpcErrorResponse } from "../../jsonrpc/messages.js";
 import { JSON_MEDIA_TYPE } from "./constants.js";
+import type { HttpReply } from "./exchange.js";
 
 /** An HTTP error whose body is a JSON-RPC error response without a request id. */
-export function httpError(status: number, code: number, message: string, headers?: Record<string, string>): Response {
+export function httpError(status: number, code: number, message: string, headers?: Record<string, string>): HttpReply {
   return jsonResponse(status, errorResponse(null, code, message), headers);
 }
 
-/** An HTTP response carrying an already built JSON-RPC error (e.g. from `decodeFrame`). */
+/** An HTTP answer carrying a JSON body (e.g. a JSON-RPC error from `decodeFrame`). */
 export function jsonResponse(
   status: number,
   body: JsonRpcErrorResponse | unknown,
   headers?: Record<string, string>,
-): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { ...headers, "content-type": JSON_MEDIA_TYPE },
-  });
+): HttpReply {
+  return { status, headers: { ...headers, "content-type": JSON_MEDIA_TYPE }, body: JSON.stringify(body) };
 }

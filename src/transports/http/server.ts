@@ -7,7 +7,6 @@ import { ErrorCode } from "../../jsonrpc/errors.js";
 import { decodeFrame } from "../../jsonrpc/frame.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
 import type { AuthInfo, MessageExtra, Transport } from "../transport.js";
-import { readBodyText } from "./body.js";
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PROTOCOL_VERSIONS,
@@ -21,11 +20,13 @@ import {
   TRANSPORT_ERROR_CODE,
 } from "./constants.js";
 import type { EventStore } from "./event-store.js";
-import { acceptsMediaType, headersRecord, isValidSessionId, mediaTypeOf } from "./headers.js";
+import type { HttpReply, RequestView } from "./exchange.js";
+import { acceptsMediaType, isValidSessionId, mediaTypeOf } from "./headers.js";
 import { checkOrigin, type OriginPolicy } from "./origin.js";
 import { httpError, jsonResponse } from "./responses.js";
 import { StreamableHttpSessionTransport } from "./session-transport.js";
 import { serveStatelessPost, statelessRefusal, statelessRequestOf } from "./stateless.js";
+import { toWebResponse, WebRequestView } from "./web.js";
 
 /** Options of `new StreamableHttpServer(options)`; the Origin/Host policy comes from `OriginPolicy`. */
 export interface StreamableHttpServerOptions extends OriginPolicy {
@@ -144,7 +145,12 @@ export class StreamableHttpServer {
    * 409 (stream already open), 413 (body too large), 415 (Content-Type).
    */
   async handle(request: Request, extra: HandleExtra = {}): Promise<Response> {
-    const refusal = checkOrigin(request, this.options, extra.localAddress);
+    return toWebResponse(await this.serve(new WebRequestView(request), extra));
+  }
+
+  /** @internal `handle` for any runtime's request; `toNodeHandler` calls it with a `node:http` request. */
+  async serve(request: RequestView, extra: HandleExtra = {}): Promise<HttpReply> {
+    const refusal = checkOrigin(request.host(), request.headers.get("origin"), this.options, extra.localAddress);
     if (refusal !== undefined) return httpError(403, TRANSPORT_ERROR_CODE, `Forbidden: ${refusal}`);
     if (this.closed) return httpError(503, TRANSPORT_ERROR_CODE, "The server is shutting down");
     try {
@@ -172,7 +178,7 @@ export class StreamableHttpServer {
     await Promise.all([...this.live].map((transport) => transport.close()));
   }
 
-  private async post(request: Request, extra: HandleExtra): Promise<Response> {
+  private async post(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
     const accept = request.headers.get("accept");
     if (!acceptsMediaType(accept, JSON_MEDIA_TYPE) || !acceptsMediaType(accept, SSE_MEDIA_TYPE)) {
       return httpError(
@@ -184,7 +190,7 @@ export class StreamableHttpServer {
     if (mediaTypeOf(request.headers.get("content-type")) !== JSON_MEDIA_TYPE) {
       return httpError(415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
     }
-    const body = await readBodyText(request, this.maxBodyBytes);
+    const body = await request.readBody(this.maxBodyBytes);
     if (!body.ok) {
       return body.reason === "too-large"
         ? httpError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`)
@@ -208,11 +214,11 @@ export class StreamableHttpServer {
     let transport: StreamableHttpSessionTransport;
     if (this.generateId === undefined || initialize !== undefined) {
       const created = await this.createTransport();
-      if (created instanceof Response) return created;
+      if (!(created instanceof StreamableHttpSessionTransport)) return created;
       transport = created;
     } else {
       const found = this.findSession(request);
-      if (found instanceof Response) return found;
+      if (!(found instanceof StreamableHttpSessionTransport)) return found;
       transport = found;
     }
     const messageExtra = this.messageExtra(request, extra);
@@ -220,12 +226,12 @@ export class StreamableHttpServer {
     return transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport), initialize?.id);
   }
 
-  private messageExtra(request: Request, extra: HandleExtra): MessageExtra {
+  private messageExtra(request: RequestView, extra: HandleExtra): MessageExtra {
     let headers: Record<string, string> | undefined;
     const messageExtra: MessageExtra = {
       // Copied when first read: most requests never look at their headers.
       get headers() {
-        headers ??= headersRecord(request.headers);
+        headers ??= request.headerRecord();
         return headers;
       },
     };
@@ -233,13 +239,13 @@ export class StreamableHttpServer {
     return messageExtra;
   }
 
-  private async get(request: Request): Promise<Response> {
+  private async get(request: RequestView): Promise<HttpReply> {
     if (this.generateId === undefined) return this.methodNotAllowed("GET");
     if (!acceptsMediaType(request.headers.get("accept"), SSE_MEDIA_TYPE)) {
       return httpError(406, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list text/event-stream");
     }
     const transport = this.findSession(request);
-    if (transport instanceof Response) return transport;
+    if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     const lastEventId = request.headers.get(LAST_EVENT_ID_HEADER);
     if (lastEventId !== null && this.options.eventStore !== undefined) {
       return transport.resume(lastEventId, sessionHeaders(transport));
@@ -247,15 +253,15 @@ export class StreamableHttpServer {
     return transport.openStandalone(sessionHeaders(transport));
   }
 
-  private async delete(request: Request): Promise<Response> {
+  private async delete(request: RequestView): Promise<HttpReply> {
     if (this.generateId === undefined) return this.methodNotAllowed("DELETE");
     const transport = this.findSession(request);
-    if (transport instanceof Response) return transport;
+    if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     await transport.close();
-    return new Response(null, { status: 204 });
+    return { status: 204, headers: {} };
   }
 
-  private async createTransport(): Promise<StreamableHttpSessionTransport | Response> {
+  private async createTransport(): Promise<StreamableHttpSessionTransport | HttpReply> {
     const sessionId = this.generateId?.();
     if (sessionId !== undefined && !isValidSessionId(sessionId)) {
       throw new TypeError("sessionIdGenerator must return visible ASCII characters only");
@@ -281,7 +287,7 @@ export class StreamableHttpServer {
   }
 
   /** The session named by the request, or the 400 / 404 answer. Counts as activity. */
-  private findSession(request: Request): StreamableHttpSessionTransport | Response {
+  private findSession(request: RequestView): StreamableHttpSessionTransport | HttpReply {
     const sessionId = request.headers.get(SESSION_ID_HEADER);
     if (sessionId === null) {
       return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
@@ -297,7 +303,7 @@ export class StreamableHttpServer {
   }
 
   /** 400 for an `MCP-Protocol-Version` that is unknown or differs from the negotiated one. */
-  private checkVersion(request: Request, negotiated: string | undefined): Response | undefined {
+  private checkVersion(request: RequestView, negotiated: string | undefined): HttpReply | undefined {
     const version = request.headers.get(PROTOCOL_VERSION_HEADER);
     if (version === null) return undefined;
     if (!this.versions.includes(version)) {
@@ -362,7 +368,7 @@ export class StreamableHttpServer {
     }
   }
 
-  private methodNotAllowed(method: string): Response {
+  private methodNotAllowed(method: string): HttpReply {
     const allow = this.generateId === undefined ? "POST" : "GET, POST, DELETE";
     return httpError(405, TRANSPORT_ERROR_CODE, `Method Not Allowed: ${method} (allowed: ${allow})`, { allow });
   }

@@ -16,6 +16,7 @@ import {
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
 import { TRANSPORT_ERROR_CODE } from "./constants.js";
 import type { EventStore } from "./event-store.js";
+import type { HttpReply } from "./exchange.js";
 import { httpError } from "./responses.js";
 import { JsonSink, type Sink, SseSink } from "./sinks.js";
 
@@ -209,14 +210,14 @@ export class StreamableHttpSessionTransport implements Transport {
     extra: MessageExtra,
     headers: Record<string, string>,
     opening?: RequestId,
-  ): Response | Promise<Response> {
+  ): HttpReply | Promise<HttpReply> {
     const payload = batch ? messages : (messages[0] as JsonRpcMessage);
     const ids = messages.filter(isRequest).map((m) => m.id);
     if (opening !== undefined && this.sessionId !== undefined) this.opening = opening;
     if (ids.length === 0) {
       this.deliver(payload, extra, undefined);
       if (this.options.closeWhenIdle) queueMicrotask(() => void this.close());
-      return new Response(null, { status: 202, headers });
+      return { status: 202, headers };
     }
     const pending = new Set<RequestId>();
     for (const id of ids) {
@@ -231,14 +232,14 @@ export class StreamableHttpSessionTransport implements Transport {
       this.streams.set(stream.id, stream);
     }
     for (const id of ids) this.byRequest.set(id, stream);
-    let response: Response | Promise<Response>;
+    let response: HttpReply | Promise<HttpReply>;
     if (this.options.enableJsonResponse) {
       const sink = new JsonSink(batch, headers);
       stream.sink = sink;
-      response = sink.response;
+      response = sink.reply;
     } else {
       const sink = this.attachSse(stream);
-      response = sink.response(headers);
+      response = sink.reply(headers);
     }
     const delivered =
       this.resumable && !this.options.enableJsonResponse
@@ -249,11 +250,11 @@ export class StreamableHttpSessionTransport implements Transport {
   }
 
   /** @internal Opens the standalone GET stream; 409 when one is already connected. */
-  openStandalone(headers: Record<string, string>): Response {
+  openStandalone(headers: Record<string, string>): HttpReply {
     if (this.standalone.sink?.open) {
       return httpError(409, TRANSPORT_ERROR_CODE, "An SSE stream is already open for this session", headers);
     }
-    const response = this.attachSse(this.standalone).response(headers);
+    const response = this.attachSse(this.standalone).reply(headers);
     for (const message of this.unsent.splice(0)) void this.write(this.standalone, message);
     return response;
   }
@@ -262,7 +263,7 @@ export class StreamableHttpSessionTransport implements Transport {
    * @internal Replays a stream after `lastEventId` and, if the stream is still live, continues it.
    * A connection still attached to that stream is ended: the client that resumes has lost it.
    */
-  async resume(lastEventId: string, headers: Record<string, string>): Promise<Response> {
+  async resume(lastEventId: string, headers: Record<string, string>): Promise<HttpReply> {
     const store = this.options.eventStore;
     let streamId: string;
     try {
@@ -296,7 +297,7 @@ export class StreamableHttpSessionTransport implements Transport {
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       });
     }
-    return sink.response(headers);
+    return sink.reply(headers);
   }
 
   /**

@@ -5,7 +5,9 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { errorResponse } from "../../jsonrpc/frame.js";
 import { isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../jsonrpc/messages.js";
-import { JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from "./constants.js";
+import { SSE_MEDIA_TYPE } from "./constants.js";
+import type { HttpReply } from "./exchange.js";
+import { jsonResponse } from "./responses.js";
 
 export interface Sink {
   /** False once the client went away or the sink was ended. */
@@ -17,26 +19,24 @@ export interface Sink {
   end(unanswered?: readonly RequestId[]): void;
 }
 
-const encoder = new TextEncoder();
+/** Where an SSE sink's text goes once the adapter has the connection. */
+export interface SseOutput {
+  write(text: string): void;
+  end(): void;
+}
 
-/** One SSE response body. `oncancel` runs when the client disconnects. */
+/**
+ * One SSE response body. Events written before the adapter attaches the connection wait in a
+ * string; `cancel` (the client went away) runs `oncancel` once.
+ */
 export class SseSink implements Sink {
   readonly streaming = true;
-  readonly body: ReadableStream<Uint8Array>;
-  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private out: SseOutput | undefined;
+  private pending = "";
   private isOpen = true;
+  private cancelled = false;
 
-  constructor(oncancel: () => void) {
-    this.body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.controller = controller;
-      },
-      cancel: () => {
-        this.isOpen = false;
-        oncancel();
-      },
-    });
-  }
+  constructor(private readonly oncancel: () => void) {}
 
   get open(): boolean {
     return this.isOpen;
@@ -46,7 +46,7 @@ export class SseSink implements Sink {
     if (!this.isOpen) return;
     const id = eventId === undefined ? "" : idField(eventId);
     // JSON.stringify escapes line breaks, so the data always fits on one `data:` line.
-    this.controller?.enqueue(encoder.encode(`${id}event: message\ndata: ${JSON.stringify(message)}\n\n`));
+    this.emit(`${id}event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
 
   /**
@@ -56,20 +56,47 @@ export class SseSink implements Sink {
   prime(eventId: string, retryMs?: number): void {
     if (!this.isOpen) return;
     const retry = retryMs === undefined ? "" : `retry: ${retryMs}\n`;
-    this.controller?.enqueue(encoder.encode(`${idField(eventId)}${retry}data: \n\n`));
+    this.emit(`${idField(eventId)}${retry}data: \n\n`);
   }
 
   end(): void {
     if (!this.isOpen) return;
     this.isOpen = false;
-    this.controller?.close();
+    this.out?.end();
   }
 
-  response(headers: Record<string, string>): Response {
-    return new Response(this.body, {
+  /** @internal Called by the adapter with the connection; what was written so far goes first. */
+  attach(out: SseOutput): void {
+    if (this.cancelled) return;
+    this.out = out;
+    if (this.pending !== "") out.write(this.pending);
+    this.pending = "";
+    if (!this.isOpen) out.end();
+  }
+
+  /** @internal The client went away: nothing more is written, and `oncancel` runs. */
+  cancel(): void {
+    const wasOpen = this.isOpen;
+    this.isOpen = false;
+    this.out = undefined;
+    this.pending = "";
+    if (this.cancelled || !wasOpen) return;
+    this.cancelled = true;
+    this.oncancel();
+  }
+
+  /** The 200 answer carrying this stream. */
+  reply(headers: Record<string, string>, cacheControl = "no-cache, no-transform"): HttpReply {
+    return {
       status: 200,
-      headers: { ...headers, "content-type": SSE_MEDIA_TYPE, "cache-control": "no-cache, no-transform" },
-    });
+      headers: { ...headers, "content-type": SSE_MEDIA_TYPE, "cache-control": cacheControl },
+      stream: this,
+    };
+  }
+
+  private emit(text: string): void {
+    if (this.out === undefined) this.pending += text;
+    else this.out.write(text);
   }
 }
 
@@ -81,16 +108,16 @@ function idField(eventId: string): string {
 /** Collects responses and answers with one JSON body: an object, or an array for a batch. */
 export class JsonSink implements Sink {
   readonly streaming = false;
-  readonly response: Promise<Response>;
+  readonly reply: Promise<HttpReply>;
   private readonly responses: JsonRpcResponse[] = [];
-  private resolve: ((response: Response) => void) | undefined;
+  private resolve: ((reply: HttpReply) => void) | undefined;
   private isOpen = true;
 
   constructor(
     private readonly batch: boolean,
     private readonly headers: Record<string, string>,
   ) {
-    this.response = new Promise((resolve) => {
+    this.reply = new Promise((resolve) => {
       this.resolve = resolve;
     });
   }
@@ -111,17 +138,12 @@ export class JsonSink implements Sink {
     }
     // Every request was cancelled: there is nothing to answer with, as for a POST of notifications.
     if (this.responses.length === 0) {
-      this.resolve?.(new Response(null, { status: 202, headers: this.headers }));
+      this.resolve?.({ status: 202, headers: this.headers });
       return;
     }
     // A refused batch is answered with one error object, as JSON-RPC 2.0 prescribes.
     const refusal = this.responses.find((r) => r.id === null);
     const body = refusal ?? (this.batch ? this.responses : this.responses[0]);
-    this.resolve?.(
-      new Response(JSON.stringify(body), {
-        status: 200,
-        headers: { ...this.headers, "content-type": JSON_MEDIA_TYPE },
-      }),
-    );
+    this.resolve?.(jsonResponse(200, body, this.headers));
   }
 }

@@ -16,8 +16,10 @@ import {
 } from "../../jsonrpc/messages.js";
 import { isStatelessRequest, isStatelessVersion, requestedVersion, StatelessErrorCode } from "../../revisions/index.js";
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
-import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, SSE_MEDIA_TYPE } from "./constants.js";
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from "./constants.js";
+import type { HttpReply, RequestHeaders, RequestView } from "./exchange.js";
 import { jsonResponse } from "./responses.js";
+import { SseSink } from "./sinks.js";
 
 /** `Mcp-Method`: the JSON-RPC method of the body. */
 export const METHOD_HEADER = "mcp-method";
@@ -37,8 +39,11 @@ const BAD_REQUEST_CODES = new Set<number>([
  * The request of a POST to serve statelessly: no `Mcp-Session-Id`, exactly one request, and either
  * a version in its `_meta` (or `server/discover`) or a stateless `MCP-Protocol-Version` header.
  */
-export function statelessRequestOf(headers: Headers, messages: readonly JsonRpcMessage[]): JsonRpcRequest | undefined {
-  if (headers.has(SESSION_ID_HEADER) || messages.length !== 1) return undefined;
+export function statelessRequestOf(
+  headers: RequestHeaders,
+  messages: readonly JsonRpcMessage[],
+): JsonRpcRequest | undefined {
+  if (headers.get(SESSION_ID_HEADER) !== null || messages.length !== 1) return undefined;
   const message = messages[0];
   if (message === undefined || !isRequest(message)) return undefined;
   if (isStatelessRequest(message.method, message.params)) return message;
@@ -56,11 +61,11 @@ export function statelessRequestOf(headers: Headers, messages: readonly JsonRpcM
  * `undefined` when neither applies.
  */
 export function statelessRefusal(
-  headers: Headers,
+  headers: RequestHeaders,
   messages: readonly JsonRpcMessage[],
   batch: boolean,
-): Response | undefined {
-  if (headers.has(SESSION_ID_HEADER)) return undefined;
+): HttpReply | undefined {
+  if (headers.get(SESSION_ID_HEADER) !== null) return undefined;
   const statelessHeader = isStatelessVersion(headers.get(PROTOCOL_VERSION_HEADER));
   if (batch) {
     const stateless = statelessHeader || messages.some((m) => isRequest(m) && isStatelessRequest(m.method, m.params));
@@ -120,7 +125,7 @@ function nameOf(request: JsonRpcRequest): string | undefined {
  * the body: `MCP-Protocol-Version` with `_meta`'s version, `Mcp-Method` with the method, `Mcp-Name`
  * (decoded) with the name or URI. A body naming no version under a stateless header gets -32602.
  */
-export function headerMismatch(headers: Headers, request: JsonRpcRequest): Response | undefined {
+export function headerMismatch(headers: RequestHeaders, request: JsonRpcRequest): HttpReply | undefined {
   const problems: string[] = [];
   const version = headers.get(PROTOCOL_VERSION_HEADER);
   const inBody = requestedVersion(request.params);
@@ -153,7 +158,7 @@ export function headerMismatch(headers: Headers, request: JsonRpcRequest): Respo
 }
 
 /** -32602 (HTTP 400): a request under a stateless `MCP-Protocol-Version` whose `_meta` names no version. */
-function missingVersion(request: JsonRpcRequest): Response {
+function missingVersion(request: JsonRpcRequest): HttpReply {
   return jsonResponse(400, {
     jsonrpc: "2.0",
     id: request.id,
@@ -180,19 +185,20 @@ export class StatelessRequestTransport implements Transport {
   onerror?: (error: Error) => void;
   onclose?: () => void;
   readonly sessionId = undefined;
-  readonly response: Promise<Response>;
-  #resolve!: (response: Response) => void;
-  #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  /** @internal The answer to the POST: a JSON body, 202, or an SSE stream once something precedes the answer. */
+  readonly reply: Promise<HttpReply>;
+  #resolve!: (reply: HttpReply) => void;
+  #stream: SseSink | undefined;
   #answered = false;
   #closed = false;
-  readonly #encoder = new TextEncoder();
 
+  /** `signal` aborting (the client went away) closes the transport. */
   constructor(
     private readonly request: JsonRpcRequest,
     private readonly extra: MessageExtra,
     signal?: AbortSignal,
   ) {
-    this.response = new Promise((resolve) => {
+    this.reply = new Promise((resolve) => {
       this.#resolve = resolve;
     });
     signal?.addEventListener("abort", () => void this.close(), { once: true });
@@ -214,7 +220,7 @@ export class StatelessRequestTransport implements Transport {
       await this.close();
       return;
     }
-    this.#openStream().enqueue(this.#encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+    this.#openStream().write(message);
     if (final) {
       this.#answered = true;
       await this.close();
@@ -224,46 +230,32 @@ export class StatelessRequestTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    try {
-      this.#stream?.close();
-    } catch {
-      // The client already went away.
-    }
-    if (this.#stream === undefined && !this.#answered) this.#resolve(new Response(null, { status: 202 }));
+    this.#stream?.end();
+    if (this.#stream === undefined && !this.#answered) this.#resolve({ status: 202, headers: {} });
     this.onclose?.();
   }
 
-  #openStream(): ReadableStreamDefaultController<Uint8Array> {
+  #openStream(): SseSink {
     if (this.#stream !== undefined) return this.#stream;
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
-    const body = new ReadableStream<Uint8Array>({
-      start: (c) => {
-        controller = c;
-      },
-      cancel: () => void this.close(),
-    });
-    this.#stream = controller;
-    this.#resolve(
-      new Response(body, {
-        status: 200,
-        headers: { "content-type": SSE_MEDIA_TYPE, "cache-control": "no-cache" },
-      }),
-    );
-    return controller;
+    const stream = new SseSink(() => void this.close());
+    this.#stream = stream;
+    this.#resolve(stream.reply({}, "no-cache"));
+    return stream;
   }
 }
 
 /** Serves one stateless POST through `connect` (the application's `onrequest`). */
 export async function serveStatelessPost(
-  request: Request,
+  request: RequestView,
   message: JsonRpcRequest,
   extra: MessageExtra,
   connect: (transport: Transport) => unknown,
-): Promise<Response> {
+): Promise<HttpReply> {
   const mismatch = headerMismatch(request.headers, message);
   if (mismatch) return mismatch;
-  const transport = new StatelessRequestTransport(message, extra, request.signal);
+  const transport = new StatelessRequestTransport(message, extra);
+  request.onAbort(() => void transport.close());
   await connect(transport);
   transport.deliver();
-  return transport.response;
+  return transport.reply;
 }

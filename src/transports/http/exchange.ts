@@ -1,0 +1,38 @@
+/**
+ * What the Streamable HTTP server logic sees of one HTTP exchange, whatever the runtime: a
+ * request view it reads from, and a reply it returns. `web.ts` implements them over
+ * `Request`/`Response`, `node.ts` over `IncomingMessage`/`ServerResponse`, so the protocol
+ * rules are written once and Node requests never pay for web objects.
+ */
+import type { BodyText } from "./body.js";
+import type { SseSink } from "./sinks.js";
+
+/** Request header lookup by lower-case name; a web `Headers` is one. */
+export interface RequestHeaders {
+  get(name: string): string | null;
+}
+
+/** @internal One request as the server logic reads it. */
+export interface RequestView {
+  readonly method: string;
+  readonly headers: RequestHeaders;
+  /** The `Host` header, or the host of the request URL when there is none. */
+  host(): string;
+  /** Every header as a record with lower-case names, for `MessageExtra.headers`. */
+  headerRecord(): Record<string, string>;
+  /** The body as UTF-8 text, refused past `maxBytes` bytes (without holding more than that). */
+  readBody(maxBytes: number): Promise<BodyText>;
+  /** Runs `listener` once if the client goes away before the answer is complete. */
+  onAbort(listener: () => void): void;
+}
+
+/**
+ * @internal One answer: a status, headers, and either a complete body (JSON text), an SSE
+ * stream written as its events are produced, or no body.
+ */
+export interface HttpReply {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+  stream?: SseSink;
+}

@@ -1,0 +1,58 @@
+/** Reads a `node:http` request body into one Buffer, never holding more than the allowed bytes. */
+import type { IncomingMessage } from "node:http";
+import { type BodyText, decodeBody } from "./body.js";
+
+const TOO_LARGE: BodyText = { ok: false, reason: "too-large" };
+
+/**
+ * The body of `req` as UTF-8 text, up to `maxBytes` bytes. A declared `Content-Length` over the
+ * limit is refused before reading; a streamed body is cut off as soon as it passes the limit.
+ * A body already parsed by middleware (e.g. `express.json()` sets `req.body`) is used as JSON.
+ * The rest of a refused body is read and dropped, so the answer reaches the client and the
+ * connection can be reused.
+ * @throws Error when the client aborts the request before its body is complete.
+ */
+export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes: number): Promise<BodyText> {
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    req.resume();
+    return Promise.resolve(TOO_LARGE);
+  }
+  if (req.body !== undefined) {
+    const text = JSON.stringify(req.body);
+    return Promise.resolve(Buffer.byteLength(text) > maxBytes ? TOO_LARGE : { ok: true, text });
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const detach = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maxBytes) {
+        detach();
+        req.resume();
+        resolve(TOO_LARGE);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      detach();
+      resolve(decodeBody(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total)));
+    };
+    const onError = (error: Error) => {
+      detach();
+      reject(error);
+    };
+    const onClose = () => onError(new Error("The request ended before its body was complete"));
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * The web-standard side of an HTTP exchange (`Request` in, `Response` out), used by
+ * `StreamableHttpServer.handle` on any runtime (Deno, Bun, workers, Node's `fetch` servers).
+ */
+import { type BodyText, readBodyText } from "./body.js";
+import type { HttpReply, RequestView } from "./exchange.js";
+import { headersRecord } from "./headers.js";
+
+/** A `Request` as the server logic reads it. */
+export class WebRequestView implements RequestView {
+  constructor(private readonly request: Request) {}
+
+  get method(): string {
+    return this.request.method;
+  }
+
+  get headers(): Headers {
+    return this.request.headers;
+  }
+
+  host(): string {
+    return this.request.headers.get("host") ?? new URL(this.request.url).host;
+  }
+
+  headerRecord(): Record<string, string> {
+    return headersRecord(this.request.headers);
+  }
+
+  readBody(maxBytes: number): Promise<BodyText> {
+    return readBodyText(this.request, maxBytes);
+  }
+
+  onAbort(listener: () => void): void {
+    this.request.signal.addEventListener("abort", listener, { once: true });
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** The `Response` for a reply; an SSE stream becomes a body that yields each event as it is written. */
+export function toWebResponse(reply: HttpReply): Response {
+  const { stream } = reply;
+  if (stream === undefined) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      stream.attach({
+        write: (text) => controller.enqueue(encoder.encode(text)),
+        end: () => controller.close(),
+      });
+    },
+    cancel() {
+      stream.cancel();
+    },
+  });
+  return new Response(body, { status: reply.status, headers: reply.headers });
+}
