@@ -103,6 +103,8 @@ export function renderReport(results: RunResults): string {
     "shrink. Cells show the median over the rounds and, with more than one round, the",
     "spread (min–max). Ratios divide a figure by the other implementation's figure from the same round, then take",
     "the median of those ratios; for calls/s and per s below 1× is slower, for ms and KiB above 1× is slower or larger.",
+    "The `echo` tool's input is declared as plain JSON Schema for ours (zod is accepted but not needed), as a zod shape",
+    "for SDK v1 (which requires zod), and as JSON Schema through `fromJsonSchema` for SDK v2 (its zod is newer than ours).",
     "",
     table(
       ["column", "implementation"],

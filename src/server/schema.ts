@@ -8,6 +8,7 @@
 
 import type * as z from "zod";
 import { SdkError } from "../jsonrpc/errors.js";
+import type { FromJsonObject } from "./json-schema-types.js";
 import { checkJsonObjectSchema, compileJsonSchema } from "./schema-json.js";
 import { checkZodObjectSchema, compileZodSchema, isZodRawShape, isZodSchema } from "./schema-zod.js";
 
@@ -20,12 +21,17 @@ export type ZodRawShape = { [key: string]: z.ZodType };
 /** What `inputSchema` / `outputSchema` accept. */
 export type SchemaInput = z.ZodObject | ZodRawShape | JsonSchema;
 
-/** The parsed value a schema yields: zod's output type, or a plain record for JSON Schema. */
+/**
+ * The parsed value a schema yields: zod's output type; for JSON Schema written `as const`, the
+ * declared properties (see `FromJsonObject`); for any other JSON Schema, a plain record.
+ */
 export type InferSchema<S> = S extends z.ZodType
   ? z.output<S>
   : S extends ZodRawShape
     ? z.output<z.ZodObject<S>>
-    : Record<string, unknown>;
+    : S extends { type: "object" }
+      ? FromJsonObject<S>
+      : Record<string, unknown>;
 
 export type Validation = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
