@@ -14,7 +14,6 @@ import type { RequestContext } from "./context.js";
 import { InputNeeded } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
 import type { ServerLogger } from "./logging.js";
-import { checkParamHeaders } from "./param-headers.js";
 import { type PromptCallback, type PromptConfig, type PromptHandle, PromptRegistry } from "./prompts.js";
 import { redactorOf } from "./redaction.js";
 import {
@@ -152,6 +151,8 @@ export class McpServer {
       checkHeaders: async (method, params, headers) => {
         if (method !== "tools/call" || headers === undefined) return;
         const args = params.arguments as Record<string, unknown> | undefined;
+        // Loaded with the first stateless HTTP call: it brings the HTTP header codec, which stdio never needs.
+        const { checkParamHeaders } = await import("./param-headers.js");
         checkParamHeaders(await this.#tools.inputSchemaOf(params.name), args, headers);
       },
     };
