@@ -4,6 +4,7 @@
  * `Request`/`Response`, `node.ts` over `IncomingMessage`/`ServerResponse`, so the protocol
  * rules are written once and Node requests never pay for web objects.
  */
+import type { AuthInfo, MessageExtra } from "../transport.js";
 import type { BodyText } from "./body.js";
 import type { SseSink } from "./sinks.js";
 
@@ -35,4 +36,26 @@ export interface HttpReply {
   headers: Record<string, string>;
   body?: string;
   stream?: SseSink;
+}
+
+/**
+ * @internal `MessageExtra` of one POST. The headers are copied from the request when first
+ * read, as most messages never look at them; `headers` is a getter, so copy it by name, not
+ * by spreading the object.
+ */
+export class PostExtra implements MessageExtra {
+  sessionId?: string;
+  authInfo?: AuthInfo;
+  closeSseStream?: () => void;
+  readonly #request: RequestView;
+  #headers: Record<string, string> | undefined;
+
+  constructor(request: RequestView) {
+    this.#request = request;
+  }
+
+  get headers(): Record<string, string> {
+    this.#headers ??= this.#request.headerRecord();
+    return this.#headers;
+  }
 }

@@ -38,7 +38,7 @@ export function checkOrigin(
 
   if (policy.allowedHosts !== undefined) {
     if (!policy.allowedHosts.some((allowed) => hostMatches(host, allowed))) return `Host "${host}" is not allowed`;
-  } else if (local && !isLoopbackName(hostnameOf(host) ?? "")) {
+  } else if (local && !isLoopbackHost(host)) {
     return `Host "${host}" is not allowed for a server on a loopback address`;
   }
 
@@ -64,8 +64,13 @@ function parseHost(host: string): URL | undefined {
   }
 }
 
-function hostnameOf(host: string): string | undefined {
-  return parseHost(host)?.hostname;
+/** A dotted 127.x.x.x or `localhost`, with an optional port: a Host value that needs no URL parse. */
+const PLAIN_LOOPBACK_HOST =
+  /^(?:localhost|127(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})(?::(?:[1-5]?\d{1,4}|6[0-4]\d{3}|65[0-4]\d\d|655[0-2]\d|6553[0-5]))?$/;
+
+/** Whether a `Host` value names a loopback host, with or without a port. */
+function isLoopbackHost(host: string): boolean {
+  return PLAIN_LOOPBACK_HOST.test(host) || isLoopbackName(parseHost(host)?.hostname ?? "");
 }
 
 /** An entry without a port matches any port; IPv6 entries are written in brackets. */

@@ -6,7 +6,7 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { decodeFrame } from "../../jsonrpc/frame.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
-import type { AuthInfo, MessageExtra, Transport } from "../transport.js";
+import type { AuthInfo, Transport } from "../transport.js";
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PROTOCOL_VERSIONS,
@@ -20,11 +20,11 @@ import {
   TRANSPORT_ERROR_CODE,
 } from "./constants.js";
 import type { EventStore } from "./event-store.js";
-import type { HttpReply, RequestView } from "./exchange.js";
+import { type HttpReply, PostExtra, type RequestView } from "./exchange.js";
 import { acceptsMediaType, isValidSessionId, mediaTypeOf } from "./headers.js";
 import { checkOrigin, type OriginPolicy } from "./origin.js";
 import { httpError, jsonResponse } from "./responses.js";
-import { StreamableHttpSessionTransport } from "./session-transport.js";
+import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
 import { serveStatelessPost, statelessRefusal, statelessRequestOf } from "./stateless.js";
 import { toWebResponse, WebRequestView } from "./web.js";
 
@@ -105,11 +105,14 @@ interface SessionEntry {
  * hands it to `onsession` (spec: basic/transports § Streamable HTTP).
  */
 export class StreamableHttpServer {
-  /** Open sessions, least recently active first (each request moves its session to the end). */
+  /** Open sessions by id. */
   private readonly sessions = new Map<string, SessionEntry>();
-  /** One timer for all sessions, due when the least recently active one would expire. */
+  /** One timer for all sessions, due when the least recently active one would expire (see `armIdleTimer`). */
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Open transports without a session id (stateless mode); the others are in `sessions`. */
   private readonly live = new Set<StreamableHttpSessionTransport>();
+  /** What every session transport of this server is made with. */
+  private readonly transportOptions: SessionTransportOptions;
   private readonly generateId: (() => string) | undefined;
   private readonly maxBodyBytes: number;
   private readonly versions: readonly string[];
@@ -131,6 +134,13 @@ export class StreamableHttpServer {
       throw new TypeError(`sessionIdleTimeoutMs must be Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${idle}`);
     }
     this.idleTimeoutMs = idle;
+    this.transportOptions = {
+      eventStore: options.eventStore,
+      enableJsonResponse: options.enableJsonResponse ?? false,
+      retryIntervalMs: options.retryIntervalMs,
+      closeWhenIdle: stateless,
+      onterminate: (transport) => this.forget(transport),
+    };
   }
 
   /** Sessions currently open. */
@@ -175,7 +185,8 @@ export class StreamableHttpServer {
     this.closed = true;
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
-    await Promise.all([...this.live].map((transport) => transport.close()));
+    const open = [...this.live, ...[...this.sessions.values()].map((entry) => entry.transport)];
+    await Promise.all(open.map((transport) => transport.close()));
   }
 
   private async post(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
@@ -226,15 +237,8 @@ export class StreamableHttpServer {
     return transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport), initialize?.id);
   }
 
-  private messageExtra(request: RequestView, extra: HandleExtra): MessageExtra {
-    let headers: Record<string, string> | undefined;
-    const messageExtra: MessageExtra = {
-      // Copied when first read: most requests never look at their headers.
-      get headers() {
-        headers ??= request.headerRecord();
-        return headers;
-      },
-    };
+  private messageExtra(request: RequestView, extra: HandleExtra): PostExtra {
+    const messageExtra = new PostExtra(request);
     if (extra.authInfo !== undefined) messageExtra.authInfo = extra.authInfo;
     return messageExtra;
   }
@@ -266,16 +270,9 @@ export class StreamableHttpServer {
     if (sessionId !== undefined && !isValidSessionId(sessionId)) {
       throw new TypeError("sessionIdGenerator must return visible ASCII characters only");
     }
-    const transport = new StreamableHttpSessionTransport({
-      sessionId,
-      eventStore: this.options.eventStore,
-      enableJsonResponse: this.options.enableJsonResponse ?? false,
-      retryIntervalMs: this.options.retryIntervalMs,
-      closeWhenIdle: sessionId === undefined,
-      onterminate: () => this.forget(transport),
-    });
-    this.live.add(transport);
-    if (sessionId !== undefined) this.sessions.set(sessionId, { transport, activeAt: Date.now() });
+    const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
+    if (sessionId === undefined) this.live.add(transport);
+    else this.sessions.set(sessionId, { transport, activeAt: Date.now() });
     try {
       await this.options.onsession(transport);
     } catch (error) {
@@ -324,34 +321,39 @@ export class StreamableHttpServer {
   }
 
   private touch(transport: StreamableHttpSessionTransport): void {
-    const entry = transport.sessionId === undefined ? undefined : this.sessions.get(transport.sessionId);
-    if (this.idleTimeoutMs === Number.POSITIVE_INFINITY || entry === undefined || transport.sessionId === undefined) {
-      return;
-    }
+    if (this.idleTimeoutMs === Number.POSITIVE_INFINITY || transport.sessionId === undefined) return;
+    const entry = this.sessions.get(transport.sessionId);
+    if (entry?.transport !== transport) return;
     entry.activeAt = Date.now();
-    // Re-inserting keeps the map in order of activity, so the first entry is always the next to expire.
-    this.sessions.delete(transport.sessionId);
-    this.sessions.set(transport.sessionId, entry);
-    this.armIdleTimer();
+    this.armIdleTimer(entry.activeAt);
   }
 
   /** Ends sessions idle for `idleTimeoutMs`; a busy one (a request in progress, a GET stream open) counts as active. */
   private expireIdle(): void {
     this.idleTimer = undefined;
     const now = Date.now();
-    for (const entry of [...this.sessions.values()]) {
-      if (now - entry.activeAt < this.idleTimeoutMs) break;
-      if (entry.transport.busy) this.touch(entry.transport);
-      else void entry.transport.close();
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const entry of this.sessions.values()) {
+      if (now - entry.activeAt >= this.idleTimeoutMs) {
+        if (!entry.transport.busy) {
+          void entry.transport.close();
+          continue;
+        }
+        entry.activeAt = now;
+      }
+      earliest = Math.min(earliest, entry.activeAt);
     }
-    this.armIdleTimer();
+    if (earliest !== Number.POSITIVE_INFINITY) this.armIdleTimer(earliest);
   }
 
-  private armIdleTimer(): void {
+  /**
+   * One timer serves every session: it is due when the least recently active one would expire,
+   * and a request only updates its session's time. Sweeping at most once a second keeps a busy
+   * server from looking at every session on every request.
+   */
+  private armIdleTimer(activeAt: number): void {
     if (this.idleTimer !== undefined || this.closed) return;
-    const first = this.sessions.values().next();
-    if (first.done) return;
-    const wait = Math.max(0, first.value.activeAt + this.idleTimeoutMs - Date.now());
+    const wait = Math.max(activeAt + this.idleTimeoutMs - Date.now(), Math.min(1000, this.idleTimeoutMs));
     this.idleTimer = setTimeout(() => this.expireIdle(), wait);
     this.idleTimer.unref?.();
   }

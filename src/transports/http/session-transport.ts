@@ -34,9 +34,8 @@ interface OutboundStream {
   done: boolean;
 }
 
-/** @internal Options the server passes when it creates a session transport. */
+/** @internal Options the server passes when it creates a session transport; one object serves every session. */
 export interface SessionTransportOptions {
-  sessionId: string | undefined;
   eventStore: EventStore | undefined;
   enableJsonResponse: boolean;
   /** ms sent as `retry` in each priming event; `undefined` leaves the client's default. */
@@ -44,7 +43,7 @@ export interface SessionTransportOptions {
   /** Stateless mode: close once every request received is answered. */
   closeWhenIdle: boolean;
   /** Runs once on close, before `onclose`, so the server forgets the session. */
-  onterminate?: () => void;
+  onterminate?: (transport: StreamableHttpSessionTransport) => void;
 }
 
 /** How many unrelated notifications wait for the standalone stream; the oldest go first. */
@@ -74,7 +73,8 @@ export class StreamableHttpSessionTransport implements Transport {
   /** Streams by id, kept only where they can be resumed (an event store and a session). */
   private streams: Map<string, OutboundStream> | undefined;
   private readonly byRequest = new Map<RequestId, OutboundStream>();
-  private readonly standalone: OutboundStream;
+  /** The standalone GET stream, made when first needed: an idle session may never have one. */
+  private standaloneStream: OutboundStream | undefined;
   /**
    * Requests the client cancelled while they were pending; a response that crossed the cancellation
    * is dropped. Made on the first cancellation.
@@ -90,10 +90,18 @@ export class StreamableHttpSessionTransport implements Transport {
   private started = false;
   private closed = false;
 
-  constructor(private readonly options: SessionTransportOptions) {
-    this.sessionId = options.sessionId;
+  /** @internal Made by `StreamableHttpServer` for each session (`sessionId` undefined in stateless mode). */
+  constructor(
+    sessionId: string | undefined,
+    private readonly options: SessionTransportOptions,
+  ) {
+    this.sessionId = sessionId;
+  }
+
+  private get standalone(): OutboundStream {
     // The standalone stream never has requests of its own, so it shares one empty set.
-    this.standalone = newStream(this.streamId("standalone"), NO_REQUESTS);
+    this.standaloneStream ??= newStream(this.streamId("standalone"), NO_REQUESTS);
+    return this.standaloneStream;
   }
 
   private get tag(): string {
@@ -124,7 +132,7 @@ export class StreamableHttpSessionTransport implements Transport {
 
   /** Whether closing now would cut off a request in progress or an open connection. */
   get busy(): boolean {
-    return this.byRequest.size > 0 || this.standalone.sink?.open === true;
+    return this.byRequest.size > 0 || this.standaloneStream?.sink?.open === true;
   }
 
   /** Whether the session ended (DELETE, idle expiry, server close, `close()`). */
@@ -187,7 +195,8 @@ export class StreamableHttpSessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const open = new Set([...this.byRequest.values(), ...(this.streams?.values() ?? []), this.standalone]);
+    const open = new Set([...this.byRequest.values(), ...(this.streams?.values() ?? [])]);
+    if (this.standaloneStream !== undefined) open.add(this.standaloneStream);
     for (const stream of open) {
       stream.sink?.end([...stream.pending]);
       stream.sink = undefined;
@@ -195,7 +204,7 @@ export class StreamableHttpSessionTransport implements Transport {
     this.streams?.clear();
     this.byRequest.clear();
     this.cancelled?.clear();
-    this.options.onterminate?.();
+    this.options.onterminate?.(this);
     this.onclose?.();
   }
 
@@ -241,11 +250,9 @@ export class StreamableHttpSessionTransport implements Transport {
       const sink = this.attachSse(stream);
       response = sink.reply(headers);
     }
-    const delivered =
-      this.resumable && !this.options.enableJsonResponse
-        ? { ...extra, closeSseStream: () => this.disconnect(stream) }
-        : extra;
-    this.deliver(payload, delivered, stream);
+    // The extra is made for this POST alone, so the stream's closer can be set on it.
+    if (this.resumable && !this.options.enableJsonResponse) extra.closeSseStream = () => this.disconnect(stream);
+    this.deliver(payload, extra, stream);
     return response;
   }
 
@@ -343,6 +350,11 @@ export class StreamableHttpSessionTransport implements Transport {
   }
 
   private write(stream: OutboundStream, message: JsonRpcMessage): Promise<void> {
+    // Nothing is queued and nothing is stored: the message can go out now, without a promise per write.
+    if (stream.chain === IDLE && this.options.eventStore === undefined) {
+      stream.sink?.write(message);
+      return IDLE;
+    }
     const next = stream.chain.then(async () => {
       const store = this.options.eventStore;
       const streaming = stream.sink === undefined || stream.sink.streaming;
@@ -355,12 +367,14 @@ export class StreamableHttpSessionTransport implements Transport {
 
   private finish(stream: OutboundStream): void {
     stream.done = true;
-    stream.chain = stream.chain.then(() => {
+    const end = () => {
       stream.sink?.end();
       stream.sink = undefined;
       this.streams?.delete(stream.id);
-      if (this.options.closeWhenIdle && this.byRequest.size === 0) void this.close();
-    });
+      if (this.options.closeWhenIdle && this.byRequest.size === 0) queueMicrotask(() => void this.close());
+    };
+    if (stream.chain === IDLE) end();
+    else stream.chain = stream.chain.then(end);
   }
 
   /**
@@ -402,7 +416,9 @@ export class StreamableHttpSessionTransport implements Transport {
 }
 
 const NO_REQUESTS: Set<RequestId> = new Set();
+/** The chain of a stream with nothing queued; a stream's chain is replaced, never reset, once used. */
+const IDLE: Promise<void> = Promise.resolve();
 
 function newStream(id: string, pending: Set<RequestId>): OutboundStream {
-  return { id, pending, sink: undefined, chain: Promise.resolve(), resumable: false, done: false };
+  return { id, pending, sink: undefined, chain: IDLE, resumable: false, done: false };
 }
