@@ -29,7 +29,8 @@ export interface ToolConfig<I extends SchemaInput = SchemaInput, O extends Schem
   /** What the tool does, for the model. */
   description?: string;
   /**
-   * Arguments: a zod object schema, a zod raw shape, or JSON Schema with `"type": "object"`.
+   * Arguments: a zod object schema, a zod raw shape, or JSON Schema with `"type": "object"`
+   * (written `as const`, it types the handler's arguments; see `InferSchema`).
    * Absent: the tool takes no arguments (`{ "type": "object", "additionalProperties": false }`).
    */
   inputSchema?: I;
