@@ -72,7 +72,8 @@ export class StreamableHttpSessionTransport implements Transport {
   private streamCount = 0;
   /** Streams by id, kept only where they can be resumed (an event store and a session). */
   private streams: Map<string, OutboundStream> | undefined;
-  private readonly byRequest = new Map<RequestId, OutboundStream>();
+  /** The stream of each request still waiting for its response; dropped when none is, as in an idle session. */
+  private byRequest: Map<RequestId, OutboundStream> | undefined;
   /** The standalone GET stream, made when first needed: an idle session may never have one. */
   private standaloneStream: OutboundStream | undefined;
   /**
@@ -84,9 +85,10 @@ export class StreamableHttpSessionTransport implements Transport {
   private opening: RequestId | undefined;
   /** The stream of the POST being delivered right now, for an answer that has no id. */
   private delivering: OutboundStream | undefined;
-  private readonly queue: Array<() => void> = [];
+  /** Deliveries waiting for `start`. */
+  private queue: Array<() => void> | undefined;
   /** Notifications for the standalone stream sent before the client opened it. */
-  private readonly unsent: JsonRpcMessage[] = [];
+  private unsent: JsonRpcMessage[] | undefined;
   private started = false;
   private closed = false;
 
@@ -132,7 +134,7 @@ export class StreamableHttpSessionTransport implements Transport {
 
   /** Whether closing now would cut off a request in progress or an open connection. */
   get busy(): boolean {
-    return this.byRequest.size > 0 || this.standaloneStream?.sink?.open === true;
+    return this.byRequest !== undefined || this.standaloneStream?.sink?.open === true;
   }
 
   /** Whether the session ended (DELETE, idle expiry, server close, `close()`). */
@@ -144,7 +146,9 @@ export class StreamableHttpSessionTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) throw new SdkError("ALREADY_CONNECTED", "This transport is already started");
     this.started = true;
-    for (const run of this.queue.splice(0)) run();
+    const queued = this.queue;
+    this.queue = undefined;
+    for (const run of queued ?? []) run();
   }
 
   /**
@@ -155,7 +159,7 @@ export class StreamableHttpSessionTransport implements Transport {
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The HTTP session is closed");
     if (isResponse(message)) {
-      const stream = message.id === null ? this.delivering : this.byRequest.get(message.id);
+      const stream = message.id === null ? this.delivering : this.byRequest?.get(message.id);
       if (stream === undefined && message.id !== null && this.cancelled?.delete(message.id)) return;
       if (stream === undefined) {
         throw new SdkError("TRANSPORT_ERROR", `No pending request with id ${JSON.stringify(message.id)}`);
@@ -163,7 +167,7 @@ export class StreamableHttpSessionTransport implements Transport {
       const answered = message.id === null ? [...stream.pending] : [message.id];
       for (const id of answered) {
         stream.pending.delete(id);
-        this.byRequest.delete(id);
+        this.untrack(id);
       }
       const written = this.write(stream, message);
       if (stream.pending.size === 0) this.finish(stream);
@@ -174,7 +178,7 @@ export class StreamableHttpSessionTransport implements Transport {
       }
       return written;
     }
-    const related = options.relatedRequestId === undefined ? undefined : this.byRequest.get(options.relatedRequestId);
+    const related = options.relatedRequestId === undefined ? undefined : this.byRequest?.get(options.relatedRequestId);
     const target = related !== undefined && this.canCarry(related) ? related : this.standalone;
     if (!this.canCarry(target)) {
       if (isRequest(message)) {
@@ -183,6 +187,7 @@ export class StreamableHttpSessionTransport implements Transport {
       // A client opens its GET stream a moment after initializing; what the server says meanwhile
       // (a completion, a list change) waits for it instead of being lost.
       if (target === this.standalone) {
+        this.unsent ??= [];
         if (this.unsent.length === MAX_UNSENT_NOTIFICATIONS) this.unsent.shift();
         this.unsent.push(message);
       }
@@ -195,14 +200,14 @@ export class StreamableHttpSessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const open = new Set([...this.byRequest.values(), ...(this.streams?.values() ?? [])]);
+    const open = new Set([...(this.byRequest?.values() ?? []), ...(this.streams?.values() ?? [])]);
     if (this.standaloneStream !== undefined) open.add(this.standaloneStream);
     for (const stream of open) {
       stream.sink?.end([...stream.pending]);
       stream.sink = undefined;
     }
     this.streams?.clear();
-    this.byRequest.clear();
+    this.byRequest = undefined;
     this.cancelled?.clear();
     this.options.onterminate?.(this);
     this.onclose?.();
@@ -230,7 +235,7 @@ export class StreamableHttpSessionTransport implements Transport {
     }
     const pending = new Set<RequestId>();
     for (const id of ids) {
-      if (pending.has(id) || this.byRequest.has(id)) {
+      if (pending.has(id) || this.byRequest?.has(id)) {
         return httpError(400, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(id)} is already in use`, headers);
       }
       pending.add(id);
@@ -240,6 +245,7 @@ export class StreamableHttpSessionTransport implements Transport {
       this.streams ??= new Map();
       this.streams.set(stream.id, stream);
     }
+    this.byRequest ??= new Map();
     for (const id of ids) this.byRequest.set(id, stream);
     let response: HttpReply | Promise<HttpReply>;
     if (this.options.enableJsonResponse) {
@@ -262,7 +268,9 @@ export class StreamableHttpSessionTransport implements Transport {
       return httpError(409, TRANSPORT_ERROR_CODE, "An SSE stream is already open for this session", headers);
     }
     const response = this.attachSse(this.standalone).reply(headers);
-    for (const message of this.unsent.splice(0)) void this.write(this.standalone, message);
+    const unsent = this.unsent;
+    this.unsent = undefined;
+    for (const message of unsent ?? []) void this.write(this.standalone, message);
     return response;
   }
 
@@ -371,7 +379,7 @@ export class StreamableHttpSessionTransport implements Transport {
       stream.sink?.end();
       stream.sink = undefined;
       this.streams?.delete(stream.id);
-      if (this.options.closeWhenIdle && this.byRequest.size === 0) queueMicrotask(() => void this.close());
+      if (this.options.closeWhenIdle && this.byRequest === undefined) queueMicrotask(() => void this.close());
     };
     if (stream.chain === IDLE) end();
     else stream.chain = stream.chain.then(end);
@@ -386,9 +394,9 @@ export class StreamableHttpSessionTransport implements Transport {
       if (!isNotification(message) || message.method !== "notifications/cancelled") continue;
       const id = message.params?.requestId;
       if (!isRequestId(id)) continue;
-      const stream = this.byRequest.get(id);
+      const stream = this.byRequest?.get(id);
       if (stream === undefined) continue;
-      this.byRequest.delete(id);
+      this.untrack(id);
       stream.pending.delete(id);
       this.cancelled ??= new Set();
       this.cancelled.add(id);
@@ -396,6 +404,11 @@ export class StreamableHttpSessionTransport implements Transport {
         this.cancelled.delete(this.cancelled.values().next().value as RequestId);
       if (stream.pending.size === 0) this.finish(stream);
     }
+  }
+
+  private untrack(id: RequestId): void {
+    this.byRequest?.delete(id);
+    if (this.byRequest?.size === 0) this.byRequest = undefined;
   }
 
   private deliver(payload: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra, stream?: OutboundStream): void {
@@ -411,7 +424,10 @@ export class StreamableHttpSessionTransport implements Transport {
       this.releaseCancelled(Array.isArray(payload) ? payload : [payload]);
     };
     if (this.started) run();
-    else this.queue.push(run);
+    else {
+      this.queue ??= [];
+      this.queue.push(run);
+    }
   }
 }
 
