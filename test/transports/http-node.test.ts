@@ -147,6 +147,16 @@ describe("toNodeHandler", () => {
     await big.text();
   });
 
+  it("answers a body that middleware read without keeping it with -32700 instead of waiting for ever", async () => {
+    const { url } = await start({}, (req, _res, next) => {
+      req.resume();
+      req.once("end", next);
+    });
+    const answer = await post(url, initializeRequest());
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ id: null, error: { code: -32700 } });
+  });
+
   it("lets a client that dropped its GET stream open a new one, and the session keeps serving", async () => {
     const { url, sessions, errors } = await start();
     const sessionId = await initialize(url);
