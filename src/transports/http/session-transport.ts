@@ -17,22 +17,9 @@ import type { MessageExtra, SendOptions, Transport } from "../transport.js";
 import { TRANSPORT_ERROR_CODE } from "./constants.js";
 import type { EventStore } from "./event-store.js";
 import type { HttpReply } from "./exchange.js";
+import { IDLE, NO_REQUESTS, newStream, type OutboundStream } from "./outbound-stream.js";
 import { httpError } from "./responses.js";
-import { JsonSink, type Sink, SseSink } from "./sinks.js";
-
-/** One logical outbound stream: the answer to a POST, or the standalone GET stream. */
-interface OutboundStream {
-  readonly id: string;
-  /** Requests of the POST still waiting for a response. */
-  readonly pending: Set<RequestId>;
-  /** The connection currently attached; `undefined` while the client is away. */
-  sink: Sink | undefined;
-  /** Serializes store-then-write so events keep their order. */
-  chain: Promise<void>;
-  /** An SSE connection was attached once, so with an event store the client can resume it. */
-  resumable: boolean;
-  done: boolean;
-}
+import { JsonSink, SseSink } from "./sinks.js";
 
 /** @internal Options the server passes when it creates a session transport; one object serves every session. */
 export interface SessionTransportOptions {
@@ -429,12 +416,4 @@ export class StreamableHttpSessionTransport implements Transport {
       this.queue.push(run);
     }
   }
-}
-
-const NO_REQUESTS: Set<RequestId> = new Set();
-/** The chain of a stream with nothing queued; a stream's chain is replaced, never reset, once used. */
-const IDLE: Promise<void> = Promise.resolve();
-
-function newStream(id: string, pending: Set<RequestId>): OutboundStream {
-  return { id, pending, sink: undefined, chain: IDLE, resumable: false, done: false };
 }
