@@ -196,9 +196,10 @@ export class McpServer {
    * Registers a tool (spec: server/tools); the returned handle enables, disables, updates or
    * removes it, each sending `notifications/tools/list_changed`.
    *
-   * Schemas are checked now by their shape only: a JSON Schema needs `"type": "object"` and
-   * well-formed `properties` / `required`; a zod schema must describe an object (a raw shape
-   * always does). They are compiled on first use: a zod schema's JSON Schema on the first
+   * Schemas are checked now by their shape only: a JSON Schema needs `"type": "object"`, and no
+   * subschema may hold a keyword value its draft's meta-schema refuses (a misspelt `type`, a
+   * `pattern` that is no regular expression, ...); a zod schema must describe an object (a raw
+   * shape always does). They are compiled on first use: a zod schema's JSON Schema on the first
    * `tools/list` or call, the validators on the tool's first `tools/call`. Neither zod nor ajv is
    * loaded before then. A schema that passes the shape check but does not compile (an unresolvable
    * `$ref`, say) makes each call of that tool answer -32603 Internal error (a server error, spec:

@@ -26,6 +26,34 @@ describe("schema checks at registration", () => {
     ["a property schema that is a string", { type: "object", properties: { city: "string" } }, /property "city"/],
     ["required that is not a list of names", { type: "object", required: "city" }, /required must be a list/],
     ["required that names a property twice", { type: "object", required: ["a", "a"] }, /twice/],
+    [
+      "a property type that is no JSON type",
+      { type: "object", properties: { a: { type: "strin" } } },
+      /properties\/a\/type/,
+    ],
+    [
+      "a nested required that is not a list",
+      { type: "object", properties: { a: { type: "object", required: "b" } } },
+      /properties\/a\/required/,
+    ],
+    [
+      "array items that are not a schema",
+      { type: "object", properties: { a: { type: "array", items: "string" } } },
+      /properties\/a\/items/,
+    ],
+    [
+      "a length that is not a count",
+      { type: "object", properties: { a: { type: "string", minLength: "3" } } },
+      /properties\/a\/minLength/,
+    ],
+    [
+      "a pattern that is no regular expression",
+      { type: "object", properties: { a: { type: "string", pattern: "^[\\w-.]+$" } } },
+      /properties\/a\/pattern/,
+    ],
+    ["an enum that is not a list", { type: "object", properties: { a: { enum: "x" } } }, /properties\/a\/enum/],
+    ["an empty anyOf", { type: "object", properties: { a: { anyOf: [] } } }, /properties\/a\/anyOf/],
+    ["a schema under $defs that is not one", { type: "object", $defs: { City: "string" } }, /\$defs\/City/],
     ["a zod schema that is not an object", z.string(), /zod object schema/],
     ["a zod union", z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]), /zod object schema/],
   ])("refuses %s", (_, inputSchema, message) => {
@@ -48,6 +76,40 @@ describe("schema checks at registration", () => {
         server.registerTool(`t${Math.random()}`, { inputSchema: inputSchema as never }, () => text("")),
       ).not.toThrow();
     }
+  });
+
+  it("accepts, and then compiles, JSON Schemas that use what their own draft allows", async () => {
+    const { server, entries } = loggingServer();
+    const schemas = [
+      // draft-07: items as a list, additionalItems; $defs is no keyword there, so anything goes in it.
+      {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: { pair: { type: "array", items: [{ type: "string" }, true], additionalItems: false } },
+        $defs: { ignored: "by draft-07" },
+      },
+      // 2020-12: prefixItems, $defs and $ref, not, boolean schemas, vendor keywords.
+      {
+        type: "object",
+        properties: {
+          pair: { type: "array", prefixItems: [{ $ref: "#/$defs/Name" }], items: false },
+          tag: { type: ["string", "null"], pattern: "^[a-z]+$", "x-note": { type: 3 }, nullable: true },
+          any: true,
+        },
+        patternProperties: { "^x-": { type: "string", minLength: 1 } },
+        not: { required: ["forbidden"] },
+        additionalProperties: true,
+        $defs: { Name: { type: "string", enum: ["a", "b"], default: { type: "strin" } } },
+      },
+    ];
+    schemas.forEach((inputSchema, i) => {
+      expect(() => server.registerTool(`t${i}`, { inputSchema }, () => text("ran"))).not.toThrow();
+    });
+    const { client } = await connectClient(server);
+    for (const i of schemas.keys()) {
+      await expect(client.request("tools/call", { name: `t${i}`, arguments: {} })).resolves.toEqual(text("ran"));
+    }
+    expect(entries).toEqual([]);
   });
 
   it("refuses a prompt whose argsSchema is not a zod raw shape", () => {
