@@ -1,7 +1,7 @@
 /**
- * The build step of `npm run bench`: the package to dist/ (tsconfig.build.json), then bench/ to
- * bench/.build, so that every implementation runs as compiled JavaScript on plain `node`. Type
- * errors are printed but do not stop the run: tsc still emits the JavaScript it measures.
+ * The build step of `npm run bench`: the package to dist/ as `npm run build` makes it, then bench/
+ * to bench/.build, so that every implementation runs as compiled JavaScript on plain `node`. Type
+ * errors are printed but do not stop the run: the JavaScript measured is emitted regardless.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -10,12 +10,17 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const tsc = fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url));
 
-for (const project of ["tsconfig.build.json", "bench/tsconfig.json"]) {
-  const { status } = spawnSync(process.execPath, [tsc, "-p", project], { cwd: root, stdio: "inherit" });
-  if (status !== 0) process.stderr.write(`bench: tsc -p ${project} reported errors; measuring what it emitted\n`);
-  // The generated files tsc does not emit (schemas, pre-compiled validators), as `npm run build` does.
-  if (project === "tsconfig.build.json") await import("../scripts/copy-generated.mjs");
+// The package as `npm run build` makes it: declarations by tsc, then the bundle and the generated files.
+for (const step of [[tsc, "-p", "tsconfig.build.json"], ["scripts/bundle.mjs"], ["scripts/copy-generated.mjs"]]) {
+  const { status } = spawnSync(process.execPath, step, { cwd: root, stdio: "inherit" });
+  if (status !== 0) {
+    if (step[0] !== tsc) process.exit(status ?? 1);
+    process.stderr.write("bench: tsc -p tsconfig.build.json reported errors; measuring what the bundle holds\n");
+  }
 }
+const { status } = spawnSync(process.execPath, [tsc, "-p", "bench/tsconfig.json"], { cwd: root, stdio: "inherit" });
+if (status !== 0)
+  process.stderr.write("bench: tsc -p bench/tsconfig.json reported errors; measuring what it emitted\n");
 if (!existsSync(fileURLToPath(new URL("./.build/run.js", import.meta.url)))) {
   process.stderr.write("bench: bench/.build/run.js was not built\n");
   process.exit(1);

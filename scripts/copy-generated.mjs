@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * The build step after tsc: copies the generated files tsc does not emit (the schema documents,
- * src/revisions/generated/*.schema.json, and the pre-compiled validators, *.validators.cjs) into
- * dist/ beside the compiled modules that require them.
+ * The build step after the bundle: copies the generated files the code loads on first use (the
+ * schema documents, src/revisions/generated/*.schema.json, and the pre-compiled validators,
+ * *.validators.cjs) to dist/generated/, where the bundle files in dist/ find them as `./generated/`,
+ * as src/revisions/*.ts find them in src/revisions/generated/.
  *
  * Usage: node scripts/copy-generated.mjs   (run by `npm run build` and the bench's build)
  */
@@ -12,7 +13,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const from = join(root, "src/revisions/generated");
-const to = join(root, "dist/revisions/generated");
+const to = join(root, "dist/generated");
 
 mkdirSync(to, { recursive: true });
 for (const name of readdirSync(from)) {

@@ -89,18 +89,26 @@ process.stdout.write("The package installs and works.\n");
 
 /** The tarball holds package.json, docs and the build of src/, with every declared entry point. */
 function checkContents(files) {
+  const targets = [...Object.values(manifest.bin ?? {})];
+  for (const entry of Object.values(manifest.exports)) {
+    if (typeof entry === "string") targets.push(entry);
+    else targets.push(...Object.values(entry));
+  }
+  const bundles = new Set(targets.map((target) => /^\.\/dist\/([\w-]+)\.js$/.exec(target)?.[1]).filter(Boolean));
   const allowed = /^(package\.json|README\.md|LICENSE(\.md)?|CHANGELOG\.md|dist\/.+)$/;
   for (const file of files) {
     if (!allowed.test(file)) fail(`unexpected file in the tarball: ${file}`);
     if (/(^|\/)(test|tests|__tests__)\/|\.test\.|\.spec\./.test(file)) fail(`test file in the tarball: ${file}`);
-    // Every built file must come from a source file that exists now.
-    const source = /^dist\/(.+?)\.(js|d\.ts|js\.map|d\.ts\.map)$/.exec(file)?.[1];
+    // Every declaration file must come from a source file that exists now.
+    const source = /^dist\/(.+?)\.(d\.ts|d\.ts\.map)$/.exec(file)?.[1];
     if (source !== undefined && !existsSync(join(root, "src", `${source}.ts`))) fail(`stale build output: ${file}`);
+    // JavaScript is the bundle (scripts/bundle.mjs): entry files and shared chunks, all directly in dist/.
+    const script = /^dist\/(.+)\.js(\.map)?$/.exec(file)?.[1];
+    if (script !== undefined && !bundles.has(script) && !/^chunk-[\w-]+$/.test(script)) {
+      fail(`JavaScript outside the bundle: ${file}`);
+    }
   }
-  const targets = [...Object.values(manifest.bin ?? {})];
-  for (const [subpath, entry] of Object.entries(manifest.exports)) {
-    if (typeof entry === "string") targets.push(entry);
-    else for (const condition of Object.values(entry)) targets.push(condition);
+  for (const subpath of Object.keys(manifest.exports)) {
     if (!(subpath in EXPECTED)) process.stdout.write(`note: no key symbols listed for export "${subpath}"\n`);
   }
   for (const target of targets) {
