@@ -28,9 +28,19 @@ function examples(): [string, string, unknown][] {
   return found;
 }
 
-/** The value with one field changed, for every field at any depth: removed, then replaced by a number and by `{}`. */
+/**
+ * A string that no `format` of the schemas accepts (not a `uri`, not `byte`, not a `uri-template`)
+ * and that differs from every `const` and `enum` value, so that those keywords, not `type`, refuse it.
+ */
+const BAD_STRING = "not a {uri or base64 %zz";
+
+/**
+ * The value with one field changed, for every field at any depth: removed, then replaced by a
+ * number, by `{}` and, for a string, by `BAD_STRING`; an object also gains a field it did not have.
+ */
 function* brokenCopies(value: unknown): Generator<unknown> {
   if (typeof value !== "object" || value === null) return;
+  if (!Array.isArray(value)) yield { ...value, unexpectedField: 42 };
   const keys = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value);
   for (const key of keys) {
     const inner = (value as Record<string | number, unknown>)[key];
@@ -40,6 +50,7 @@ function* brokenCopies(value: unknown): Generator<unknown> {
     else yield Object.fromEntries(Object.entries(value).filter(([name]) => name !== key));
     yield replaced(42);
     yield replaced({});
+    if (typeof inner === "string") yield replaced(BAD_STRING);
     for (const broken of brokenCopies(inner)) yield replaced(broken);
   }
 }
@@ -77,6 +88,7 @@ describe("generated validators", () => {
     (version) => {
       let checked = 0;
       let refused = 0;
+      const refusedBy = new Set<string>();
       for (const [definition, file, example] of examples()) {
         if (!hasDefinition(version, definition)) continue;
         const generated = validatorFor(version, definition);
@@ -89,11 +101,16 @@ describe("generated validators", () => {
           );
           checked++;
           if (!verdict) refused++;
+          for (const error of generated.errors ?? []) refusedBy.add(error.keyword);
         }
       }
       // The comparison covers both verdicts, many times over.
       expect(checked - refused).toBeGreaterThan(50);
       expect(refused).toBeGreaterThan(500);
+      // ...and refusals by the keywords whose code differs most between the two: formats, constants, unions.
+      expect([...refusedBy].sort()).toEqual(
+        expect.arrayContaining(["anyOf", "const", "enum", "format", "required", "type"]),
+      );
     },
   );
 });
