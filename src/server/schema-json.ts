@@ -11,7 +11,7 @@ import { SdkError } from "../jsonrpc/errors.js";
 import type { CompiledSchema, JsonSchema } from "./schema.js";
 
 type AjvInstance = Ajv | Ajv2019 | Ajv2020;
-type AjvOptions = { allErrors: boolean; strict: boolean };
+type AjvOptions = { allErrors: boolean; strict: boolean; addUsedSchema: boolean };
 type Draft = "07" | "2019" | "2020";
 const instances = new Map<Draft, AjvInstance>();
 
@@ -32,7 +32,9 @@ function ajvFor(schema: JsonSchema): AjvInstance {
     const require = createRequire(import.meta.url);
     const AjvClass = require(AJV_MODULE[draft]) as new (options: AjvOptions) => AjvInstance;
     const addFormats = require("ajv-formats") as (ajv: AjvInstance) => unknown;
-    ajv = new AjvClass({ allErrors: true, strict: false });
+    // addUsedSchema: false keeps a schema's `$id` out of the shared instance, so that two tools (or
+    // one tool updated) whose schemas share an `$id` each compile, and resolve refs in their own.
+    ajv = new AjvClass({ allErrors: true, strict: false, addUsedSchema: false });
     addFormats(ajv);
     instances.set(draft, ajv);
   }

@@ -135,6 +135,28 @@ describe("schemas compiled on first use", () => {
     expect(third.isError).toBe(true);
   });
 
+  it("validates each tool by its own JSON Schema when schemas share an $id, also after an update", async () => {
+    const { server, entries } = loggingServer();
+    const withId = (type: string) => ({
+      $id: "https://example.com/schemas/query",
+      type: "object",
+      properties: { q: { $ref: "#/$defs/Q" } },
+      required: ["q"],
+      $defs: { Q: { type } },
+    });
+    server.registerTool("words", { inputSchema: withId("string") }, () => text("words"));
+    const numbers = server.registerTool("numbers", { inputSchema: withId("number") }, () => text("numbers"));
+    const { client } = await connectClient(server);
+    const call = (name: string, q: unknown) => client.request("tools/call", { name, arguments: { q } });
+    await expect(call("words", "a")).resolves.toEqual(text("words"));
+    await expect(call("numbers", 1)).resolves.toEqual(text("numbers"));
+    await expect(call("numbers", "a")).resolves.toMatchObject({ isError: true });
+    numbers.update({ inputSchema: withId("boolean") });
+    await expect(call("numbers", true)).resolves.toEqual(text("numbers"));
+    await expect(call("words", "a")).resolves.toEqual(text("words"));
+    expect(entries).toEqual([]);
+  });
+
   it("lists a tool whose JSON Schema does not compile, answers its calls -32603 and logs why", async () => {
     const { server, entries } = loggingServer();
     let ran = 0;
