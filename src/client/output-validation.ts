@@ -86,16 +86,20 @@ export class ToolOutputValidator {
     }
   }
 
-  /** ajv is loaded here, on the first schema checked; its strict mode is off (tool schemas carry annotations). */
+  /**
+   * ajv is loaded here, on the first schema checked; its strict mode is off (tool schemas carry
+   * annotations), and a schema's `$id` is not kept in the instance, so that tools whose schemas
+   * share an `$id` are each checked against their own.
+   */
   private ajvFor(schema: object): Ajv {
     const dialect = (schema as { $schema?: unknown }).$schema;
     const name = typeof dialect === "string" ? dialect.replace(/#$/, "") : DRAFT_2020_12;
     if (name === DRAFT_2020_12) {
-      this.ajv2020 ??= createAjv("2020-12");
+      this.ajv2020 ??= createAjv("2020-12", false, { addUsedSchema: false });
       return this.ajv2020;
     }
     if (name === DRAFT_07) {
-      this.ajv07 ??= createAjv("draft-07");
+      this.ajv07 ??= createAjv("draft-07", false, { addUsedSchema: false });
       return this.ajv07;
     }
     throw new Error(`JSON Schema dialect ${JSON.stringify(dialect)} is not supported (use 2020-12 or draft-07)`);

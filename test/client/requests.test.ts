@@ -197,6 +197,25 @@ describe("callTool output validation", () => {
     await expect(other.callTool({ name: "weather" })).resolves.toMatchObject({ isError: true });
   });
 
+  it("checks each tool against its own output schema when schemas share an $id", async () => {
+    const { client, server } = await connected();
+    const shaped = (name: string, type: string) => ({
+      name,
+      inputSchema: { type: "object" },
+      outputSchema: { $id: "https://example.com/schemas/reading", type: "object", properties: { v: { type } } },
+    });
+    server.session.setRequestHandler("tools/list", () => ({
+      tools: [shaped("celsius", "number"), shaped("label", "string")],
+    }));
+    server.session.setRequestHandler("tools/call", (params) => ({
+      content: [TEXT],
+      structuredContent: { v: params.name === "celsius" ? 21 : "warm" },
+    }));
+    await client.listTools();
+    await expect(client.callTool({ name: "celsius" })).resolves.toMatchObject({ structuredContent: { v: 21 } });
+    await expect(client.callTool({ name: "label" })).resolves.toMatchObject({ structuredContent: { v: "warm" } });
+  });
+
   it("forgets output schemas when the tool list changes", async () => {
     const { client, server } = await weatherServer({ celsius: "warm" });
     await client.listTools();
