@@ -50,19 +50,60 @@ export async function discoverResource(resource: URL, signal?: AbortSignal): Pro
   if (probe.status !== 401) {
     throw new LoginError("discovery", `${resource.href} does not ask for authorization (HTTP ${probe.status})`);
   }
-  const challenge = probe.headers.get("www-authenticate") ?? "";
+  return resourceFromChallenge(resource, probe.headers.get("www-authenticate") ?? "", signal);
+}
+
+/**
+ * The resource metadata (RFC 9728) of the MCP server at `resource`, given the `WWW-Authenticate`
+ * value of its 401 (or 403): the document its `resource_metadata` names, else the one at the
+ * path-aware well-known URL, else at the origin's well-known URL. The metadata's `resource` must
+ * be the URL the metadata was looked up for (RFC 9728 § 3.3): `resource` itself, or its origin for
+ * the origin's document. The `resource` returned is the metadata's own spelling, to be sent as is.
+ * @throws LoginError "discovery" when no metadata is found, it names another resource, or it
+ *   lists no authorization server.
+ */
+export async function resourceFromChallenge(
+  resource: URL,
+  challenge: string,
+  signal?: AbortSignal,
+): Promise<ResourceAuthorization> {
   const metadataUrl = challengeParameter(challenge, "resource_metadata");
   const challengeScope = challengeParameter(challenge, "scope");
-  let metadata: oauth.ResourceServer;
-  try {
-    const options = { ...requestOptions(resource), ...(signal === undefined ? {} : { signal }) };
-    const response =
-      metadataUrl === undefined
-        ? await oauth.resourceDiscoveryRequest(resource, options)
-        : await fetch(metadataUrl, { headers: { accept: "application/json" }, redirect: "manual", ...options });
-    metadata = await oauth.processResourceDiscoveryResponse(resource, response);
-  } catch (error) {
-    throw new LoginError("discovery", `No usable protected resource metadata for ${resource.href}`, { cause: error });
+  const options = { ...requestOptions(resource), ...(signal === undefined ? {} : { signal }) };
+  const candidates: Array<{ expected: URL; get: () => Promise<Response> }> = [];
+  if (metadataUrl !== undefined && URL.canParse(metadataUrl)) {
+    const url = new URL(metadataUrl);
+    const get = () => fetch(url, { headers: { accept: "application/json" }, redirect: "manual", ...options });
+    candidates.push({ expected: resource, get });
+  } else {
+    candidates.push({ expected: resource, get: () => oauth.resourceDiscoveryRequest(resource, options) });
+    const origin = new URL(resource.origin);
+    if (resource.pathname !== "/") {
+      candidates.push({ expected: origin, get: () => oauth.resourceDiscoveryRequest(origin, options) });
+    }
+  }
+  let metadata: oauth.ResourceServer | undefined;
+  let failure: unknown;
+  for (const { expected, get } of candidates) {
+    let response: Response;
+    try {
+      response = await get();
+    } catch (error) {
+      throw new LoginError("discovery", `Could not read the protected resource metadata of ${resource.href}`, {
+        cause: error,
+      });
+    }
+    try {
+      metadata = await oauth.processResourceDiscoveryResponse(expected, response);
+      break;
+    } catch (error) {
+      failure = error;
+      // Only a missing document sends the client on to the next place; one that names another resource does not.
+      if (response.status === 200) break;
+    }
+  }
+  if (metadata === undefined) {
+    throw new LoginError("discovery", `No usable protected resource metadata for ${resource.href}`, { cause: failure });
   }
   const issuer = metadata.authorization_servers?.[0];
   if (issuer === undefined) {
@@ -73,9 +114,12 @@ export async function discoverResource(resource: URL, signal?: AbortSignal): Pro
 }
 
 /**
- * The authorization server's metadata: RFC 8414 first, then OpenID Connect discovery.
- * @throws LoginError "discovery" when neither answers with metadata for `issuer`, or the server
- *   does not support PKCE with S256 (which MCP clients must refuse).
+ * The authorization server's metadata, tried in the order of basic/authorization § Authorization
+ * Server Metadata Discovery: RFC 8414 (path inserted), OpenID Connect discovery with the path
+ * inserted, then appended. The document's `issuer` must be `issuer` (RFC 8414 § 3.3); a
+ * document naming another issuer is never used.
+ * @throws LoginError "discovery" when no document for `issuer` is found, or the server does not
+ *   support PKCE with S256 (which MCP clients must refuse).
  */
 export async function discoverAuthorizationServer(
   issuer: string,
@@ -83,11 +127,22 @@ export async function discoverAuthorizationServer(
 ): Promise<oauth.AuthorizationServer> {
   const url = new URL(issuer);
   const options = { ...requestOptions(url), ...(signal === undefined ? {} : { signal }) };
+  const path = url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "");
+  const candidates = [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    ...(path === "" ? [] : [`${url.origin}/.well-known/openid-configuration${path}`]),
+    `${url.origin}${path}/.well-known/openid-configuration`,
+  ];
   let as: oauth.AuthorizationServer | undefined;
   let failure: unknown;
-  for (const algorithm of ["oauth2", "oidc"] as const) {
+  for (const candidate of candidates) {
     try {
-      as = await oauth.processDiscoveryResponse(url, await oauth.discoveryRequest(url, { ...options, algorithm }));
+      const response = await fetch(candidate, {
+        headers: { accept: "application/json" },
+        redirect: "manual",
+        ...options,
+      });
+      as = await oauth.processDiscoveryResponse(url, response);
       break;
     } catch (error) {
       failure = error;
@@ -103,7 +158,7 @@ export async function discoverAuthorizationServer(
 }
 
 /** One auth-param of a `WWW-Authenticate: Bearer ...` challenge (RFC 9110 § 11.6.1), quoted or not. */
-function challengeParameter(challenge: string, name: string): string | undefined {
+export function challengeParameter(challenge: string, name: string): string | undefined {
   const match = new RegExp(`(?:^|[\\s,])${name}=(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s,]+))`, "i").exec(challenge);
   if (match === null) return undefined;
   return match[1] === undefined ? match[2] : match[1].replace(/\\(.)/g, "$1");

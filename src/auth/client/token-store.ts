@@ -112,3 +112,22 @@ export class FileTokenStore implements TokenStore {
     return run;
   }
 }
+
+/** A {@link TokenStore} that lives as long as the process: nothing is written anywhere. */
+export class MemoryTokenStore implements TokenStore {
+  readonly #tokens = new Map<string, StoredToken>();
+
+  async find(resource: string): Promise<StoredToken | undefined> {
+    return [...this.#tokens.values()].filter((token) => token.resource === resource).at(-1);
+  }
+
+  async put(token: StoredToken): Promise<void> {
+    const key = keyOf(token.issuer, token.resource);
+    this.#tokens.delete(key);
+    this.#tokens.set(key, { ...token });
+  }
+
+  async delete(issuer: string, resource: string): Promise<void> {
+    this.#tokens.delete(keyOf(issuer, resource));
+  }
+}

@@ -3,9 +3,9 @@
  * with the refresh token (kept with the `resource` it was issued for), else none, which means
  * logging in again.
  */
-import * as oauth from "oauth4webapi";
-import { discoverAuthorizationServer, requestOptions } from "./discovery.js";
-import { LoginError } from "./errors.js";
+import type * as oauth from "oauth4webapi";
+import { refreshTokenGrant } from "./authorization-code.js";
+import { discoverAuthorizationServer } from "./discovery.js";
 import type { StoredToken, TokenStore } from "./token-store.js";
 
 /** ms before `expiresAt` from which a token counts as expired, so it does not lapse in flight. */
@@ -52,20 +52,16 @@ export async function refresh(
 ): Promise<StoredToken | undefined> {
   if (stored.refreshToken === undefined) return undefined;
   const as = await discoverAuthorizationServer(stored.issuer, signal);
-  const client: oauth.Client = { client_id: stored.clientId, token_endpoint_auth_method: "none" };
-  try {
-    const response = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), stored.refreshToken, {
-      ...requestOptions(new URL(as.issuer)),
-      additionalParameters: { resource: stored.resource },
-      ...(signal === undefined ? {} : { signal }),
-    });
-    const result = await oauth.processRefreshTokenResponse(as, client, response);
-    const renewed = storedToken(result, { ...stored, now });
-    return renewed.refreshToken === undefined ? { ...renewed, refreshToken: stored.refreshToken } : renewed;
-  } catch (error) {
-    if (error instanceof oauth.ResponseBodyError) return undefined;
-    throw new LoginError("token", `${stored.issuer} could not be asked for a new token`, { cause: error });
-  }
+  const result = await refreshTokenGrant(
+    as,
+    { clientId: stored.clientId },
+    stored.refreshToken,
+    stored.resource,
+    signal,
+  );
+  if (result === undefined) return undefined;
+  const renewed = storedToken(result, { ...stored, now });
+  return renewed.refreshToken === undefined ? { ...renewed, refreshToken: stored.refreshToken } : renewed;
 }
 
 /** A token endpoint response as it is stored. */
