@@ -100,8 +100,13 @@ function describeArguments(schema: unknown): PromptArgument[] {
 
 export class PromptRegistry {
   readonly #registry: Registry<PromptEntry>;
+  /** Prompts already reported as left out of `prompts/list`: once per registration or update, not per listing. */
+  readonly #reported = new WeakSet<PromptEntry>();
 
-  /** @param fail told of a prompt left out of `prompts/list` because its arguments do not compile. */
+  /**
+   * @param fail told, once per registration or update, of a prompt left out of `prompts/list`
+   *   because its arguments do not compile.
+   */
   constructor(
     changed: () => void,
     private readonly fail: (message: string, error: unknown) => void,
@@ -142,7 +147,10 @@ export class PromptRegistry {
       const compiled = entry.compiled ?? (await entry.compile?.());
       return describePrompt(entry, compiled?.arguments);
     } catch (error) {
-      this.fail(`Prompt ${entry.name} is left out of prompts/list: its arguments do not compile`, error);
+      if (!this.#reported.has(entry)) {
+        this.#reported.add(entry);
+        this.fail(`Prompt ${entry.name} is left out of prompts/list: its arguments do not compile`, error);
+      }
       return undefined;
     }
   }

@@ -115,10 +115,13 @@ function errorResult(text: string): CallToolResult {
 
 export class ToolRegistry {
   readonly #registry: Registry<ToolEntry>;
+  /** Tools already reported as left out of `tools/list`: once per registration or update, not per listing. */
+  readonly #reported = new WeakSet<ToolEntry>();
 
   /**
    * @param warn told of a questionable tool name.
-   * @param fail told of a tool left out of `tools/list` because its zod schema does not compile.
+   * @param fail told, once per registration or update, of a tool left out of `tools/list` because
+   *   its zod schema does not compile.
    */
   constructor(
     changed: () => void,
@@ -160,7 +163,10 @@ export class ToolRegistry {
       const output = entry.output && (await jsonOf(entry.output));
       return describeTool(entry, input, output);
     } catch (error) {
-      this.fail(`Tool ${entry.name} is left out of tools/list: its schema does not compile`, error);
+      if (!this.#reported.has(entry)) {
+        this.#reported.add(entry);
+        this.fail(`Tool ${entry.name} is left out of tools/list: its schema does not compile`, error);
+      }
       return undefined;
     }
   }

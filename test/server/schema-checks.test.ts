@@ -214,4 +214,22 @@ describe("schemas compiled on first use", () => {
     });
     await expect(client.request("tools/call", { name: "fine", arguments: { word: "a" } })).resolves.toEqual(text("a"));
   });
+
+  it("logs a tool or prompt left out of its list once, however often and by whomever it is listed", async () => {
+    const { server, entries } = loggingServer();
+    const dynamicCatch = z.string().catch((context) => String((context as unknown as { x: { y: 1 } }).x.y));
+    server.registerTool("odd", { inputSchema: { word: dynamicCatch } }, () => text("odd"));
+    server.registerPrompt("odd", { argsSchema: { word: dynamicCatch } }, () => ({ messages: [] }));
+    for (let connection = 0; connection < 2; connection++) {
+      const { client } = await connectClient(server);
+      for (let listing = 0; listing < 2; listing++) {
+        await expect(client.request("tools/list")).resolves.toEqual({ tools: [] });
+        await expect(client.request("prompts/list")).resolves.toEqual({ prompts: [] });
+      }
+    }
+    expect(entries.map((entry) => entry.message)).toEqual([
+      "Tool odd is left out of tools/list: its schema does not compile",
+      "Prompt odd is left out of prompts/list: its arguments do not compile",
+    ]);
+  });
 });
