@@ -4,8 +4,10 @@
  *   MCP_CONFORMANCE_SCENARIO=tools_call node --import tsx examples/everything/client.ts http://localhost:3000/mcp
  *
  * The server URL is the last argument; the scenario comes from `MCP_CONFORMANCE_SCENARIO`. An
- * unknown or missing scenario connects, lists the tools and exits. Exit status 0 on success.
+ * unknown or missing scenario connects, lists the tools and exits; an authorization scenario
+ * (`auth/...`) does the same behind OAuth (client-auth.ts). Exit status 0 on success.
  */
+import { authorizedScenario } from "./client-auth.js";
 import { connectAndList, scenarios } from "./client-scenarios.js";
 
 const name = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
@@ -16,7 +18,11 @@ if (target === undefined || !URL.canParse(target)) {
   process.exit(2);
 }
 
-const scenario = Object.hasOwn(scenarios, name) ? scenarios[name] : undefined;
+const scenario = Object.hasOwn(scenarios, name)
+  ? scenarios[name]
+  : name.startsWith("auth/")
+    ? authorizedScenario
+    : undefined;
 try {
   await (scenario ?? connectAndList)(new URL(target));
   process.exit(0);
