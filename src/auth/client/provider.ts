@@ -50,8 +50,10 @@ export interface McpAuthorizationOptions extends Omit<ClientIdentityOptions, "si
  */
 export class McpAuthorization {
   /**
-   * `fetch` with the token added and 401 / 403 `insufficient_scope` handled as described above.
-   * A request whose body cannot be sent twice (a stream) gets its 401 / 403 back as is.
+   * `fetch` with the token added and 401 / 403 `insufficient_scope` handled as described above
+   * (a refused token with a refresh token is refreshed once before a new authorization). The
+   * token goes only to the origin of `resource`; other URLs are fetched untouched. A request
+   * whose body cannot be sent twice (a stream) gets its 401 / 403 back as is.
    * @throws LoginError ("discovery" | "registration" | "denied" | "callback" | "token" |
    *   "timeout") when an authorization the server asked for fails; the error names no secret.
    */
@@ -118,6 +120,10 @@ export class McpAuthorization {
 
   async #fetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
     const replayable = !(input instanceof Request) && (init.body == null || typeof init.body === "string");
+    // The token is for this server only, whatever else this fetch is used for.
+    const target = new URL(input instanceof Request ? input.url : input);
+    if (target.origin !== this.resource.origin) return this.#base(input, init);
+    let refreshed = false;
     let authorized = false;
     let upgrades = 0;
     for (;;) {
@@ -131,6 +137,12 @@ export class McpAuthorization {
         // A token that was just obtained and is refused at once will not do better a second time.
         if (authorized) return response;
         await response.body?.cancel();
+        // A refused token that can be refreshed is refreshed once before anyone is asked to log in.
+        if (!refreshed && token !== undefined && this.#token?.refreshToken !== undefined) {
+          refreshed = true;
+          await this.#refreshRefused(token);
+          if (this.#token !== undefined) continue;
+        }
         await this.#renew(token, challenge, false);
         authorized = true;
         continue;
@@ -156,9 +168,21 @@ export class McpAuthorization {
     await this.authorize(challenge ?? "", { stepUp });
   }
 
+  /** Refreshes the token the server refused (`used`), unless another request already replaced it. */
+  async #refreshRefused(used: string): Promise<void> {
+    if (this.#running !== undefined) await this.#running.catch(() => {});
+    const current = this.#token;
+    if (current === undefined || current.accessToken !== used) return;
+    this.#running = this.#refresh(current).finally(() => {
+      this.#running = undefined;
+    });
+    await this.#running;
+  }
+
   async #authorize(challenge: string, stepUp: boolean): Promise<void> {
     const old = this.#token;
-    if (old !== undefined) {
+    // A refused token is gone; one short of scopes still serves other requests until replaced.
+    if (old !== undefined && !stepUp) {
       this.#token = undefined;
       await this.#store.delete(old.issuer, old.resource);
     }
@@ -189,6 +213,9 @@ export class McpAuthorization {
         clientId: credentials.clientId,
         now: this.#now,
       });
+      if (old !== undefined && stepUp && (old.issuer !== token.issuer || old.resource !== token.resource)) {
+        await this.#store.delete(old.issuer, old.resource);
+      }
       await this.#store.put(token);
       this.#token = token;
       this.#requested = [...scopes];

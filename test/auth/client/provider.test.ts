@@ -4,6 +4,8 @@
  * scripted cookie-jar browser.
  */
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -113,6 +115,37 @@ describe("McpAuthorization", () => {
     expect(await whoami(auth)).toBe("alice");
     expect(browser.opened).toHaveLength(1);
     expect((await store.find(world.resource))?.accessToken).not.toBe(first?.accessToken);
+  });
+
+  it("refreshes a token the server refuses before asking for a new login", async () => {
+    const store = new FileTokenStore(join(folder, "tokens.json"));
+    const first = browserOf("alice");
+    expect(await whoami(new McpAuthorization(world.resource, { ...first.options, store }))).toBe("alice");
+    const stored = await store.find(world.resource);
+    await store.put({ ...(stored ?? { issuer: "", resource: "", clientId: "" }), accessToken: "revoked" });
+
+    const second = browserOf("bob");
+    expect(await whoami(new McpAuthorization(world.resource, { ...second.options, store }))).toBe("alice");
+    expect(second.opened).toHaveLength(0);
+  });
+
+  it("sends the token only to the MCP server's origin", async () => {
+    const browser = browserOf("alice");
+    const auth = new McpAuthorization(world.resource, browser.options);
+    await auth.fetch(world.resource, initialize(1));
+    const seen: (string | null)[] = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers.authorization ?? null);
+      res.end("ok");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = other.address() as AddressInfo;
+      expect((await auth.fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+      expect(seen).toEqual([null]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 
   it("fails the connection with LoginError when the user refuses, and the next request asks again", async () => {
