@@ -74,7 +74,9 @@ export async function authorizationCodeGrant(options: AuthorizationCodeOptions):
       );
       return await oauth.processAuthorizationCodeResponse(as, client, response);
     } catch (error) {
-      throw new LoginError("token", `${as.issuer} did not exchange the code for a token`, { cause: error });
+      // The server's error code (`invalid_client`, `invalid_grant`) says what to fix; it holds no secret.
+      const code = error instanceof oauth.ResponseBodyError ? ` (${error.error})` : "";
+      throw new LoginError("token", `${as.issuer} did not exchange the code for a token${code}`, { cause: error });
     }
   };
   return attempt.authorize(url, finish, { signal: options.signal, issuer: as.issuer });

@@ -20,7 +20,7 @@ import { mediaTypeOf } from "./headers.js";
 
 /** Options of `new StreamableHttpClientTransport(url, options)`. */
 export interface StreamableHttpClientOptions {
-  /** Default: the global `fetch`. */
+  /** Default: the global `fetch`. `McpAuthorization.fetch` (mcp-handoff/auth) adds OAuth authorization. */
   fetch?: typeof fetch;
   /** Sent with every request (e.g. `Authorization`). */
   headers?: HeadersInit;
