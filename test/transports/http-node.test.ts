@@ -1,6 +1,7 @@
 import { Agent, createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { McpServer } from "../../src/server/index.js";
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { StreamableHttpServer } from "../../src/transports/http/server.js";
 import type { StreamableHttpSessionTransport } from "../../src/transports/http/session-transport.js";
@@ -211,5 +212,58 @@ describe("toNodeHandler", () => {
     );
     expect(await echo.text()).toContain('"id":4');
     expect(errors).toEqual([]);
+  });
+
+  it("stops a stateless 2026 request's handler when its client goes away before the answer", async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let stopped!: () => void;
+    const aborted = new Promise<void>((resolve) => {
+      stopped = resolve;
+    });
+    const mcp = new McpServer({ name: "s", version: "1" });
+    mcp.registerTool(
+      "wait",
+      { description: "Waits until cancelled", inputSchema: { type: "object" } },
+      (_args, ctx) => {
+        started();
+        return new Promise((resolve) => {
+          ctx.signal.addEventListener("abort", () => {
+            stopped();
+            resolve({ content: [] });
+          });
+        });
+      },
+    );
+    const { url } = await start({ onrequest: (transport) => mcp.connect(transport) });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "wait",
+        arguments: {},
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    });
+    const req = request(url, {
+      method: "POST",
+      headers: {
+        ...jsonHeaders,
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "wait",
+      },
+    });
+    req.on("error", () => {});
+    req.end(body);
+    await running;
+    req.destroy();
+    await aborted;
   });
 });
