@@ -149,25 +149,43 @@ for (const [subpath, module] of Object.entries(modules)) {
   }
 }
 
-// A server and a client from the installed package talk over the in-memory pair.
+// A server and a client from the installed package talk over the in-memory pair, in the newest
+// revision (generated validators), in the one before (its own) and in the oldest (validators
+// compiled from its schema document); a refused message is explained from the schema document,
+// and a zod tool is listed with its description. Each needs files found beside the bundle.
 if (problems.length === 0) {
   const { McpServer } = modules["./server"];
   const { McpClient } = modules["./client"];
-  const server = new McpServer({ name: "packaged", version: "1.0.0" });
-  server.registerTool(
-    "echo",
-    { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
-    ({ text }) => ({ content: [{ type: "text", text }] }),
-  );
-  const [clientEnd, serverEnd] = root.createMemoryTransportPair();
-  await server.connect(serverEnd);
-  const client = new McpClient({ name: "packaged-client", version: "1.0.0" });
-  await client.connect(clientEnd);
-  const result = await client.callTool({ name: "echo", arguments: { text: "shipped" } });
-  if (result.content?.[0]?.text !== "shipped") problems.push(\`tools/call answered \${JSON.stringify(result)}\`);
-  await client.close();
-  await server.close();
-  console.log("a server and a client from the package talked");
+  const { z } = await import("zod");
+  for (const protocolVersion of [undefined, "2025-11-25", "2024-11-05"]) {
+    const revision = protocolVersion ?? "the newest revision";
+    const server = new McpServer({ name: "packaged", version: "1.0.0" });
+    server.registerTool(
+      "echo",
+      { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+      ({ text }) => ({ content: [{ type: "text", text }] }),
+    );
+    server.registerTool("shout", { inputSchema: { text: z.string().describe("What to shout") } }, ({ text }) => ({
+      content: [{ type: "text", text: text.toUpperCase() }],
+    }));
+    const [clientEnd, serverEnd] = root.createMemoryTransportPair();
+    await server.connect(serverEnd);
+    const client = new McpClient({ name: "packaged-client", version: "1.0.0" }, protocolVersion ? { protocolVersion } : {});
+    await client.connect(clientEnd);
+    const result = await client.callTool({ name: "echo", arguments: { text: "shipped" } });
+    if (result.content?.[0]?.text !== "shipped") problems.push(\`\${revision}: tools/call answered \${JSON.stringify(result)}\`);
+    const { tools } = await client.listTools();
+    const described = tools.find((tool) => tool.name === "shout")?.inputSchema?.properties?.text?.description;
+    if (described !== "What to shout") problems.push(\`\${revision}: tools/list answered \${JSON.stringify(tools)}\`);
+    const refused = await client.callTool({ name: 42 }).then(
+      () => "accepted",
+      (error) => String(error?.message),
+    );
+    if (!/name/.test(refused)) problems.push(\`\${revision}: a tools/call without a name was answered: \${refused}\`);
+    await client.close();
+    await server.close();
+  }
+  console.log("a server and a client from the package talked, in three revisions");
 }
 
 if (problems.length > 0) {
