@@ -273,7 +273,7 @@ export class JsonRpcSession {
   }
 
   private receiveNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
-    if (this.gate.checkInbound(message)) return;
+    if (this.checkInbound(message) !== undefined) return;
     const { method } = message;
     const handler = this.notificationHandlers?.get(method);
     const fallback = handler ? undefined : this.fallbackNotifications;
@@ -305,7 +305,7 @@ export class JsonRpcSession {
       this.write(duplicate, { relatedRequestId: id }, false).catch((error: unknown) => this.onerror?.(asError(error)));
       return;
     }
-    const refusal = this.gate.checkInbound(message);
+    const refusal = this.checkInbound(message);
     if (refusal) {
       this.reply({ jsonrpc: "2.0", id, error: refusal.toJson() });
       return;
@@ -323,6 +323,20 @@ export class JsonRpcSession {
     this.inbound ??= new Map();
     this.inbound.set(id, call);
     void this.answer(call, handler, params);
+  }
+
+  /**
+   * The gate's verdict on an inbound message. A gate that throws (a validator that cannot be
+   * loaded, say) refuses the message with -32603, so that a request is still answered, and the
+   * error goes to `onerror`; its text stays on this side.
+   */
+  private checkInbound(message: JsonRpcRequest | JsonRpcNotification): ProtocolError | undefined {
+    try {
+      return this.gate.checkInbound(message);
+    } catch (error) {
+      this.onerror?.(asError(error));
+      return new ProtocolError(ErrorCode.InternalError, "Internal error");
+    }
   }
 
   /** Runs the handler (never synchronously within `receive`) and sends its answer unless cancelled. */

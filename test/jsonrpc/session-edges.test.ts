@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SdkError } from "../../src/jsonrpc/errors.js";
+import { openGate } from "../../src/jsonrpc/gate.js";
 import { type InboundRequest, JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import type { Transport } from "../../src/transports/transport.js";
@@ -53,6 +54,35 @@ describe("JsonRpcSession edge cases", () => {
     expect(errors.map((e) => e.message)).toEqual([
       "The nothing handler returned undefined instead of a result object",
       "The list handler returned an array instead of a result object",
+    ]);
+  });
+
+  it("answers -32603 and keeps serving when its gate throws on an inbound message", async () => {
+    const { session, wire, received } = await sessionAndWire();
+    const errors: Error[] = [];
+    session.onerror = (error) => errors.push(error);
+    session.setRequestHandler("work", () => ({ done: true }));
+    let broken = true;
+    session.setGate({
+      ...openGate,
+      checkInbound: () => {
+        if (broken) throw new Error("Cannot find module './generated/x.cjs'");
+        return undefined;
+      },
+    });
+    await wire.send({ jsonrpc: "2.0", id: 1, method: "work" });
+    await wire.send({ jsonrpc: "2.0", method: "notifications/whatever" });
+    await until(() => received[0]);
+    broken = false;
+    await wire.send({ jsonrpc: "2.0", id: 2, method: "work" });
+    await until(() => received[1]);
+    expect(received).toEqual([
+      { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } },
+      { jsonrpc: "2.0", id: 2, result: { done: true } },
+    ]);
+    expect(errors.map((e) => e.message)).toEqual([
+      "Cannot find module './generated/x.cjs'",
+      "Cannot find module './generated/x.cjs'",
     ]);
   });
 
