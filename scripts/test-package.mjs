@@ -35,6 +35,9 @@ const EXPECTED = {
   "./connect": ["createConnectHandler", "CredentialBroker", "withCredentials", "MemoryGrantStateStore"],
 };
 
+/** A zod release other than the one package.json pins for our tests. */
+const USER_ZOD = "4.6.7";
+
 const problems = [];
 const fail = (message) => problems.push(message);
 
@@ -64,7 +67,12 @@ try {
   const app = join(work, "app");
   mkdirSync(app);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "package-test", private: true, type: "module" }));
-  run(npm, ["install", join(work, packed.filename), "--no-audit", "--no-fund", "--prefer-offline", "--silent"], app);
+  // The app's own zod, newer than the one the package is tested with: zod is a peer dependency, so
+  // the package must use this copy (whose registry holds the app's `.describe()` texts), not one of its own.
+  const install = [join(work, packed.filename), `zod@${USER_ZOD}`];
+  run(npm, ["install", ...install, "--no-audit", "--no-fund", "--prefer-offline", "--silent"], app);
+  const copies = run(npm, ["ls", "zod", "--all", "--parseable"], app).trim().split("\n").filter(Boolean);
+  if (copies.length !== 1) fail(`the install holds ${copies.length} copies of zod, not the app's one:\n${copies.join("\n")}`);
 
   step("import every subpath export");
   writeFileSync(join(app, "check.mjs"), checkScript());
