@@ -7,7 +7,13 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import { type InboundRequest, JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
-import type { ClientCapabilities, Implementation, InitializeResult, ServerCapabilities } from "../revisions/index.js";
+import type {
+  ClientCapabilities,
+  Implementation,
+  InitializeResult,
+  Revision,
+  ServerCapabilities,
+} from "../revisions/index.js";
 import { createEntryGate, createGate, createStatelessGate, negotiateVersion } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { type ContextHost, createRequestContext, type RequestContext } from "./context.js";
@@ -92,6 +98,9 @@ const OWN_METHODS = new Set(["initialize", "server/discover", "subscriptions/lis
 const isServedMethod = (method: string) => OWN_METHODS.has(method);
 const isInitialized = (method: string) => method === "notifications/initialized";
 
+/** The listens of every session that never opened one: nothing to notify. */
+const NO_LISTENS = new Subscriptions();
+
 export class ServerConnection implements ServerSession {
   readonly #rpc = new JsonRpcSession();
   /** Made when first asked for: an HTTP session goes by its transport's id. */
@@ -109,18 +118,14 @@ export class ServerConnection implements ServerSession {
   #elicitations: Map<string, RequestId> | undefined;
   /** URIs this client subscribed to with `resources/subscribe`. */
   readonly subscriptions = new Set<string>();
-  readonly #interactions: SessionInteractions;
-  /** Open `subscriptions/listen` requests (revision 2026-07-28). */
-  readonly listens = new Subscriptions();
+  /** The hand-offs of this connection, made when first needed: most sessions never hand off. */
+  #interactions: SessionInteractions | undefined;
+  /** What `initialize` agreed, which the hand-offs start from. */
+  #negotiated: { revision: Revision; clientCapabilities: ClientCapabilities } | undefined;
+  /** Open `subscriptions/listen` requests (revision 2026-07-28), made on the first listen. */
+  #listens: Subscriptions | undefined;
 
   constructor(private readonly host: SessionHost) {
-    this.#interactions = new SessionInteractions({
-      sessionId: () => this.id,
-      service: host.interactions,
-      started: (interactionId, requestId) => this.#rememberAsking(interactionId, requestId),
-      notifyAbout: (interactionId, method, params) => this.#notifyAbout(interactionId, method, params),
-      report: (message, error) => host.report(message, error, this.id),
-    });
     // Serves both eras until `initialize` (if any) installs the negotiated revision's gate.
     this.#rpc.setGate(
       createEntryGate(
@@ -133,9 +138,9 @@ export class ServerConnection implements ServerSession {
     );
     this.#rpc.onerror = (error) => host.report("Session error", error, this.id);
     this.#rpc.onclose = () => {
-      void this.#interactions.close();
+      void this.#interactions?.close();
       this.subscriptions.clear();
-      this.listens.clear();
+      this.#listens?.clear();
       host.closed(this);
     };
     // One handler for the fixed table of methods (each request names its own), so that an idle
@@ -154,10 +159,32 @@ export class ServerConnection implements ServerSession {
       case "server/discover":
         return discoverResult(host.stateless, host.capabilities(), host.instructions);
       case "subscriptions/listen":
-        return this.listens.listen(params, inbound, host.capabilities());
+        this.#listens ??= new Subscriptions();
+        return this.#listens.listen(params, inbound, host.capabilities());
       default:
         return this.#serve(inbound.method, params, inbound);
     }
+  }
+
+  /** Open `subscriptions/listen` requests; a session that never listened shares one empty set of them. */
+  get listens(): Subscriptions {
+    return this.#listens ?? NO_LISTENS;
+  }
+
+  #interactionsOf(): SessionInteractions {
+    if (this.#interactions === undefined) {
+      const host = this.host;
+      this.#interactions = new SessionInteractions({
+        sessionId: () => this.id,
+        service: host.interactions,
+        started: (interactionId, requestId) => this.#rememberAsking(interactionId, requestId),
+        notifyAbout: (interactionId, method, params) => this.#notifyAbout(interactionId, method, params),
+        report: (message, error) => host.report(message, error, this.id),
+      });
+      const negotiated = this.#negotiated;
+      if (negotiated !== undefined) this.#interactions.start(negotiated.revision, negotiated.clientCapabilities);
+    }
+    return this.#interactions;
   }
 
   get id(): string {
@@ -250,9 +277,12 @@ export class ServerConnection implements ServerSession {
     this.#announced = this.host.capabilities();
     this.#protocolVersion = version;
     this.#transport?.setProtocolVersion?.(version);
-    const tracking = this.#interactions.start(revision, clientCapabilities);
+    this.#negotiated = { revision, clientCapabilities };
+    this.#interactions?.start(revision, clientCapabilities);
+    const tracking = revision.interactionTracking(clientCapabilities);
     if (tracking !== undefined) {
-      this.#rpc.setRequestHandler(tracking.method, (p, request) => this.#interactions.track(p, request));
+      const interactions = this.#interactionsOf();
+      this.#rpc.setRequestHandler(tracking.method, (p, request) => interactions.track(p, request));
     }
     // Installed before returning, so the result itself is encoded for the agreed revision.
     this.#rpc.setGate(
@@ -328,7 +358,7 @@ export class ServerConnection implements ServerSession {
       return await this.host.route(method, params, ctx, this);
     } catch (error) {
       if (!(error instanceof InteractionRequired)) throw error;
-      return this.#interactions.required(error, method, inbound.extra?.authInfo);
+      return this.#interactionsOf().required(error, method, inbound.extra?.authInfo);
     }
   }
 
@@ -354,7 +384,7 @@ export class ServerConnection implements ServerSession {
         : undefined;
     const round = new InputRound(inbound, clientCapabilities, payload, inputResponses);
     if (payload?.handoff !== undefined && this.host.interactions !== undefined) {
-      const open = await this.#interactions.openInteraction(payload.handoff);
+      const open = await this.#interactionsOf().openInteraction(payload.handoff);
       if (open !== undefined) {
         const key = payload.pending.find((ask) => ask.interaction === open.id)?.key ?? round.handoffKey();
         const page = { url: open.url, message: open.message, id: open.id };
@@ -368,7 +398,7 @@ export class ServerConnection implements ServerSession {
       result = await this.host.route(method, params, this.#context(round.inbound, clientCapabilities, log), this);
     } catch (error) {
       if (error instanceof InteractionRequired) {
-        const outcome = await this.#interactions.requiredInRound(error, method, round);
+        const outcome = await this.#interactionsOf().requiredInRound(error, method, round);
         if ("answer" in outcome) return outcome.answer;
         handoff = outcome.handoff;
       } else if (!(error instanceof InputNeeded) || !round.needsInput) {
@@ -380,12 +410,15 @@ export class ServerConnection implements ServerSession {
   }
 
   #newContextHost(clientCapabilities: Record<string, unknown>): ContextHost {
+    const connection = this;
     return {
       session: this,
       log: (level, data, logger, related) => this.log(level, data, logger, related),
       report: (message, error) => this.host.report(message, error, this.id),
       elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
-      interactions: this.#interactions,
+      get interactions() {
+        return connection.#interactionsOf();
+      },
       clientCapabilities,
     };
   }
@@ -402,6 +435,7 @@ export class ServerConnection implements ServerSession {
       return createRequestContext(this.#contextHost, inbound);
     }
     const send = log ?? ((level, data, logger, related) => this.log(level, data, logger, related));
+    const connection = this;
     if (source === undefined) {
       // Without a credential source a request is handed no secrets, so there is nothing to redact.
       return createRequestContext(
@@ -410,7 +444,9 @@ export class ServerConnection implements ServerSession {
           log: send,
           report: (message, error) => this.host.report(message, error, this.id),
           elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
-          interactions: this.#interactions,
+          get interactions() {
+            return connection.#interactionsOf();
+          },
           clientCapabilities,
         },
         inbound,
@@ -423,7 +459,9 @@ export class ServerConnection implements ServerSession {
         log: (level, data, logger, related) => send(level, redactor.value(data), logger, related),
         report: (message, error) => this.host.report(message, redactor.error(error), this.id),
         elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
-        interactions: this.#interactions,
+        get interactions() {
+          return connection.#interactionsOf();
+        },
         // Every credential handed to the handler is remembered, so no text of this request quotes it.
         credentials: {
           require: async (provider, request, context) => {
