@@ -205,29 +205,29 @@ export abstract class ClientConnection {
    * @throws SdkError "NOT_CONNECTED" before `connect`; "CAPABILITY_NOT_SUPPORTED" when the server
    *   did not declare what `method` needs (nothing is sent).
    */
-  protected call<R = Result>(method: string, params: object | undefined, options: CallOptions = {}): Promise<R> {
-    return this.callRaw(method, params as Params | undefined, options) as Promise<R>;
+  protected call<R = Result>(
+    method: string,
+    params: object | undefined,
+    options: CallOptions = NO_OPTIONS,
+  ): Promise<R> {
+    const reinitializing = this.reinitializing;
+    if (reinitializing) {
+      return reinitializing.then(() => this.callNow(method, params as Params | undefined, options)) as Promise<R>;
+    }
+    return this.callNow(method, params as Params | undefined, options) as Promise<R>;
   }
 
-  private async callRaw(method: string, params: Params | undefined, options: CallOptions): Promise<Result> {
-    if (this.reinitializing) await this.reinitializing;
+  /** `call` once no re-initialization is under way; a refusal comes back as a rejected promise. */
+  private callNow(method: string, params: Params | undefined, options: CallOptions): Promise<Result> {
     const session = this.session;
     const handshake = this.handshake;
     if (!session?.isConnected || !handshake) {
-      throw new SdkError("NOT_CONNECTED", `Cannot send ${method}: the client is not connected`);
+      return Promise.reject(new SdkError("NOT_CONNECTED", `Cannot send ${method}: the client is not connected`));
     }
     const refusal = assertServerCapability(handshake.capabilities, method, params, this.revision?.serverCapabilities);
-    if (refusal) throw refusal;
-    if (this.stateless) return await this.sendStateless(session, this.stateless.version, method, params, options);
-    try {
-      return await this.send(session, method, params, options);
-    } catch (error) {
-      if (!isSessionExpired(error)) throw error;
-      // A late answer about a session already replaced must not discard its replacement.
-      if (this.reinitializing) await this.reinitializing;
-      else if (this.handshake === handshake) await this.reinitialize(session);
-      return await this.send(session, method, params, options);
-    }
+    if (refusal) return Promise.reject(refusal);
+    if (this.stateless) return this.sendStateless(session, this.stateless.version, method, params, options);
+    return this.send(session, method, params, options, handshake);
   }
 
   /**
@@ -242,11 +242,17 @@ export abstract class ClientConnection {
     return problem && new SdkError("INVALID_RESULT", problem.message, { cause: result });
   }
 
+  /**
+   * Sends a request of the stateful era and checks its result. Given the `handshake` it was sent
+   * under, a request refused because the session expired is sent once more, on the session the
+   * client re-initialized (or is re-initializing).
+   */
   private async send(
     session: JsonRpcSession,
     method: string,
     params: Params | undefined,
     options: CallOptions,
+    handshake?: InitializeResult,
   ): Promise<Result> {
     let result: Result;
     try {
@@ -255,7 +261,11 @@ export abstract class ClientConnection {
       if (error instanceof UrlElicitationRequiredError) {
         for (const elicitation of error.elicitations) this.elicitations.track(elicitation.elicitationId);
       }
-      throw error;
+      if (handshake === undefined || !isSessionExpired(error)) throw error;
+      // A late answer about a session already replaced must not discard its replacement.
+      if (this.reinitializing) await this.reinitializing;
+      else if (this.handshake === handshake) await this.reinitialize(session);
+      return await this.send(session, method, params, options);
     }
     checkResult(this.revision, method, params, result);
     return result;
@@ -448,3 +458,6 @@ export abstract class ClientConnection {
     this.handshake = handshake;
   }
 }
+
+/** The options of a call that passes none, shared. */
+const NO_OPTIONS: CallOptions = Object.freeze({});

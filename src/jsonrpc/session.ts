@@ -148,7 +148,7 @@ export class JsonRpcSession {
    * @throws SdkError "REQUEST_TIMEOUT" after `timeoutMs`, "REQUEST_CANCELLED" on abort,
    *   "CONNECTION_CLOSED" when the transport closes, or the gate's refusal (e.g. "CAPABILITY_NOT_SUPPORTED").
    */
-  request(method: string, params?: Params, options: RequestOptions = {}): Promise<Result> {
+  request(method: string, params?: Params, options: RequestOptions = NO_REQUEST_OPTIONS): Promise<Result> {
     const transport = this.transport;
     if (!transport || this.closed) {
       return Promise.reject(new SdkError("NOT_CONNECTED", `Cannot send ${method}: not connected`));
@@ -410,6 +410,9 @@ export class JsonRpcSession {
     this.onclose?.();
   }
 }
+
+/** The options of a request that passes none, shared. */
+const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
 
 /** The send options of a message that belongs to no inbound request, shared. */
 const NO_SEND_OPTIONS: SendOptions = Object.freeze({});
