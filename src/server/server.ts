@@ -282,7 +282,8 @@ export class McpServer {
     }
   }
 
-  async #answer(method: string, params: Params, ctx: RequestContext, session: ServerConnection): Promise<object> {
+  /** The answer to `method`, or a promise of it; throws (synchronously, too) what `#route` turns into errors. */
+  #answer(method: string, params: Params, ctx: RequestContext, session: ServerConnection): object | Promise<object> {
     const size = this.#pageSize;
     switch (method) {
       case "tools/list":

@@ -186,32 +186,80 @@ export class ToolRegistry {
    * @throws SdkError "INVALID_ARGUMENT" when the input or output schema does not compile; the
    *   client is answered -32603 Internal error, and the server's logger gets the reason.
    */
-  async call(params: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+  call(params: Record<string, unknown>, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
     const name = params.name;
     const entry = typeof name === "string" ? this.#registry.get(name) : undefined;
     if (!entry) {
       throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${String(name)}`, { name });
     }
+    const input = entry.input.compiled;
+    const output = entry.output?.compiled;
+    // Compiled schemas (every call after the first) and a handler that answers at once cost no promise.
+    if (input === undefined || (entry.output !== undefined && output === undefined))
+      return this.#callCompiling(entry, params, ctx);
+    return run(entry, input, output, params.arguments, ctx);
+  }
+
+  async #callCompiling(
+    entry: ToolEntry,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+  ): Promise<CallToolResult> {
     const input = entry.input.compiled ?? (await compiledOf(entry, entry.input, "input"));
     const output = entry.output && (entry.output.compiled ?? (await compiledOf(entry, entry.output, "output")));
-    const checked = input.validate(params.arguments ?? {});
-    if (!checked.ok) return errorResult(`Invalid arguments for tool ${entry.name}: ${checked.message}`);
-    let result: CallToolResult;
-    try {
-      result = await entry.handler(checked.value, ctx);
-    } catch (error) {
-      // Both become JSON-RPC errors (or the hand-off's own answer) rather than tool results.
-      if (error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded) {
-        throw error;
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      // Libraries quote the token they were given; the text goes to the client and the model.
-      return errorResult(redactorOf(ctx).text(message) || `Tool ${entry.name} failed`);
-    }
-    // Typed handlers cannot, but plain JavaScript ones can forget to return.
-    if (typeof result !== "object" || result === null) return errorResult(`Tool ${entry.name} returned no result`);
-    return finish(entry.name, output, result.isError ? redactorOf(ctx).value(result) : result);
+    return run(entry, input, output, params.arguments, ctx);
   }
+}
+
+/** Checks the arguments, runs the handler and checks what it returns; a promise only when the handler gives one. */
+function run(
+  entry: ToolEntry,
+  input: CompiledSchema,
+  output: CompiledSchema | undefined,
+  args: unknown,
+  ctx: RequestContext,
+): CallToolResult | Promise<CallToolResult> {
+  const checked = input.validate(args ?? {});
+  if (!checked.ok) return errorResult(`Invalid arguments for tool ${entry.name}: ${checked.message}`);
+  let result: CallToolResult | PromiseLike<CallToolResult>;
+  try {
+    result = entry.handler(checked.value, ctx);
+  } catch (error) {
+    return failed(entry, error, ctx);
+  }
+  if (isPromiseLike(result)) {
+    return Promise.resolve(result).then(
+      (value) => settled(entry, output, value, ctx),
+      (error: unknown) => failed(entry, error, ctx),
+    );
+  }
+  return settled(entry, output, result, ctx);
+}
+
+/** A handler's throw: a ProtocolError or a hand-off is rethrown; anything else becomes a tool error result. */
+function failed(entry: ToolEntry, error: unknown, ctx: RequestContext): CallToolResult {
+  // Both become JSON-RPC errors (or the hand-off's own answer) rather than tool results.
+  if (error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded) {
+    throw error;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  // Libraries quote the token they were given; the text goes to the client and the model.
+  return errorResult(redactorOf(ctx).text(message) || `Tool ${entry.name} failed`);
+}
+
+function settled(
+  entry: ToolEntry,
+  output: CompiledSchema | undefined,
+  result: CallToolResult,
+  ctx: RequestContext,
+): CallToolResult {
+  // Typed handlers cannot, but plain JavaScript ones can forget to return.
+  if (typeof result !== "object" || result === null) return errorResult(`Tool ${entry.name} returned no result`);
+  return finish(entry.name, output, result.isError ? redactorOf(ctx).value(result) : result);
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<CallToolResult> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 function finish(name: string, output: CompiledSchema | undefined, result: CallToolResult): CallToolResult {
@@ -233,7 +281,8 @@ function finish(name: string, output: CompiledSchema | undefined, result: CallTo
   if (structured !== undefined && content.length === 0) {
     return { ...result, content: [{ type: "text", text: JSON.stringify(structured) }] };
   }
-  return { ...result, content };
+  // The handler's own object goes out when it needs nothing added.
+  return content === result.content ? result : { ...result, content };
 }
 
 function describeTool({ name, config }: ToolEntry, input: JsonSchema, output: JsonSchema | undefined): Tool {
