@@ -5,7 +5,16 @@ import { McpServer } from "../../src/server/index.js";
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { StreamableHttpServer } from "../../src/transports/http/server.js";
 import type { StreamableHttpSessionTransport } from "../../src/transports/http/session-transport.js";
-import { BOTH, connectEcho, initialize, initializeRequest, nextMessage, post, sseEvents } from "./http-fixtures.js";
+import {
+  BOTH,
+  connectEcho,
+  initialize,
+  initializeRequest,
+  nextMessage,
+  post,
+  sseEvents,
+  sseMessages,
+} from "./http-fixtures.js";
 
 interface Raw {
   status: number;
@@ -146,6 +155,45 @@ describe("toNodeHandler", () => {
     );
     expect(big.status).toBe(413);
     await big.text();
+  });
+
+  it("serves a body that middleware kept as text or bytes, and reads the request when middleware only left a placeholder", async () => {
+    const keep =
+      (convert: (bytes: Buffer) => unknown) => (req: IncomingMessage, _res: ServerResponse, next: () => void) => {
+        const chunks: Buffer[] = [];
+        req.on("data", (chunk: Buffer) => chunks.push(chunk));
+        req.on("end", () => {
+          (req as IncomingMessage & { body?: unknown }).body = convert(Buffer.concat(chunks));
+          next();
+        });
+      };
+    // As express.text() and express.raw() (or serverless-http) leave it: a string, a Buffer.
+    const asText = await start(
+      {},
+      keep((bytes) => bytes.toString("utf8")),
+    );
+    const asBytes = await start(
+      {},
+      keep((bytes) => bytes),
+    );
+    // As Express 4's body parsers leave a request whose type they skip: `{}`, the body still unread.
+    const placeholder = await start({}, (req, _res, next) => {
+      (req as IncomingMessage & { body?: unknown }).body = {};
+      next();
+    });
+    for (const { url } of [asText, asBytes, placeholder]) {
+      const answer = await post(url, initializeRequest());
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("mcp-session-id")).not.toBeNull();
+      expect(await sseMessages(answer)).toMatchObject([{ id: 1, result: { serverInfo: { name: "echo" } } }]);
+    }
+    const limited = await start(
+      { maxBodyBytes: 1024 },
+      keep((bytes) => bytes),
+    );
+    const refused = await post(limited.url, { ...initializeRequest(), padding: "x".repeat(4000) });
+    expect(refused.status).toBe(413);
+    await refused.text();
   });
 
   it("answers a body that middleware read without keeping it with -32700 instead of waiting for ever", async () => {

@@ -7,9 +7,11 @@ const TOO_LARGE: BodyText = { ok: false, reason: "too-large" };
 /**
  * The body of `req` as UTF-8 text, up to `maxBytes` bytes. A declared `Content-Length` over the
  * limit is refused before reading; a streamed body is cut off as soon as it passes the limit.
- * A body already parsed by middleware (e.g. `express.json()` sets `req.body`) is used as JSON.
- * The rest of a refused body is read and dropped, so the answer reaches the client and the
- * connection can be reused.
+ * When middleware has already read the request to its end, what it kept in `req.body` is the
+ * body: text or bytes as they are (`express.text()`, `express.raw()`), anything else as JSON
+ * (`express.json()`). A request still unread is read even if `req.body` is set, as Express 4's
+ * parsers set it to `{}` for a request they skip. The rest of a refused body is read and
+ * dropped, so the answer reaches the client and the connection can be reused.
  * @throws Error when the client aborts the request before its body is complete.
  */
 export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes: number): Promise<BodyText> {
@@ -18,12 +20,7 @@ export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes
     req.resume();
     return Promise.resolve(TOO_LARGE);
   }
-  if (req.body !== undefined) {
-    const text = JSON.stringify(req.body);
-    return Promise.resolve(Buffer.byteLength(text) > maxBytes ? TOO_LARGE : { ok: true, text });
-  }
-  // Read to its end by something else that kept nothing: there is no body left to wait for.
-  if (req.readableEnded) return Promise.resolve({ ok: true, text: "" });
+  if (req.readableEnded) return Promise.resolve(keptBody(req.body, maxBytes));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -57,4 +54,13 @@ export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes
     req.on("error", onError);
     req.on("close", onClose);
   });
+}
+
+/** The body middleware kept after reading the request; nothing kept is an empty body. */
+function keptBody(body: unknown, maxBytes: number): BodyText {
+  if (body === undefined) return { ok: true, text: "" };
+  if (typeof body === "string") return Buffer.byteLength(body) > maxBytes ? TOO_LARGE : { ok: true, text: body };
+  if (body instanceof Uint8Array) return body.byteLength > maxBytes ? TOO_LARGE : decodeBody(body);
+  const text = JSON.stringify(body);
+  return Buffer.byteLength(text) > maxBytes ? TOO_LARGE : { ok: true, text };
 }
