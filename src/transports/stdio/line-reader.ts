@@ -53,8 +53,12 @@ export class LineReader {
         this.#collect(bytes.subarray(start));
         return;
       }
-      this.#collect(bytes.subarray(start, newline));
-      this.#finishLine();
+      // The usual case, a whole line within one chunk, is decoded in place.
+      if (this.#size === 0 && !this.#dropping) this.#emit(bytes, start, newline);
+      else {
+        this.#collect(bytes.subarray(start, newline));
+        this.#finishLine();
+      }
       start = newline + 1;
     }
   }
@@ -87,17 +91,27 @@ export class LineReader {
     const [first] = this.#parts;
     const joined = this.#parts.length === 1 && first ? first : Buffer.concat(this.#parts, this.#size);
     this.#reset();
-    const end = joined.length > 0 && joined[joined.length - 1] === CR ? joined.length - 1 : joined.length;
-    if (end > maxLineBytes) {
-      this.#handlers.oversized(end, maxLineBytes);
+    this.#emit(joined, 0, joined.length);
+  }
+
+  /** Hands on the line held in `bytes` from `start` up to `end` (its `\n`, excluded). */
+  #emit(bytes: Buffer, start: number, end: number): void {
+    const { maxLineBytes } = this;
+    // As in `#collect`, one extra byte is allowed for the `\r` of a `\r\n` terminator.
+    if (end - start > maxLineBytes + 1) {
+      this.#handlers.oversized(end - start, maxLineBytes);
       return;
     }
-    const line = joined.subarray(0, end);
-    const text = line.toString("utf8");
+    if (end > start && bytes[end - 1] === CR) end--;
+    if (end - start > maxLineBytes) {
+      this.#handlers.oversized(end - start, maxLineBytes);
+      return;
+    }
+    const text = bytes.toString("utf8", start, end);
     // Bad UTF-8 decodes to U+FFFD, so only a line showing one needs the full check (a line of
     // ASCII cannot hold that character, and the search ends at once).
-    if (text.includes("\uFFFD") && !isUtf8(line)) {
-      this.#handlers.invalidUtf8(end);
+    if (text.includes("\uFFFD") && !isUtf8(bytes.subarray(start, end))) {
+      this.#handlers.invalidUtf8(end - start);
       return;
     }
     if (text.trim() === "") return;
