@@ -1,4 +1,5 @@
 import { Agent, createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
+import { connect as connectHttp2, createServer as createHttp2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpServer } from "../../src/server/index.js";
@@ -313,5 +314,44 @@ describe("toNodeHandler", () => {
     await running;
     req.destroy();
     await aborted;
+  });
+
+  it("on HTTP/2 takes :authority as the Host: a same-origin request passes, a foreign name on loopback is refused", async () => {
+    const endpoint = new StreamableHttpServer({ onsession: (transport) => connectEcho(transport) });
+    const handle = toNodeHandler(endpoint);
+    const h2 = createHttp2Server((req, res) => {
+      void handle(req as unknown as IncomingMessage, res as unknown as ServerResponse);
+    });
+    await new Promise<void>((resolve) => h2.listen(0, "127.0.0.1", resolve));
+    const authority = `127.0.0.1:${(h2.address() as AddressInfo).port}`;
+    const client = connectHttp2(`http://${authority}`);
+    running.push(async () => {
+      client.close();
+      await endpoint.close();
+      await new Promise((resolve) => h2.close(resolve));
+    });
+    const send = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const stream = client.request({ ":method": "POST", ":path": "/mcp", ...jsonHeaders, ...headers });
+        let status = 0;
+        let body = "";
+        stream.on("response", (answer) => {
+          status = Number(answer[":status"]);
+        });
+        stream.setEncoding("utf8");
+        stream.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        stream.on("end", () => resolve({ status, body }));
+        stream.on("error", reject);
+        stream.end(JSON.stringify(initializeRequest()));
+      });
+
+    const sameOrigin = await send({ origin: `http://${authority}` });
+    expect(sameOrigin.status).toBe(200);
+    expect(sameOrigin.body).toContain('"serverInfo":{"name":"echo"');
+    const rebound = await send({ ":authority": "attacker.example" });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toMatchObject({ error: { message: expect.stringContaining("attacker.example") } });
   });
 });

@@ -23,12 +23,14 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 
 /**
  * A `node:http` request listener for `server` (also usable as Express/Connect middleware at the
- * MCP path; a body already parsed by `express.json()` is used as is). It answers as
- * `server.handle` does, with 400 for a URL or `Host` that cannot be parsed.
+ * MCP path; a body that middleware read and kept in `req.body`, as `express.json()` does, is
+ * used as is). It answers as `server.handle` does, with 400 for a URL or `Host` that cannot be
+ * parsed. On `node:http2`'s compatibility API, `:authority` stands for `Host`.
  */
 export function toNodeHandler(server: StreamableHttpServer, options: NodeHandlerOptions = {}): NodeHandler {
   return async (req, res) => {
-    if (!URL.canParse(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`)) {
+    const request = new NodeRequestView(req, res);
+    if (!URL.canParse(req.url ?? "/", `http://${request.host()}`)) {
       writeReply(httpError(400, ErrorCode.InvalidRequest, "Bad Request: invalid URL or Host"), res);
       return;
     }
@@ -37,7 +39,7 @@ export function toNodeHandler(server: StreamableHttpServer, options: NodeHandler
       const localAddress = req.socket?.localAddress;
       const extra: HandleExtra = localAddress === undefined ? {} : { localAddress };
       if (authInfo !== undefined) extra.authInfo = authInfo;
-      writeReply(await server.serve(new NodeRequestView(req, res), extra), res);
+      writeReply(await server.serve(request, extra), res);
     } catch {
       if (res.headersSent) res.destroy();
       else writeReply(httpError(500, ErrorCode.InternalError, "Internal error"), res);
@@ -67,7 +69,8 @@ class NodeRequestView implements RequestView, RequestHeaders {
   }
 
   host(): string {
-    return this.req.headers.host ?? "localhost";
+    // HTTP/2 (through node:http2's compatibility API) names the host in :authority instead.
+    return this.req.headers.host ?? this.get(":authority") ?? "localhost";
   }
 
   headerRecord(): Record<string, string> {
