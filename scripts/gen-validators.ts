@@ -6,13 +6,20 @@
  * without loading ajv or compiling anything. Plain CommonJS, required when the revision is
  * first used; `npm run build` copies the files into dist/.
  *
+ * Also generates the validators of the JSON Schema meta-schemas (draft-07, 2019-09, 2020-12)
+ * listed in META_VALIDATORS (src/revisions/json-schema-meta.ts), which check a tool's JSON Schema
+ * when it is registered.
+ *
  * Usage: `npm run gen:types` (or `tsx scripts/gen-validators.ts`).
  */
-import { writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { readdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { _, type Ajv, type AnySchemaObject, type Options } from "ajv";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { createAjv } from "../src/revisions/ajv.js";
+import { type JsonSchemaDraft, META_VALIDATORS } from "../src/revisions/json-schema-meta.js";
 import { definitionPointer, definitionsOf, schemaDocument } from "../src/revisions/schemas.js";
 import { dialectOf, documentKey, GENERATED_VALIDATORS } from "../src/revisions/validators.js";
 import type { ProtocolVersion } from "../src/revisions/versions.js";
@@ -69,10 +76,96 @@ function shareCompiled(ajv: ReturnType<typeof createAjv>, ref: string): void {
   if (documentEnv?.refs !== undefined && caches.refs[ref] !== undefined) documentEnv.refs[ref] = caches.refs[ref];
 }
 
+export const META_DRAFTS = Object.keys(META_VALIDATORS) as JsonSchemaDraft[];
+
+/** Where the validator of a draft's meta-schema lives. */
+export function metaValidatorPath(draft: JsonSchemaDraft): string {
+  return join(repo, "src/revisions", META_VALIDATORS[draft]);
+}
+
+const require = createRequire(import.meta.url);
+/** ajv's copies of the meta-schemas: the validator class of each draft, its meta-schema's `$id`, the documents. */
+const META_SOURCES: Record<JsonSchemaDraft, { ajv: string; id: string; documents: string[] }> = {
+  "draft-07": { ajv: "ajv", id: "http://json-schema.org/draft-07/schema", documents: ["json-schema-draft-07.json"] },
+  "2019-09": { ajv: "ajv/dist/2019.js", id: "https://json-schema.org/draft/2019-09/schema", documents: [] },
+  "2020-12": { ajv: "ajv/dist/2020.js", id: "https://json-schema.org/draft/2020-12/schema", documents: [] },
+};
+
+/** The documents of a draft's meta-schema (2019-09 and 2020-12 have one per vocabulary) as ajv ships them. */
+function metaDocuments(draft: JsonSchemaDraft): AnySchemaObject[] {
+  const refs = join(dirname(require.resolve("ajv/dist/refs/json-schema-draft-07.json")));
+  const { documents } = META_SOURCES[draft];
+  const files =
+    documents.length > 0
+      ? documents.map((name) => join(refs, name))
+      : [
+          join(refs, `json-schema-${draft}`, "schema.json"),
+          ...readdirSync(join(refs, `json-schema-${draft}`, "meta"))
+            .filter((name) => name.endsWith(".json"))
+            .sort()
+            .map((name) => join(refs, `json-schema-${draft}`, "meta", name)),
+        ];
+  return files.map((file) => require(file) as AnySchemaObject);
+}
+
+/**
+ * Whether ajv compiles a `pattern` (or a `patternProperties` name): it uses the `u` flag (its
+ * `unicodeRegExp` option, on by default). REGEX_FORMAT_CODE is the same function, for the
+ * generated code.
+ */
+function isRegExp(source: string): boolean {
+  try {
+    new RegExp(source, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+const REGEX_FORMAT_CODE = _`({ regex(source) { try { new RegExp(source, "u"); return true; } catch { return false; } } })`;
+
+/**
+ * The module of the validator of a draft's meta-schema, as text: `exports.validate`, which is
+ * what ajv checks a schema with before compiling it, except for `format`, checked for `regex`
+ * only. The meta-schema documents are added as plain schemas (ajv compiles its own meta-schemas
+ * without checking formats). ajv's deep equality (fast-deep-equal, for `uniqueItems`) is
+ * inlined, so that the file requires nothing.
+ */
+export function renderMetaValidator(draft: JsonSchemaDraft): string {
+  const { ajv: module, id } = META_SOURCES[draft];
+  const exported = require(module) as { default: new (options: Options) => Ajv };
+  const options: Options = {
+    meta: false,
+    strict: false,
+    validateSchema: false,
+    logger: false,
+    code: { source: true, lines: false, formats: REGEX_FORMAT_CODE },
+  };
+  const ajv = new exported.default(options);
+  ajv.addFormat("regex", isRegExp);
+  for (const document of metaDocuments(draft)) ajv.addSchema(document);
+  const equal = require("ajv/dist/runtime/equal") as {
+    default: { code: string } & ((a: unknown, b: unknown) => boolean);
+  };
+  const code = standaloneCode(ajv, { validate: id }).replaceAll(equal.default.code, `(${equal.default.toString()})`);
+  if (code.includes("require(")) throw new Error(`the meta-schema validator of ${draft} still requires a module`);
+  return [
+    `// Validator of the JSON Schema ${draft} meta-schema (ajv's copy), compiled by ajv (standalone code);`,
+    "// `format` is checked for `regex` only (with the u flag). Includes fast-deep-equal (MIT licence).",
+    "// Generated by scripts/gen-validators.ts. Do not edit: run `npm run gen:types`.",
+    code,
+    "",
+  ].join("\n");
+}
+
 function main(): void {
   for (const version of VALIDATOR_REVISIONS) {
     const path = validatorsPath(version);
     writeFileSync(path, renderValidators(version));
+    process.stdout.write(`generated ${relative(repo, path)}\n`);
+  }
+  for (const draft of META_DRAFTS) {
+    const path = metaValidatorPath(draft);
+    writeFileSync(path, renderMetaValidator(draft));
     process.stdout.write(`generated ${relative(repo, path)}\n`);
   }
 }
