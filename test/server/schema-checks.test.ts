@@ -54,6 +54,20 @@ describe("schema checks at registration", () => {
     ["an enum that is not a list", { type: "object", properties: { a: { enum: "x" } } }, /properties\/a\/enum/],
     ["an empty anyOf", { type: "object", properties: { a: { anyOf: [] } } }, /properties\/a\/anyOf/],
     ["a schema under $defs that is not one", { type: "object", $defs: { City: "string" } }, /\$defs\/City/],
+    [
+      "a patternProperties name that is no regular expression",
+      { type: "object", patternProperties: { "^[\\w-.]+$": { type: "string" } } },
+      /patternProperties names a property "\^\[\\\\w-\.\]\+\$", which must be a regular expression/,
+    ],
+    [
+      "a type listed twice, in a 2019-09 schema",
+      {
+        $schema: "https://json-schema.org/draft/2019-09/schema",
+        type: "object",
+        properties: { a: { type: ["string", "string"] } },
+      },
+      /properties\/a\/type must NOT have duplicate items .*2019-09 meta-schema/,
+    ],
     ["a zod schema that is not an object", z.string(), /zod object schema/],
     ["a zod union", z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]), /zod object schema/],
   ])("refuses %s", (_, inputSchema, message) => {
@@ -110,6 +124,49 @@ describe("schema checks at registration", () => {
       await expect(client.request("tools/call", { name: `t${i}`, arguments: {} })).resolves.toEqual(text("ran"));
     }
     expect(entries).toEqual([]);
+  });
+
+  describe("keywords of another draft, which the schema's draft does not define and ajv ignores", () => {
+    const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
+    const DRAFT_2019 = "https://json-schema.org/draft/2019-09/schema";
+    const schemas = [
+      // 2019-09 and 2020-12 keywords in a draft-07 schema.
+      {
+        $schema: DRAFT_07,
+        type: "object",
+        properties: { a: { prefixItems: "none", unevaluatedProperties: 3, dependentSchemas: [] } },
+      },
+      // A 2020-12 keyword in a 2019-09 schema.
+      { $schema: DRAFT_2019, type: "object", properties: { a: { prefixItems: 5 } } },
+      // A keyword 2020-12 dropped, in a schema of the default draft.
+      { type: "object", properties: { a: { additionalItems: "any" } } },
+    ];
+
+    it("are accepted at registration and the tools are called", async () => {
+      const { server, entries } = loggingServer();
+      schemas.forEach((inputSchema, i) => {
+        expect(() => server.registerTool(`t${i}`, { inputSchema }, () => text("ran"))).not.toThrow();
+      });
+      const { client } = await connectClient(server);
+      for (const i of schemas.keys()) {
+        const args = { arguments: { a: [1] } };
+        await expect(client.request("tools/call", { name: `t${i}`, ...args })).resolves.toEqual(text("ran"));
+      }
+      expect(entries).toEqual([]);
+    });
+
+    it("are refused in a schema of a draft that defines them", () => {
+      const { server } = loggingServer();
+      const as = (schema: object, $schema: string) => ({ ...schema, $schema });
+      const redrafted = [
+        [as(schemas[0] as object, DRAFT_2019), /properties\/a\/(unevaluatedProperties|dependentSchemas) must be/],
+        [{ ...schemas[1], $schema: undefined }, /properties\/a\/prefixItems must be array/],
+        [as(schemas[2] as object, DRAFT_07), /properties\/a\/additionalItems must be object or boolean/],
+      ] as const;
+      for (const [inputSchema, message] of redrafted) {
+        expect(() => server.registerTool("t", { inputSchema }, () => text(""))).toThrow(message);
+      }
+    });
   });
 
   it("refuses a prompt whose argsSchema is not a zod raw shape", () => {
