@@ -5,7 +5,7 @@
  * `notifications/progress` and `ping` (spec: basic/utilities/*). What a revision allows is
  * asked of the `MessageGate`.
  */
-import type { MessageExtra, SendOptions, Transport } from "../transports/transport.js";
+import { type MessageExtra, SENT, type SendOptions, type Transport } from "../transports/transport.js";
 import { ErrorCode, ProtocolError, SdkError } from "./errors.js";
 import { errorResponse } from "./frame.js";
 import { type MessageGate, openGate } from "./gate.js";
@@ -180,9 +180,12 @@ export class JsonRpcSession {
       pending.arm();
       const sendOptions =
         options.relatedRequestId === undefined ? NO_SEND_OPTIONS : { relatedRequestId: options.relatedRequestId };
-      this.write(message, sendOptions).catch((error: unknown) => {
-        this.settle(id)?.reject(asError(error));
-      });
+      const written = this.write(message, sendOptions);
+      if (written !== SENT) {
+        written.catch((error: unknown) => {
+          this.settle(id)?.reject(asError(error));
+        });
+      }
     });
   }
 
@@ -363,9 +366,8 @@ export class JsonRpcSession {
   }
 
   private reply(response: JsonRpcResponse): Promise<void> {
-    return this.write(response, { relatedRequestId: response.id ?? undefined }).catch((error: unknown) =>
-      this.onerror?.(asError(error)),
-    );
+    const written = this.write(response, { relatedRequestId: response.id ?? undefined });
+    return written === SENT ? written : written.catch((error: unknown) => this.onerror?.(asError(error)));
   }
 
   /** Whether `call` is still the live request under its id (not answered, cancelled or closed). */

@@ -38,6 +38,12 @@ export interface AuthInfo {
   extra?: Record<string, unknown>;
 }
 
+/**
+ * What `Transport.send` may return for a message the transport took at once: one settled
+ * promise, shared. A caller that sees it knows the write cannot fail and need not wait on it.
+ */
+export const SENT: Promise<void> = Promise.resolve();
+
 /** Per-message options of `Transport.send`. */
 export interface SendOptions {
   /**

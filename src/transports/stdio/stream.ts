@@ -5,9 +5,9 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
-import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
+import { errorResponse, InvalidFrame, readFrame } from "../../jsonrpc/frame.js";
 import type { JsonRpcMessage } from "../../jsonrpc/messages.js";
-import type { MessageExtra, Transport } from "../transport.js";
+import { type MessageExtra, SENT, type Transport } from "../transport.js";
 import { LineReader } from "./line-reader.js";
 
 /** Options of `new StdioStreamTransport(readable, writable, options)`. */
@@ -126,7 +126,7 @@ export class StdioStreamTransport implements Transport {
       process.nextTick(this.#uncork);
     }
     if (!this.#writable.write(line)) return this.#waitForDrain();
-    return WRITTEN;
+    return SENT;
   }
 
   async #writeAfterDrain(line: string): Promise<void> {
@@ -176,13 +176,11 @@ export class StdioStreamTransport implements Transport {
 
   #onLine(text: string): void {
     if (this.#closed) return;
-    const frame = decodeFrame(text);
-    if (!frame.ok) {
-      this.#rejectFrame(frame.error.error.code, frame.error.error.message, frame.error.id);
+    const message = readFrame(text);
+    if (message instanceof InvalidFrame) {
+      this.#rejectFrame(message.error.error.code, message.error.error.message, message.error.id);
       return;
     }
-    const [first] = frame.messages;
-    const message = frame.batch || !first ? frame.messages : first;
     try {
       this.onmessage?.(message);
     } catch (error) {
@@ -198,9 +196,6 @@ export class StdioStreamTransport implements Transport {
     }
   }
 }
-
-/** What `send` returns for a line the stream took at once: one settled promise, shared. */
-const WRITTEN: Promise<void> = Promise.resolve();
 
 function closedError(): SdkError {
   return new SdkError("CONNECTION_CLOSED", "The transport is closed");
