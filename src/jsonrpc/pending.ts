@@ -16,7 +16,8 @@ export interface PendingOwner {
 /** An outbound request waiting for its response: its timer and its abort listener. */
 export class Pending {
   readonly onprogress: ProgressCallback | undefined;
-  readonly #startedAt = Date.now();
+  /** ms since the epoch when sent; read only under `maxTotalTimeoutMs`. */
+  readonly #startedAt: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #onAbort: (() => void) | undefined;
 
@@ -30,6 +31,7 @@ export class Pending {
     private readonly progressToken: ProgressToken | undefined,
   ) {
     this.onprogress = options.onprogress;
+    this.#startedAt = options.maxTotalTimeoutMs === undefined ? 0 : Date.now();
     const signal = options.signal;
     if (signal !== undefined) {
       this.#onAbort = () =>

@@ -179,10 +179,10 @@ export class StdioClientTransport implements Transport {
    * Rejects with `SdkError("NOT_CONNECTED")` before `start()` and
    * `SdkError("CONNECTION_CLOSED")` once the server is gone.
    */
-  async send(message: JsonRpcMessage): Promise<void> {
-    if (this.#closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
-    if (!this.#stream) throw new SdkError("NOT_CONNECTED", "The transport has not been started");
-    await this.#stream.send(message);
+  send(message: JsonRpcMessage): Promise<void> {
+    if (this.#closed) return Promise.reject(new SdkError("CONNECTION_CLOSED", "The transport is closed"));
+    if (!this.#stream) return Promise.reject(new SdkError("NOT_CONNECTED", "The transport has not been started"));
+    return this.#stream.send(message);
   }
 
   /**
