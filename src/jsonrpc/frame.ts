@@ -19,34 +19,45 @@ export type DecodedFrame =
  * `id` when it could be read). Spec: basic/index § Messages; JSON-RPC 2.0 § 5.1.
  */
 export function decodeFrame(text: string): DecodedFrame {
+  const read = readFrame(text);
+  if (read instanceof InvalidFrame) return { ok: false, error: read.error };
+  return Array.isArray(read) ? { ok: true, messages: read, batch: true } : { ok: true, messages: [read], batch: false };
+}
+
+/** A frame `readFrame` could not read: the JSON-RPC error response to write back. */
+export class InvalidFrame {
+  constructor(readonly error: JsonRpcErrorResponse) {}
+}
+
+/**
+ * `decodeFrame` without the wrapper: the message, the batch (an array, never empty) as it
+ * arrived, or an `InvalidFrame`. Never throws; the errors are those of `decodeFrame`.
+ */
+export function readFrame(text: string): JsonRpcMessage | JsonRpcMessage[] | InvalidFrame {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return {
-      ok: false,
-      error: errorResponse(null, ErrorCode.ParseError, "Parse error: the message is not valid JSON"),
-    };
+    return new InvalidFrame(errorResponse(null, ErrorCode.ParseError, "Parse error: the message is not valid JSON"));
   }
   if (Array.isArray(value)) {
     if (value.length === 0) {
-      return { ok: false, error: errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: empty batch") };
+      return new InvalidFrame(errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: empty batch"));
     }
     const messages: JsonRpcMessage[] = [];
     for (const item of value) {
       const checked = checkMessage(item);
       if (typeof checked === "string") {
-        return { ok: false, error: errorResponse(idOf(item), ErrorCode.InvalidRequest, checked) };
+        return new InvalidFrame(errorResponse(idOf(item), ErrorCode.InvalidRequest, checked));
       }
       messages.push(checked);
     }
-    return { ok: true, messages, batch: true };
+    return messages;
   }
   const checked = checkMessage(value);
-  if (typeof checked === "string") {
-    return { ok: false, error: errorResponse(idOf(value), ErrorCode.InvalidRequest, checked) };
-  }
-  return { ok: true, messages: [checked], batch: false };
+  if (typeof checked === "string")
+    return new InvalidFrame(errorResponse(idOf(value), ErrorCode.InvalidRequest, checked));
+  return checked;
 }
 
 /** Returns the message, or a sentence saying what is wrong with it. */
