@@ -354,4 +354,32 @@ describe("toNodeHandler", () => {
     expect(rebound.status).toBe(403);
     expect(JSON.parse(rebound.body)).toMatchObject({ error: { message: expect.stringContaining("attacker.example") } });
   });
+
+  it("drops a GET stream whose client stops reading once too much waits unread, and the session keeps serving", async () => {
+    const { url, sessions, errors } = await start();
+    const sessionId = await initialize(url);
+    const headers = { accept: "text/event-stream", "mcp-session-id": sessionId };
+    const stalled = request(url, { headers });
+    const closed = new Promise<void>((resolve) => {
+      stalled.on("response", (answer) => {
+        answer.pause();
+        answer.on("close", resolve);
+      });
+      stalled.on("error", () => resolve());
+    });
+    stalled.end();
+    await new Promise((resolve) => stalled.once("response", resolve));
+    // 32 MiB of notifications that the client never reads.
+    const data = "x".repeat(64 * 1024);
+    for (let i = 0; i < 512; i++) {
+      await sessions[0]?.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data } });
+    }
+    // The server has let go of the stalled stream (else 409), and closed its connection.
+    const next = await fetch(url, { headers });
+    expect(next.status).toBe(200);
+    await next.body?.cancel();
+    await closed;
+    expect(sessions[0]?.isClosed).toBe(false);
+    expect(errors).toEqual([]);
+  });
 });

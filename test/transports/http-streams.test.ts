@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MemoryEventStore } from "../../src/transports/http/event-store.js";
 import { StreamableHttpServer } from "../../src/transports/http/server.js";
+import type { StreamableHttpSessionTransport } from "../../src/transports/http/session-transport.js";
 import {
   BOTH,
   connectEcho,
@@ -73,6 +74,43 @@ describe("Streamable HTTP server: the standalone GET stream", () => {
     const unknown = await openGet(url, "unknown");
     expect(unknown.status).toBe(404);
     await unknown.text();
+  });
+
+  it("through handle(), drops a stream whose client stops reading once too much waits unread", async () => {
+    const sessions: StreamableHttpSessionTransport[] = [];
+    const server = new StreamableHttpServer({
+      onsession: (transport) => {
+        sessions.push(transport);
+        connectEcho(transport);
+      },
+    });
+    const init = await server.handle(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { accept: BOTH, "content-type": "application/json" },
+        body: JSON.stringify(initializeRequest(1)),
+      }),
+    );
+    await init.text();
+    const get = () =>
+      server.handle(
+        new Request("http://127.0.0.1/mcp", {
+          headers: { accept: "text/event-stream", "mcp-session-id": init.headers.get("mcp-session-id") ?? "" },
+        }),
+      );
+    const stalled = await get();
+    expect(stalled.status).toBe(200);
+    // 32 MiB of notifications that the client never reads.
+    const data = "x".repeat(64 * 1024);
+    for (let i = 0; i < 512; i++) {
+      await sessions[0]?.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data } });
+    }
+    const next = await get();
+    expect(next.status).toBe(200);
+    await next.body?.cancel();
+    await expect(stalled.text()).rejects.toThrow();
+    expect(sessions[0]?.isClosed).toBe(false);
+    await server.close();
   });
 
   it("ends when the session is deleted", async () => {

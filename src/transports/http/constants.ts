@@ -30,6 +30,13 @@ export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = STATEFUL_VERSIONS;
  */
 export const TRANSPORT_ERROR_CODE = -32000;
 
+/**
+ * 16 MiB: how many bytes of an SSE response may wait unread by the client. A client that lets
+ * more pile up is not keeping up; its connection is dropped, as if it had gone away (with an
+ * event store it can resume from its last event), so a stalled reader cannot exhaust memory.
+ */
+export const MAX_SSE_BACKLOG_BYTES = 16 * 1024 * 1024;
+
 /** ms a session may sit idle before it ends: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 

@@ -5,7 +5,7 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { errorResponse } from "../../jsonrpc/frame.js";
 import { isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../jsonrpc/messages.js";
-import { SSE_MEDIA_TYPE } from "./constants.js";
+import { MAX_SSE_BACKLOG_BYTES, SSE_MEDIA_TYPE } from "./constants.js";
 import type { HttpReply } from "./exchange.js";
 import { jsonResponse } from "./responses.js";
 
@@ -19,15 +19,20 @@ export interface Sink {
   end(unanswered?: readonly RequestId[]): void;
 }
 
-/** Where an SSE sink's text goes once the adapter has the connection. */
+/** Where an SSE sink's text goes once the adapter has the connection; a `ServerResponse` is one. */
 export interface SseOutput {
-  write(text: string): void;
-  end(): void;
+  write(text: string): unknown;
+  end(): unknown;
+  /** Bytes written that the client has not taken yet, where the adapter knows. */
+  readonly writableLength?: number;
+  /** Drops the connection at once. */
+  destroy?(): unknown;
 }
 
 /**
  * One SSE response body. Events written before the adapter attaches the connection wait in a
- * string; `cancel` (the client went away) runs `oncancel` once.
+ * string; `cancel` (the client went away) runs `oncancel` once. A client that leaves more than
+ * `MAX_SSE_BACKLOG_BYTES` unread when an event is due is dropped the same way.
  */
 export class SseSink implements Sink {
   readonly streaming = true;
@@ -95,8 +100,15 @@ export class SseSink implements Sink {
   }
 
   private emit(text: string): void {
-    if (this.out === undefined) this.pending += text;
-    else this.out.write(text);
+    const out = this.out;
+    if (out === undefined) {
+      this.pending += text;
+    } else if ((out.writableLength ?? 0) > MAX_SSE_BACKLOG_BYTES) {
+      this.cancel();
+      out.destroy?.();
+    } else {
+      out.write(text);
+    }
   }
 }
 

@@ -41,16 +41,24 @@ const encoder = new TextEncoder();
 export function toWebResponse(reply: HttpReply): Response {
   const { stream } = reply;
   if (stream === undefined) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      stream.attach({
-        write: (text) => controller.enqueue(encoder.encode(text)),
-        end: () => controller.close(),
-      });
+  // Queued bytes count against a high-water mark of 0, so -desiredSize is what the client has not read.
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        stream.attach({
+          write: (text) => controller.enqueue(encoder.encode(text)),
+          end: () => controller.close(),
+          get writableLength() {
+            return -(controller.desiredSize ?? 0);
+          },
+          destroy: () => controller.error(new Error("The client is not reading the event stream")),
+        });
+      },
+      cancel() {
+        stream.cancel();
+      },
     },
-    cancel() {
-      stream.cancel();
-    },
-  });
+    { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+  );
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
