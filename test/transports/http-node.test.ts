@@ -382,4 +382,36 @@ describe("toNodeHandler", () => {
     expect(sessions[0]?.isClosed).toBe(false);
     expect(errors).toEqual([]);
   });
+
+  it("does not report a client that goes away in the middle of its body as a server failure", async () => {
+    const errors: Error[] = [];
+    const endpoint = new StreamableHttpServer({
+      onsession: (transport) => connectEcho(transport),
+      onerror: (error) => errors.push(error),
+    });
+    const handle = toNodeHandler(endpoint);
+    let handled!: Promise<void>;
+    let arrived!: () => void;
+    const bodyStarted = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const http = createServer((req, res) => {
+      req.once("readable", arrived);
+      handled = handle(req, res);
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    running.push(async () => {
+      await endpoint.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    const req = request(url, { method: "POST", headers: { ...jsonHeaders, "content-length": "1000" } });
+    req.on("error", () => {});
+    req.write('{"jsonrpc":"2.0","id":1,');
+    await bodyStarted;
+    req.destroy();
+    await handled;
+    expect(errors).toEqual([]);
+  });
 });

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { StreamableHttpServer } from "../../src/transports/http/server.js";
 import {
   BOTH,
+  connectEcho,
   type EchoServer,
   initialize,
   initializeRequest,
@@ -101,6 +103,29 @@ describe("Streamable HTTP server: refusals", () => {
     const body = await response.json();
     expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
     expect(body.error.message).toMatch(/application\/json and text\/event-stream/);
+  });
+
+  it("through handle(), answers a body cut off by its client with 400, not as a server failure", async () => {
+    const errors: Error[] = [];
+    const server = new StreamableHttpServer({ onsession: (t) => connectEcho(t), onerror: (e) => errors.push(e) });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0",'));
+        controller.error(new Error("The client went away"));
+      },
+    });
+    const response = await server.handle(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { accept: BOTH, "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(errors).toEqual([]);
+    await server.close();
   });
 
   it("answers 415 for a body that is not application/json", async () => {

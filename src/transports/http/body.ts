@@ -1,10 +1,12 @@
 /** Reads a request body as UTF-8 text without ever holding more than the allowed number of bytes. */
 
-export type BodyText = { ok: true; text: string } | { ok: false; reason: "too-large" | "not-utf8" };
+/** A request body as text, or why there is none: too large, not UTF-8, or cut off (the client went away). */
+export type BodyText = { ok: true; text: string } | { ok: false; reason: "too-large" | "not-utf8" | "incomplete" };
 
 /**
  * Reads `request.body` up to `maxBytes` bytes. A declared `Content-Length` over the limit is
- * refused before reading; a streamed body is cut off as soon as it passes the limit.
+ * refused before reading; a streamed body is cut off as soon as it passes the limit. A body
+ * whose stream fails (the client aborted) is "incomplete".
  */
 export async function readBodyText(request: Request, maxBytes: number): Promise<BodyText> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
@@ -17,7 +19,13 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let read: ReadableStreamReadResult<Uint8Array>;
+    try {
+      read = await reader.read();
+    } catch {
+      return { ok: false, reason: "incomplete" };
+    }
+    const { done, value } = read;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { type BodyText, decodeBody } from "./body.js";
 
 const TOO_LARGE: BodyText = { ok: false, reason: "too-large" };
+const INCOMPLETE: BodyText = { ok: false, reason: "incomplete" };
 
 /**
  * The body of `req` as UTF-8 text, up to `maxBytes` bytes. A declared `Content-Length` over the
@@ -12,7 +13,7 @@ const TOO_LARGE: BodyText = { ok: false, reason: "too-large" };
  * (`express.json()`). A request still unread is read even if `req.body` is set, as Express 4's
  * parsers set it to `{}` for a request they skip. The rest of a refused body is read and
  * dropped, so the answer reaches the client and the connection can be reused.
- * @throws Error when the client aborts the request before its body is complete.
+ * A body the client stops sending before its end (it went away) is "incomplete".
  */
 export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes: number): Promise<BodyText> {
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
@@ -21,7 +22,7 @@ export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes
     return Promise.resolve(TOO_LARGE);
   }
   if (req.readableEnded) return Promise.resolve(keptBody(req.body, maxBytes));
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;
     const detach = () => {
@@ -44,11 +45,11 @@ export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes
       detach();
       resolve(decodeBody(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total)));
     };
-    const onError = (error: Error) => {
+    const onError = () => {
       detach();
-      reject(error);
+      resolve(INCOMPLETE);
     };
-    const onClose = () => onError(new Error("The request ended before its body was complete"));
+    const onClose = onError;
     req.on("data", onData);
     req.on("end", onEnd);
     req.on("error", onError);

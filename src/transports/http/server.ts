@@ -150,7 +150,7 @@ export class StreamableHttpServer {
 
   /**
    * Answers one HTTP request to the MCP endpoint. Refusals carry a JSON-RPC error body:
-   * 400 (-32700 bad JSON, -32600 bad shape, missing session id, bad `MCP-Protocol-Version`),
+   * 400 (-32700 bad JSON, -32600 bad shape, a body cut off, missing session id, bad `MCP-Protocol-Version`),
    * 403 (foreign Origin or Host), 404 (unknown or ended session), 405, 406 (Accept),
    * 409 (stream already open), 413 (body too large), 415 (Content-Type).
    */
@@ -202,11 +202,7 @@ export class StreamableHttpServer {
       return httpError(415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
     }
     const body = await request.readBody(this.maxBodyBytes);
-    if (!body.ok) {
-      return body.reason === "too-large"
-        ? httpError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`)
-        : httpError(400, ErrorCode.ParseError, "Parse error: the body is not valid UTF-8");
-    }
+    if (!body.ok) return this.bodyRefusal(body.reason);
     const frame = decodeFrame(body.text);
     if (!frame.ok) return jsonResponse(400, frame.error);
     const refused = this.options.onrequest && statelessRefusal(request.headers, frame.messages, frame.batch);
@@ -235,6 +231,15 @@ export class StreamableHttpServer {
     const messageExtra = this.messageExtra(request, extra);
     if (transport.sessionId !== undefined) messageExtra.sessionId = transport.sessionId;
     return transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport), initialize?.id);
+  }
+
+  private bodyRefusal(reason: "too-large" | "not-utf8" | "incomplete"): HttpReply {
+    if (reason === "too-large") {
+      return httpError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`);
+    }
+    // An incomplete body is a client that went away, not a server failure: nothing is reported.
+    if (reason === "incomplete") return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the body ended early");
+    return httpError(400, ErrorCode.ParseError, "Parse error: the body is not valid UTF-8");
   }
 
   private messageExtra(request: RequestView, extra: HandleExtra): PostExtra {
