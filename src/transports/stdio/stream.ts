@@ -120,12 +120,18 @@ export class StdioStreamTransport implements Transport {
     if (this.#drain) return this.#writeAfterDrain(line);
     if (this.#closed) return Promise.reject(closedError());
     // Lines written within one tick (answers to a chunk of requests) leave in one system call.
+    const writable = this.#writable;
     if (!this.#corked) {
       this.#corked = true;
-      this.#writable.cork();
+      writable.cork();
       process.nextTick(this.#uncork);
+    } else if (writable.writableLength + line.length >= writable.writableHighWaterMark) {
+      // What the cork holds is flushed before it reaches the high-water mark, so that `write`
+      // reports only the peer's backpressure, not lines this side held back itself.
+      writable.uncork();
+      writable.cork();
     }
-    if (!this.#writable.write(line)) return this.#waitForDrain();
+    if (!writable.write(line)) return this.#waitForDrain();
     return SENT;
   }
 
