@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { MemoryEventStore } from "../../src/transports/http/event-store.js";
 import { StreamableHttpServer } from "../../src/transports/http/server.js";
+import type { StreamableHttpSessionTransport } from "../../src/transports/http/session-transport.js";
 import { BOTH, connectEcho, initializeRequest, nextMessage, sseEvents, sseMessages } from "./http-fixtures.js";
 
 describe("Streamable HTTP server: resuming a stream", () => {
@@ -37,6 +39,69 @@ describe("Streamable HTTP server: resuming a stream", () => {
     const rest: unknown[] = [];
     for await (const event of events) if (event.data !== "") rest.push(event.data);
     expect(rest).toEqual([]);
+    await server.close();
+  });
+
+  it("keeps storing a stream's messages when the client that resumed it goes away before the replay ends", async () => {
+    let gate: Promise<void> | undefined;
+    let lookups = 0;
+    class SlowReplay extends MemoryEventStore {
+      override async replayEventsAfter(
+        lastEventId: string,
+        send: (eventId: string, message: JsonRpcMessage) => Promise<void>,
+      ): Promise<string> {
+        const streamId = await super.replayEventsAfter(lastEventId, send);
+        // A resumption looks the id up once, then replays: only the replay waits.
+        if (gate !== undefined && ++lookups % 2 === 0) await gate;
+        return streamId;
+      }
+    }
+    const sessions: StreamableHttpSessionTransport[] = [];
+    const server = new StreamableHttpServer({
+      onsession: (transport) => {
+        sessions.push(transport);
+        connectEcho(transport);
+      },
+      eventStore: new SlowReplay(),
+    });
+    const call = (method: string, headers: Record<string, string>, body?: unknown) =>
+      server.handle(
+        new Request("http://127.0.0.1/mcp", {
+          method,
+          headers: {
+            accept: method === "GET" ? "text/event-stream" : BOTH,
+            "content-type": "application/json",
+            ...headers,
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }),
+      );
+    const init = await call("POST", {}, initializeRequest(1));
+    await init.text();
+    const headers = { "mcp-session-id": init.headers.get("mcp-session-id") ?? "" };
+    const first = sseEvents(await call("GET", headers));
+    const priming = (await first.next()).value?.id ?? "";
+    await first.return(undefined);
+
+    // A resumption whose client leaves while the server is still replaying.
+    let release!: () => void;
+    gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    const dropped = await call("GET", { ...headers, "last-event-id": priming });
+    await dropped.body?.cancel();
+    release();
+    gate = undefined;
+    await new Promise((resolve) => setImmediate(resolve));
+
+    // The stream is still resumable: what the server sends on it now is stored, not refused or held back.
+    const transport = sessions[0] as StreamableHttpSessionTransport;
+    await transport.send({ jsonrpc: "2.0", id: "srv-1", method: "ping" });
+    await transport.send({ jsonrpc: "2.0", method: "notifications/announced", params: { n: 0 } });
+    const resumed = sseEvents(await call("GET", { ...headers, "last-event-id": priming }));
+    expect(await nextMessage(resumed)).toMatchObject({ id: "srv-1", method: "ping" });
+    expect(await nextMessage(resumed)).toMatchObject({ params: { n: 0 } });
+    await resumed.return(undefined);
     await server.close();
   });
 });

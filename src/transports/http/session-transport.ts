@@ -288,7 +288,8 @@ export class StreamableHttpSessionTransport implements Transport {
     const replay = async () => {
       await store.replayEventsAfter(lastEventId, async (eventId, message) => sink.write(message, eventId));
       if (stream === undefined || stream.done) sink.end();
-      else stream.sink = sink;
+      // A client that left during the replay leaves the stream as it found it: stored, resumable.
+      else if (sink.open) stream.sink = sink;
     };
     if (stream === undefined) {
       await replay();
