@@ -414,4 +414,63 @@ describe("toNodeHandler", () => {
     await handled;
     expect(errors).toEqual([]);
   });
+
+  it("does not start a stateless 2026 request whose client went away before the handler was reached", async () => {
+    let calls = 0;
+    const mcp = new McpServer({ name: "s", version: "1" });
+    mcp.registerTool("count", { description: "Counts its calls", inputSchema: { type: "object" } }, () => {
+      calls++;
+      return { content: [] };
+    });
+    const endpoint = new StreamableHttpServer({ onsession: () => undefined, onrequest: (t) => mcp.connect(t) });
+    const handle = toNodeHandler(endpoint);
+    let handled!: Promise<void>;
+    let reached!: () => void;
+    const done = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    // Slow middleware (say, a token check) that reads the body and gets to the handler after the client left.
+    const http = createServer((req, res) => {
+      jsonBodyParser(req, res, () => {
+        res.once("close", () => {
+          handled = handle(req, res);
+          reached();
+        });
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    running.push(async () => {
+      await endpoint.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "count",
+        arguments: {},
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    });
+    const req = request(url, {
+      method: "POST",
+      headers: {
+        ...jsonHeaders,
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "count",
+      },
+    });
+    req.on("error", () => {});
+    req.end(body, () => setImmediate(() => req.destroy()));
+    await done;
+    await handled;
+    expect(calls).toBe(0);
+  });
 });

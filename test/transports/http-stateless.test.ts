@@ -205,6 +205,38 @@ describe("Streamable HTTP server, stateless requests", () => {
     expect(await removed.json()).toMatchObject({ id: 5, error: { code: -32601 } });
   });
 
+  it("through handle(), does not start a request whose client already went away", async () => {
+    let calls = 0;
+    const server = new McpServer({ name: "s", version: "1" });
+    server.registerTool("count", { description: "Counts its calls", inputSchema: { type: "object" } }, () => {
+      calls++;
+      return { content: [] };
+    });
+    const http = new StreamableHttpServer({ onsession: () => undefined, onrequest: (t) => server.connect(t) });
+    const gone = new AbortController();
+    gone.abort();
+    await http.handle(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: {
+          accept: "application/json, text/event-stream",
+          "content-type": "application/json",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "count",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "count", arguments: {}, _meta: META },
+        }),
+        signal: gone.signal,
+      }),
+    );
+    expect(calls).toBe(0);
+  });
+
   it("still creates a session for initialize on the same endpoint", async () => {
     const http = endpoint();
     const response = await post(

@@ -23,7 +23,7 @@ export interface RequestView {
   headerRecord(): Record<string, string>;
   /** The body as UTF-8 text, refused past `maxBytes` bytes (without holding more than that). */
   readBody(maxBytes: number): Promise<BodyText>;
-  /** Runs `listener` once if the client goes away before the answer is complete. */
+  /** Runs `listener` once if the client goes away before the answer is complete (at once if it already has). */
   onAbort(listener: () => void): void;
 }
 

@@ -90,6 +90,10 @@ class NodeRequestView implements RequestView, RequestHeaders {
   onAbort(listener: () => void): void {
     // Only a client that went away before the answer was complete aborts the request.
     const res = this.res;
+    if (res.destroyed && !res.writableFinished) {
+      listener();
+      return;
+    }
     res.once("close", () => {
       if (!res.writableFinished) listener();
     });

@@ -206,8 +206,9 @@ export class StatelessRequestTransport implements Transport {
 
   async start(): Promise<void> {}
 
-  /** Hands the request to the protocol layer (after `start`). */
+  /** Hands the request to the protocol layer (after `start`); not once closed, as when its client already left. */
   deliver(): void {
+    if (this.#closed) return;
     this.onmessage?.(this.request, this.extra);
   }
 

@@ -31,7 +31,8 @@ export class WebRequestView implements RequestView {
   }
 
   onAbort(listener: () => void): void {
-    this.request.signal.addEventListener("abort", listener, { once: true });
+    if (this.request.signal.aborted) listener();
+    else this.request.signal.addEventListener("abort", listener, { once: true });
   }
 }
 
