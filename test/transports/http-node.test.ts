@@ -473,4 +473,28 @@ describe("toNodeHandler", () => {
     await handled;
     expect(calls).toBe(0);
   });
+
+  it("lets go of a GET stream it could not start because middleware had already sent headers", async () => {
+    let meddle = true;
+    const { url, sessions } = await start({}, (req, res, next) => {
+      if (meddle && req.method === "GET") {
+        meddle = false;
+        res.writeHead(200);
+        res.flushHeaders();
+      }
+      next();
+    });
+    const sessionId = await initialize(url);
+    const headers = { accept: "text/event-stream", "mcp-session-id": sessionId };
+    // The connection is dropped: the client gets no stream.
+    const broken = await fetch(url, { headers })
+      .then((answer) => answer.text())
+      .catch(() => "dropped");
+    expect(broken).toBe("dropped");
+    // Nothing holds the session open (it can expire when idle), and the client can open its stream.
+    expect(sessions[0]?.busy).toBe(false);
+    const next = await fetch(url, { headers });
+    expect(next.status).toBe(200);
+    await next.body?.cancel();
+  });
 });

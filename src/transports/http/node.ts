@@ -120,8 +120,15 @@ function writeReply(reply: HttpReply, res: ServerResponse): void {
     res.cork();
     process.nextTick(uncork, res);
   }
-  res.writeHead(reply.status, reply.headers);
-  res.flushHeaders();
+  try {
+    res.writeHead(reply.status, reply.headers);
+    res.flushHeaders();
+  } catch (error) {
+    // Headers already sent (by middleware, say): the stream never reaches the client, so the
+    // session lets go of it, as when a client leaves.
+    stream.cancel();
+    throw error;
+  }
   res.once("close", () => stream.cancel());
   stream.attach(res);
 }
