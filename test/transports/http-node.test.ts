@@ -497,4 +497,38 @@ describe("toNodeHandler", () => {
     expect(next.status).toBe(200);
     await next.body?.cancel();
   });
+
+  it("never rejects, even for a Host it cannot parse after middleware already sent headers", async () => {
+    const endpoint = new StreamableHttpServer({ onsession: (transport) => connectEcho(transport) });
+    const handle = toNodeHandler(endpoint);
+    let handled!: Promise<void>;
+    let reached!: () => void;
+    const done = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const http = createServer((req, res) => {
+      res.writeHead(200);
+      res.flushHeaders();
+      handled = handle(req, res);
+      reached();
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    running.push(async () => {
+      await endpoint.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    const req = request({
+      host: "127.0.0.1",
+      port: (http.address() as AddressInfo).port,
+      path: "/mcp",
+      method: "POST",
+      headers: { ...jsonHeaders, host: "bad host" },
+    });
+    req.on("error", () => {});
+    req.end("{}");
+    await done;
+    await expect(handled).resolves.toBeUndefined();
+    req.destroy();
+  });
 });

@@ -29,12 +29,12 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise
  */
 export function toNodeHandler(server: StreamableHttpServer, options: NodeHandlerOptions = {}): NodeHandler {
   return async (req, res) => {
-    const request = new NodeRequestView(req, res);
-    if (!URL.canParse(req.url ?? "/", `http://${request.host()}`)) {
-      writeReply(httpError(400, ErrorCode.InvalidRequest, "Bad Request: invalid URL or Host"), res);
-      return;
-    }
     try {
+      const request = new NodeRequestView(req, res);
+      if (!URL.canParse(req.url ?? "/", `http://${request.host()}`)) {
+        writeReply(httpError(400, ErrorCode.InvalidRequest, "Bad Request: invalid URL or Host"), res);
+        return;
+      }
       const authInfo = options.authInfo ? options.authInfo(req) : (req as IncomingMessage & { auth?: AuthInfo }).auth;
       const localAddress = req.socket?.localAddress;
       const extra: HandleExtra = localAddress === undefined ? {} : { localAddress };
