@@ -531,4 +531,31 @@ describe("toNodeHandler", () => {
     await expect(handled).resolves.toBeUndefined();
     req.destroy();
   });
+
+  it("reports a failure of its authInfo option to onerror and answers 500", async () => {
+    const errors: Error[] = [];
+    const endpoint = new StreamableHttpServer({
+      onsession: (transport) => connectEcho(transport),
+      onerror: (error) => errors.push(error),
+    });
+    const handle = toNodeHandler(endpoint, {
+      authInfo: () => {
+        throw new Error("the token cache is down");
+      },
+    });
+    const http = createServer((req, res) => void handle(req, res));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    running.push(async () => {
+      await endpoint.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    const answer = await post(
+      new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`),
+      initializeRequest(),
+    );
+    expect(answer.status).toBe(500);
+    expect(await answer.json()).toMatchObject({ id: null, error: { code: -32603 } });
+    expect(errors.map((error) => error.message)).toEqual(["the token cache is down"]);
+  });
 });

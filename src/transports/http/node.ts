@@ -18,7 +18,7 @@ export interface NodeHandlerOptions {
   authInfo?: (req: IncomingMessage) => AuthInfo | undefined;
 }
 
-/** A `node:http` request listener; it never rejects (failures become 400 or 500 answers). */
+/** A `node:http` request listener; it never rejects (failures become 400 or 500 answers, and go to `onerror`). */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
@@ -40,7 +40,8 @@ export function toNodeHandler(server: StreamableHttpServer, options: NodeHandler
       const extra: HandleExtra = localAddress === undefined ? {} : { localAddress };
       if (authInfo !== undefined) extra.authInfo = authInfo;
       writeReply(await server.serve(request, extra), res);
-    } catch {
+    } catch (error) {
+      server.reportError(error);
       if (res.headersSent) res.destroy();
       else writeReply(httpError(500, ErrorCode.InternalError, "Internal error"), res);
     }

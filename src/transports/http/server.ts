@@ -175,9 +175,14 @@ export class StreamableHttpServer {
           return this.methodNotAllowed(request.method);
       }
     } catch (error) {
-      this.options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.reportError(error);
       return httpError(500, ErrorCode.InternalError, "Internal error");
     }
+  }
+
+  /** @internal Hands an unexpected failure (of the server or of the adapter in front of it) to `onerror`. */
+  reportError(error: unknown): void {
+    this.options.onerror?.(error instanceof Error ? error : new Error(String(error)));
   }
 
   /** Closes every session; later requests get 503. */
