@@ -197,6 +197,16 @@ describe("toNodeHandler", () => {
     await refused.text();
   });
 
+  it("reads a body whose encoding middleware set to text without reading it", async () => {
+    const { url } = await start({}, (req, _res, next) => {
+      req.setEncoding("utf8");
+      next();
+    });
+    const answer = await post(url, { ...initializeRequest(), padding: "é".repeat(100_000) });
+    expect(answer.status).toBe(200);
+    expect(await sseMessages(answer)).toMatchObject([{ id: 1, result: { serverInfo: { name: "echo" } } }]);
+  });
+
   it("answers a body that middleware read without keeping it with -32700 instead of waiting for ever", async () => {
     const { url } = await start({}, (req, _res, next) => {
       req.resume();

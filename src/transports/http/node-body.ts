@@ -31,7 +31,9 @@ export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes
       req.off("error", onError);
       req.off("close", onClose);
     };
-    const onData = (chunk: Buffer) => {
+    // Strings arrive when middleware set an encoding on the request; they are counted as bytes too.
+    const onData = (data: Buffer | string) => {
+      const chunk = typeof data === "string" ? Buffer.from(data) : data;
       total += chunk.length;
       if (total > maxBytes) {
         detach();
