@@ -207,6 +207,16 @@ describe("toNodeHandler", () => {
     expect(await sseMessages(answer)).toMatchObject([{ id: 1, result: { serverInfo: { name: "echo" } } }]);
   });
 
+  it("reads a body that middleware paused while it did its own work", async () => {
+    const { url } = await start({}, (req, _res, next) => {
+      req.pause();
+      setImmediate(next);
+    });
+    const answer = await post(url, initializeRequest());
+    expect(answer.status).toBe(200);
+    expect(await sseMessages(answer)).toMatchObject([{ id: 1, result: { serverInfo: { name: "echo" } } }]);
+  });
+
   it("answers a body that middleware read without keeping it with -32700 instead of waiting for ever", async () => {
     const { url } = await start({}, (req, _res, next) => {
       req.resume();

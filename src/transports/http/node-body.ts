@@ -56,6 +56,8 @@ export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes
     req.on("end", onEnd);
     req.on("error", onError);
     req.on("close", onClose);
+    // A 'data' listener does not restart a request that middleware paused.
+    req.resume();
   });
 }
 
