@@ -578,4 +578,33 @@ describe("toNodeHandler", () => {
     expect(await answer.json()).toMatchObject({ id: null, error: { code: -32603 } });
     expect(errors.map((error) => error.message)).toEqual(["the token cache is down"]);
   });
+
+  it("finishes with a request whose client left before the handler began reading its body", async () => {
+    const endpoint = new StreamableHttpServer({ onsession: (transport) => connectEcho(transport) });
+    const handle = toNodeHandler(endpoint);
+    let handled!: Promise<void>;
+    let reached!: () => void;
+    const done = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    // Slow middleware that gets to the handler only after the client has gone.
+    const http = createServer((req, res) => {
+      req.once("close", () => {
+        handled = handle(req, res);
+        reached();
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    running.push(async () => {
+      await endpoint.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    const req = request(url, { method: "POST", headers: { ...jsonHeaders, "content-length": "1000" } });
+    req.on("error", () => {});
+    req.write('{"jsonrpc":"2.0",', () => setImmediate(() => req.destroy()));
+    await done;
+    await expect(handled).resolves.toBeUndefined();
+  });
 });

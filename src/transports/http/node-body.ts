@@ -22,6 +22,8 @@ export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes
     return Promise.resolve(TOO_LARGE);
   }
   if (req.readableEnded) return Promise.resolve(keptBody(req.body, maxBytes));
+  // The client left before anything read its body: no event will come to wait for.
+  if (req.destroyed) return Promise.resolve(INCOMPLETE);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;
