@@ -2,23 +2,28 @@
 import { SdkError } from "./errors.js";
 import type { RequestId } from "./messages.js";
 import type { ProgressCallback, ProgressToken } from "./progress.js";
+import type { RequestTimers, TimerOwner, TimerSlot } from "./request-timers.js";
 import type { RequestOptions, Result } from "./session-types.js";
 
 /** What a pending request needs of the session that sent it. */
 export interface PendingOwner {
   /** ms for requests that pass no `timeoutMs`. */
   readonly defaultTimeoutMs: number;
+  /** Where the request's timeout timer comes from and goes back to. */
+  readonly timers: RequestTimers;
   /** Rejects the request with `reason`, tells the peer when it was cancelled, and forgets it. */
   abandon(id: RequestId, reason: SdkError): void;
   forgetProgressToken(token: ProgressToken): void;
 }
 
 /** An outbound request waiting for its response: its timer and its abort listener. */
-export class Pending {
+export class Pending implements TimerOwner {
   readonly onprogress: ProgressCallback | undefined;
   /** ms since the epoch when sent; read only under `maxTotalTimeoutMs`. */
   readonly #startedAt: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: TimerSlot | undefined;
+  /** ms the running timer waits, for the error it ends with. */
+  #wait = 0;
   #onAbort: (() => void) | undefined;
 
   constructor(
@@ -42,21 +47,27 @@ export class Pending {
 
   /** (Re)starts the timeout: `timeoutMs`, capped by what is left of `maxTotalTimeoutMs`. */
   arm(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
     const { options } = this;
     let wait = options.timeoutMs ?? this.session.defaultTimeoutMs;
     if (options.maxTotalTimeoutMs !== undefined) {
       wait = Math.min(wait, options.maxTotalTimeoutMs - (Date.now() - this.#startedAt));
     }
+    const timers = this.session.timers;
+    if (this.#timer !== undefined) {
+      timers.stop(this.#timer);
+      this.#timer = undefined;
+    }
     if (!Number.isFinite(wait)) return;
-    this.#timer = setTimeout(
-      () => {
-        this.session.abandon(
-          this.id,
-          new SdkError("REQUEST_TIMEOUT", `${this.method} timed out after ${Math.round(wait)} ms`),
-        );
-      },
-      Math.max(0, wait),
+    this.#wait = wait;
+    this.#timer = timers.start(this, Math.max(0, wait));
+  }
+
+  /** The timer ran out: the request is given up with `SdkError("REQUEST_TIMEOUT")`. */
+  expire(): void {
+    this.#timer = undefined;
+    this.session.abandon(
+      this.id,
+      new SdkError("REQUEST_TIMEOUT", `${this.method} timed out after ${Math.round(this.#wait)} ms`),
     );
   }
 
@@ -65,7 +76,10 @@ export class Pending {
   }
 
   cleanup(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#timer !== undefined) {
+      this.session.timers.stop(this.#timer);
+      this.#timer = undefined;
+    }
     if (this.#onAbort !== undefined) this.options.signal?.removeEventListener("abort", this.#onAbort);
     if (this.progressToken !== undefined) this.session.forgetProgressToken(this.progressToken);
   }

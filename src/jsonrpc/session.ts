@@ -23,6 +23,7 @@ import {
 } from "./messages.js";
 import { Pending } from "./pending.js";
 import type { Progress, ProgressToken } from "./progress.js";
+import { RequestTimers } from "./request-timers.js";
 import type {
   FallbackNotificationHandler,
   JsonRpcSessionOptions,
@@ -64,6 +65,7 @@ export class JsonRpcSession {
   private fallbackNotifications: { accepts(method: string): boolean; handler: FallbackNotificationHandler } | undefined;
   /** ms a request waits when it passes no `timeoutMs`. */
   readonly defaultTimeoutMs: number;
+  #timers: RequestTimers | undefined;
   private closed = false;
 
   /** Called once when the transport closes. */
@@ -74,6 +76,12 @@ export class JsonRpcSession {
   /** @param options `defaultTimeoutMs` (ms) for requests that pass no `timeoutMs`. */
   constructor(options: JsonRpcSessionOptions = {}) {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
+  }
+
+  /** The timeout timers of outbound requests, reused from one request to the next (made on first use). */
+  get timers(): RequestTimers {
+    this.#timers ??= new RequestTimers();
+    return this.#timers;
   }
 
   /** Whether a transport is attached and has not closed. */
@@ -409,6 +417,7 @@ export class JsonRpcSession {
       for (const call of this.inbound?.values() ?? []) call.abort(error);
       this.inbound?.clear();
     }
+    this.#timers?.clear();
     this.onclose?.();
   }
 }

@@ -153,6 +153,30 @@ describe("JsonRpcSession", () => {
     expect(received[1]).toMatchObject({ method: "notifications/cancelled", params: { requestId: 0 } });
   });
 
+  it("times out each request after its own wait, also when earlier requests were answered in time", async () => {
+    vi.useFakeTimers();
+    const { session, wire } = await sessionAndWire({ defaultTimeoutMs: 1000 });
+    await vi.advanceTimersByTimeAsync(0);
+    for (const id of [0, 1]) {
+      const answered = session.request("quick");
+      await vi.advanceTimersByTimeAsync(400);
+      await wire.send({ jsonrpc: "2.0", id, result: { id } });
+      await expect(answered).resolves.toEqual({ id });
+    }
+    const slow = session.request("slow").catch((e: unknown) => e);
+    const other = session.request("slow", {}, { timeoutMs: 300 }).catch((e: unknown) => e);
+    let settled = false;
+    void slow.then(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(300);
+    expect(await other).toMatchObject({ code: "REQUEST_TIMEOUT" });
+    await vi.advanceTimersByTimeAsync(699);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await slow).toMatchObject({ code: "REQUEST_TIMEOUT", message: "slow timed out after 1000 ms" });
+  });
+
   it("waits forever with timeoutMs: Infinity (a request a human answers)", async () => {
     vi.useFakeTimers();
     const { session, wire } = await sessionAndWire({ defaultTimeoutMs: 1000 });
