@@ -607,4 +607,68 @@ describe("toNodeHandler", () => {
     await done;
     await expect(handled).resolves.toBeUndefined();
   });
+
+  it("on HTTP/2 stops a stateless 2026 request's handler when its client cancels the stream", async () => {
+    let started!: () => void;
+    const begun = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let stopped!: () => void;
+    const aborted = new Promise<void>((resolve) => {
+      stopped = resolve;
+    });
+    const mcp = new McpServer({ name: "s", version: "1" });
+    mcp.registerTool(
+      "wait",
+      { description: "Waits until cancelled", inputSchema: { type: "object" } },
+      (_args, ctx) => {
+        started();
+        return new Promise((resolve) => {
+          ctx.signal.addEventListener("abort", () => {
+            stopped();
+            resolve({ content: [] });
+          });
+        });
+      },
+    );
+    const endpoint = new StreamableHttpServer({ onsession: () => undefined, onrequest: (t) => mcp.connect(t) });
+    const handle = toNodeHandler(endpoint);
+    const h2 = createHttp2Server((req, res) => {
+      void handle(req as unknown as IncomingMessage, res as unknown as ServerResponse);
+    });
+    await new Promise<void>((resolve) => h2.listen(0, "127.0.0.1", resolve));
+    const client = connectHttp2(`http://127.0.0.1:${(h2.address() as AddressInfo).port}`);
+    running.push(async () => {
+      client.close();
+      await endpoint.close();
+      await new Promise((resolve) => h2.close(resolve));
+    });
+    const stream = client.request({
+      ":method": "POST",
+      ":path": "/mcp",
+      ...jsonHeaders,
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "wait",
+    });
+    stream.on("error", () => {});
+    stream.end(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "wait",
+          arguments: {},
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    );
+    await begun;
+    stream.close();
+    await aborted;
+  });
 });

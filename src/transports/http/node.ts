@@ -91,14 +91,27 @@ class NodeRequestView implements RequestView, RequestHeaders {
   onAbort(listener: () => void): void {
     // Only a client that went away before the answer was complete aborts the request.
     const res = this.res;
-    if (res.destroyed && !res.writableFinished) {
+    if (isGone(res) && !isComplete(res)) {
       listener();
       return;
     }
     res.once("close", () => {
-      if (!res.writableFinished) listener();
+      if (!isComplete(res)) listener();
     });
   }
+}
+
+/**
+ * Whether the answer was written to its end. HTTP/2's compatibility layer reports a cancelled
+ * stream as `writableFinished` too, so `writableEnded` (our `end` was called) must also hold.
+ */
+function isComplete(res: ServerResponse): boolean {
+  return res.writableEnded && res.writableFinished;
+}
+
+/** Whether the connection is gone; HTTP/2's compatibility layer says so of its stream only. */
+function isGone(res: ServerResponse): boolean {
+  return res.destroyed || (res as { stream?: { destroyed?: boolean } }).stream?.destroyed === true;
 }
 
 function writeReply(reply: HttpReply, res: ServerResponse): void {
@@ -109,7 +122,7 @@ function writeReply(reply: HttpReply, res: ServerResponse): void {
     res.end(body);
     return;
   }
-  if (res.destroyed) {
+  if (isGone(res)) {
     // The client left while the answer was being prepared: nothing will read the stream.
     stream.cancel();
     return;
