@@ -128,6 +128,23 @@ describe("Streamable HTTP server: refusals", () => {
     await server.close();
   });
 
+  it("through handle(), answers a request whose body was already read with -32700, as toNodeHandler does", async () => {
+    const errors: Error[] = [];
+    const server = new StreamableHttpServer({ onsession: (t) => connectEcho(t), onerror: (e) => errors.push(e) });
+    const request = new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: { accept: BOTH, "content-type": "application/json" },
+      body: JSON.stringify(initializeRequest()),
+    });
+    // As middleware of a web framework may have done before handing the request on.
+    await request.json();
+    const response = await server.handle(request);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ id: null, error: { code: -32700 } });
+    expect(errors).toEqual([]);
+    await server.close();
+  });
+
   it("answers 415 for a body that is not application/json", async () => {
     const { url } = await start();
     const response = await post(url, initializeRequest(), { "content-type": "text/plain" });

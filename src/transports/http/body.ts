@@ -14,7 +14,8 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     await request.body?.cancel().catch(() => {});
     return { ok: false, reason: "too-large" };
   }
-  if (request.body === null) return { ok: true, text: "" };
+  // Read already (by middleware, say) and gone: what is left is an empty body.
+  if (request.body === null || request.bodyUsed) return { ok: true, text: "" };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
