@@ -370,7 +370,8 @@ export class JsonRpcSession {
     // A cancelled request gets no response (spec: basic/utilities/cancellation).
     if (this.inbound?.get(call.id) !== call || call.aborted) return;
     this.inbound.delete(call.id);
-    await this.reply(response);
+    const sent = this.reply(response);
+    if (sent !== SENT) await sent;
   }
 
   private reply(response: JsonRpcResponse): Promise<void> {
