@@ -671,4 +671,28 @@ describe("toNodeHandler", () => {
     stream.close();
     await aborted;
   });
+
+  it("in stateless mode closes a request's transport when its client goes away, as nothing can resume its stream", async () => {
+    let closed!: () => void;
+    const ended = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const { url } = await start({
+      sessionIdGenerator: undefined,
+      onsession: (transport) => {
+        connectEcho(transport);
+        transport.onclose = closed;
+      },
+    });
+    const req = request(url, { method: "POST", headers: jsonHeaders });
+    req.on("error", () => {});
+    // `progress` sends a notification on the request's stream, then waits for a `release` that never comes.
+    const notified = new Promise<void>((resolve) => {
+      req.on("response", (answer) => answer.once("data", () => resolve()));
+    });
+    req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "progress", params: { key: "k" } }));
+    await notified;
+    req.destroy();
+    await ended;
+  });
 });

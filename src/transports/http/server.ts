@@ -34,9 +34,9 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    * Called with a fresh transport for each new session (an `initialize` request); the
    * protocol layer connects to it. Messages wait until the transport is started. A session
    * whose `initialize` is answered with an error closes once that answer is sent. In
-   * stateless mode it is called for every POST, and that transport closes itself once
-   * the POST is answered. A promise it returns is awaited (e.g. `(t) => mcpServer.connect(t)`);
-   * a throw or rejection answers the POST with 500.
+   * stateless mode it is called for every POST, and that transport closes itself once the
+   * POST is answered or its client leaves the SSE answer. A promise it returns is awaited
+   * (e.g. `(t) => mcpServer.connect(t)`); a throw or rejection answers the POST with 500.
    */
   onsession: (transport: StreamableHttpSessionTransport) => unknown;
   /**

@@ -27,7 +27,7 @@ export interface SessionTransportOptions {
   enableJsonResponse: boolean;
   /** ms sent as `retry` in each priming event; `undefined` leaves the client's default. */
   retryIntervalMs: number | undefined;
-  /** Stateless mode: close once every request received is answered. */
+  /** Stateless mode: close once every request received is answered, or the POST's client goes away. */
   closeWhenIdle: boolean;
   /** Runs once on close, before `onclose`, so the server forgets the session. */
   onterminate?: (transport: StreamableHttpSessionTransport) => void;
@@ -311,6 +311,9 @@ export class StreamableHttpSessionTransport implements Transport {
   private attachSse(stream: OutboundStream, fresh = true): SseSink {
     const sink = new SseSink(() => {
       if (stream.sink === sink) stream.sink = undefined;
+      // Stateless mode: the transport serves this one POST, and without a session nothing can resume
+      // its stream, so a client that left ends it (the protocol layer then stops the request's handler).
+      if (this.options.closeWhenIdle) void this.close();
     });
     stream.resumable = true;
     if (!fresh) return sink;
