@@ -46,4 +46,14 @@ describe("DNS-rebinding defence", () => {
     expect(checkOrigin(...request("mcp.example", "https://other.example"), policy)).toMatch(/Origin/);
     expect(checkOrigin(...request("mcp.example", "null"), policy)).toMatch(/Origin/);
   });
+
+  it("recognizes other spellings of the same host: an IPv4-mapped loopback Host, a default port written out", () => {
+    expect(checkOrigin(...request("[::ffff:127.0.0.1]:3000"), { bindHost: "127.0.0.1" })).toBeUndefined();
+    expect(checkOrigin(...request("[::ffff:7f00:1]:3000"), { bindHost: "127.0.0.1" })).toBeUndefined();
+    expect(checkOrigin(...request("[::ffff:a00:1]:3000"), { bindHost: "127.0.0.1" })).toMatch(/Host/);
+    expect(checkOrigin(...request("mcp.example:443", "https://mcp.example"), {})).toBeUndefined();
+    expect(checkOrigin(...request("mcp.example:80", "http://mcp.example"), {})).toBeUndefined();
+    expect(checkOrigin(...request("mcp.example:443", "http://mcp.example"), {})).toMatch(/Origin/);
+    expect(checkOrigin(...request("mcp.example:8443", "https://mcp.example"), {})).toMatch(/Origin/);
+  });
 });

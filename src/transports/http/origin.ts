@@ -53,6 +53,8 @@ export function isLoopbackName(name: string): boolean {
   const n = name.toLowerCase().replace(/^\[|\]$/g, "");
   if (n === "localhost" || n === "::1") return true;
   const v4 = n.startsWith("::ffff:") ? n.slice(7) : n;
+  // An IPv4-mapped address as a URL writes it: ::ffff:127.0.0.1 becomes ::ffff:7f00:1.
+  if (v4 !== n && /^7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(v4)) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
@@ -86,7 +88,10 @@ function sameHost(origin: string, host: string): boolean {
     const url = new URL(origin);
     if (url.protocol !== "http:" && url.protocol !== "https:") return false;
     const actual = parseHost(host);
-    return actual !== undefined && url.hostname === actual.hostname && url.port === actual.port;
+    if (actual === undefined || url.hostname !== actual.hostname) return false;
+    // A Host may write out the scheme's default port, which the Origin leaves out.
+    const defaultPort = url.protocol === "https:" ? "443" : "80";
+    return url.port === actual.port || (url.port === "" && actual.port === defaultPort);
   } catch {
     return false;
   }
