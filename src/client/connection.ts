@@ -268,8 +268,15 @@ export abstract class ClientConnection {
       return await this.send(session, method, params, options);
     }
     checkResult(this.revision, method, params, result);
+    this.checkOutput(method, params, result);
     return result;
   }
+
+  /**
+   * Further checks of a result the revision's schema passed, before the caller sees it; the
+   * request methods check a tool's `structuredContent` here. Throws what the caller should get.
+   */
+  protected checkOutput(_method: string, _params: Params | undefined, _result: Result): void {}
 
   /**
    * Remembers the level for the stateless era, where it travels with each request
@@ -316,7 +323,9 @@ export abstract class ClientConnection {
       });
     }
     const complete = completeResult(result);
-    return method === "tools/list" ? this.keepValidTools(complete) : complete;
+    if (method === "tools/list") return this.keepValidTools(complete);
+    this.checkOutput(method, params, complete);
+    return complete;
   }
 
   /**

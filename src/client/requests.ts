@@ -3,6 +3,7 @@
  * (spec 2025-11-25: server/*, basic/utilities/ping). Pagination helpers sit on top and never
  * replace the single-page calls.
  */
+import type { Params, Result } from "../jsonrpc/session.js";
 import { ClientConnection } from "./connection.js";
 import { ToolOutputValidator } from "./output-validation.js";
 import { collectPages } from "./pagination.js";
@@ -63,10 +64,13 @@ export abstract class ClientRequests extends ClientConnection {
    *   their ids are then awaited for `onElicitationComplete`.
    * @throws SdkError "INVALID_RESULT" when `structuredContent` does not match the output schema.
    */
-  async callTool(params: CallToolParams, options?: CallOptions): Promise<CallToolResult> {
-    const result = (await this.call("tools/call", params, options)) as CallToolResult;
-    this.outputValidator.check(params.name, result);
-    return result;
+  callTool(params: CallToolParams, options?: CallOptions): Promise<CallToolResult> {
+    return this.call("tools/call", params, options) as Promise<CallToolResult>;
+  }
+
+  /** A `tools/call` result is checked against the tool's output schema as soon as it arrives. */
+  protected override checkOutput(method: string, params: Params | undefined, result: Result): void {
+    if (method === "tools/call") this.outputValidator.check(String(params?.name), result as unknown as CallToolResult);
   }
 
   /** `resources/list`: one page of resources. Needs the server's `resources` capability. */
