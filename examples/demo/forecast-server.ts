@@ -39,6 +39,8 @@ export async function startForecastServer(say: (line: string) => void): Promise<
     return { elicitationId, submitted: page.expect(elicitationId, closing.signal) };
   };
   const closing = new AbortController();
+  const RETRY_COMPLETES =
+    "server   the key arrived; the answer to the retried call is the completion (no notification on 2026-07-28)";
 
   const mcp = new McpServer({ name: "forecast-demo", version: "1.0.0", title: "Forecast (demo)" });
   mcp.registerTool(
@@ -81,11 +83,11 @@ export async function startForecastServer(say: (line: string) => void): Promise<
           },
         );
         pending = undefined;
-        say(
-          told
-            ? `server   sent notifications/elicitation/complete for ${elicitationId}`
-            : "server   the key arrived; the answer to the retried call is the completion (no notification on 2026-07-28)",
-        );
+        say(told ? `server   sent notifications/elicitation/complete for ${elicitationId}` : RETRY_COMPLETES);
+      } else if (pending !== undefined) {
+        // 2026-07-28: the key arrived on the page before the client's retry reached this handler.
+        pending = undefined;
+        say(RETRY_COMPLETES);
       }
       return { content: [{ type: "text", text: forecastFor(city) }] };
     },
