@@ -328,11 +328,17 @@ describe("Streamable HTTP server: idle sessions", () => {
     const { server, headers, request, notify } = await idleServer();
     const stream = await request("GET", headers);
     expect(stream.status).toBe(200);
+    // The client reads its stream (keep-alives included), so the connection counts as alive.
+    const reader = stream.body?.getReader();
+    const drain = async () => {
+      while (reader && !(await reader.read()).done) {}
+    };
+    void drain().catch(() => {});
     await vi.advanceTimersByTimeAsync(5 * 30 * MINUTE);
     expect(server.sessionCount).toBe(1);
     expect((await notify()).status).toBe(202);
 
-    await stream.body?.cancel();
+    await reader?.cancel();
     await vi.advanceTimersByTimeAsync(61 * MINUTE);
     expect(server.sessionCount).toBe(0);
     expect((await notify()).status).toBe(404);

@@ -37,6 +37,12 @@ export const TRANSPORT_ERROR_CODE = -32000;
  */
 export const MAX_SSE_BACKLOG_BYTES = 16 * 1024 * 1024;
 
+/**
+ * ms an SSE stream may stay silent before the server writes a keep-alive comment on it: 15 s,
+ * shorter than the idle timeouts of common proxies and load balancers (30–60 s).
+ */
+export const DEFAULT_SSE_KEEP_ALIVE_MS = 15_000;
+
 /** ms a session may sit idle before it ends: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 

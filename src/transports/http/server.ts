@@ -11,6 +11,7 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PROTOCOL_VERSIONS,
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  DEFAULT_SSE_KEEP_ALIVE_MS,
   JSON_MEDIA_TYPE,
   LAST_EVENT_ID_HEADER,
   MAX_TIMER_MS,
@@ -22,6 +23,7 @@ import {
 import type { EventStore } from "./event-store.js";
 import { type HttpReply, PostExtra, type RequestView } from "./exchange.js";
 import { acceptsMediaType, isValidSessionId, mediaTypeOf } from "./headers.js";
+import { KeepAliveSweep } from "./keep-alive.js";
 import { checkOrigin, type OriginPolicy } from "./origin.js";
 import { httpError, jsonResponse } from "./responses.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
@@ -77,6 +79,17 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    */
   sessionIdleTimeoutMs?: number;
   /**
+   * ms an SSE stream (a GET stream, or a POST's answer) may stay silent before the server writes
+   * an SSE comment (`: keep-alive`) on it, which clients ignore (it is no event, spec:
+   * basic/transports § Streamable HTTP). It keeps proxies from closing quiet connections and
+   * shows up dead ones: a stream whose write fails, or whose client took nothing since the
+   * previous keep-alive, ends as if the client had left, so its session can expire and a new
+   * GET is not refused 409. Default 15,000; `0` or `Infinity` turns keep-alives off.
+   * @throws TypeError from the constructor when it is neither `0`, `Infinity` nor an integer
+   *   from 1 to 2,147,483,647.
+   */
+  keepAliveIntervalMs?: number;
+  /**
    * Accepted `MCP-Protocol-Version` values of requests within a session; default: the stateful
    * revisions (2024-11-05 … 2025-11-25). Stateless 2026-07-28 POSTs are served when `onrequest` is set.
    */
@@ -117,9 +130,14 @@ export class StreamableHttpServer {
   private readonly maxBodyBytes: number;
   private readonly versions: readonly string[];
   private readonly idleTimeoutMs: number;
+  /** Writes keep-alives on quiet SSE streams; `undefined` when they are off. */
+  private readonly keepAlive: KeepAliveSweep | undefined;
   private closed = false;
 
-  /** @throws TypeError for a `retryIntervalMs` or `sessionIdleTimeoutMs` out of range (see each). */
+  /**
+   * @throws TypeError for a `retryIntervalMs`, `sessionIdleTimeoutMs` or `keepAliveIntervalMs`
+   *   out of range (see each).
+   */
   constructor(private readonly options: StreamableHttpServerOptions) {
     const stateless = "sessionIdGenerator" in options && options.sessionIdGenerator === undefined;
     this.generateId = stateless ? undefined : (options.sessionIdGenerator ?? (() => globalThis.crypto.randomUUID()));
@@ -134,6 +152,14 @@ export class StreamableHttpServer {
       throw new TypeError(`sessionIdleTimeoutMs must be Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${idle}`);
     }
     this.idleTimeoutMs = idle;
+    const keepAlive = options.keepAliveIntervalMs ?? DEFAULT_SSE_KEEP_ALIVE_MS;
+    const keepAliveOff = keepAlive === 0 || keepAlive === Number.POSITIVE_INFINITY;
+    if (!keepAliveOff && !(Number.isSafeInteger(keepAlive) && keepAlive >= 1 && keepAlive <= MAX_TIMER_MS)) {
+      throw new TypeError(
+        `keepAliveIntervalMs must be 0, Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${keepAlive}`,
+      );
+    }
+    this.keepAlive = keepAliveOff ? undefined : new KeepAliveSweep(keepAlive);
     this.transportOptions = {
       eventStore: options.eventStore,
       enableJsonResponse: options.enableJsonResponse ?? false,
@@ -166,9 +192,9 @@ export class StreamableHttpServer {
     try {
       switch (request.method) {
         case "POST":
-          return await this.post(request, extra);
+          return this.watched(await this.post(request, extra));
         case "GET":
-          return await this.get(request);
+          return this.watched(await this.get(request));
         case "DELETE":
           return await this.delete(request);
         default:
@@ -178,6 +204,12 @@ export class StreamableHttpServer {
       this.reportError(error);
       return httpError(500, ErrorCode.InternalError, "Internal error");
     }
+  }
+
+  /** An SSE answer joins the keep-alive sweep (see `keepAliveIntervalMs`). */
+  private watched(reply: HttpReply): HttpReply {
+    if (reply.stream !== undefined) this.keepAlive?.watch(reply.stream);
+    return reply;
   }
 
   /** @internal Hands an unexpected failure (of the server or of the adapter in front of it) to `onerror`. */
@@ -190,6 +222,7 @@ export class StreamableHttpServer {
     this.closed = true;
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
+    this.keepAlive?.stop();
     const open = [...this.live, ...[...this.sessions.values()].map((entry) => entry.transport)];
     await Promise.all(open.map((transport) => transport.close()));
   }

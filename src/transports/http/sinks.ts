@@ -29,10 +29,14 @@ export interface SseOutput {
   destroy?(): unknown;
 }
 
+/** The SSE comment a quiet stream carries to show the connection is alive; parsers dispatch no event for it. */
+const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
+
 /**
  * One SSE response body. Events written before the adapter attaches the connection wait in a
  * string; `cancel` (the client went away) runs `oncancel` once. A client that leaves more than
- * `MAX_SSE_BACKLOG_BYTES` unread when an event is due is dropped the same way.
+ * `MAX_SSE_BACKLOG_BYTES` unread when an event is due is dropped the same way, and so is one
+ * found gone or stalled by `keepAlive`.
  */
 export class SseSink implements Sink {
   readonly streaming = true;
@@ -40,6 +44,12 @@ export class SseSink implements Sink {
   private pending = "";
   private isOpen = true;
   private cancelled = false;
+  /** Date.now() of the last write; only kept while the server watches this sink for keep-alives. */
+  private lastWriteAt = 0;
+  /** Bytes unread right after the last keep-alive; -1 when something was written since. */
+  private unreadAtKeepAlive = -1;
+  /** The server's set of sinks watched for keep-alives; the sink leaves it when it ends. */
+  private watchers: Set<SseSink> | undefined;
 
   constructor(private readonly oncancel: () => void) {}
 
@@ -67,7 +77,47 @@ export class SseSink implements Sink {
   end(): void {
     if (!this.isOpen) return;
     this.isOpen = false;
+    this.watchers?.delete(this);
     this.out?.end();
+  }
+
+  /** @internal Date.now() of the last write to this sink (events, priming or keep-alive) since it was watched. */
+  get writtenAt(): number {
+    return this.lastWriteAt;
+  }
+
+  /** @internal Adds this open sink to `watchers` (the server's keep-alive sweep); it leaves once it ends. */
+  watch(watchers: Set<SseSink>): void {
+    if (!this.isOpen) return;
+    this.watchers = watchers;
+    this.lastWriteAt = Date.now();
+    watchers.add(this);
+  }
+
+  /**
+   * @internal Writes an SSE comment (`: keep-alive`), which no parser dispatches as an event, so a
+   * quiet connection is not dropped by proxies and a dead one shows up. The client counts as
+   * gone, as when it disconnects (`cancel`, then the connection is dropped), when the write
+   * throws, or when the bytes left unread after the previous keep-alive are still all unread: a
+   * peer that took nothing for a whole keep-alive interval (its socket vanished without a FIN).
+   */
+  keepAlive(): void {
+    if (!this.isOpen) return;
+    this.lastWriteAt = Date.now();
+    const out = this.out;
+    if (out === undefined) return;
+    const unread = out.writableLength ?? 0;
+    if (unread > 0 && this.unreadAtKeepAlive >= 0 && unread >= this.unreadAtKeepAlive) {
+      this.drop(out);
+      return;
+    }
+    try {
+      out.write(KEEP_ALIVE_COMMENT);
+    } catch {
+      this.drop(out);
+      return;
+    }
+    this.unreadAtKeepAlive = out.writableLength ?? 0;
   }
 
   /** @internal Called by the adapter with the connection; what was written so far goes first. */
@@ -83,6 +133,7 @@ export class SseSink implements Sink {
   cancel(): void {
     const wasOpen = this.isOpen;
     this.isOpen = false;
+    this.watchers?.delete(this);
     this.out = undefined;
     this.pending = "";
     if (this.cancelled || !wasOpen) return;
@@ -100,15 +151,24 @@ export class SseSink implements Sink {
   }
 
   private emit(text: string): void {
+    if (this.watchers !== undefined) {
+      this.lastWriteAt = Date.now();
+      this.unreadAtKeepAlive = -1;
+    }
     const out = this.out;
     if (out === undefined) {
       this.pending += text;
     } else if ((out.writableLength ?? 0) > MAX_SSE_BACKLOG_BYTES) {
-      this.cancel();
-      out.destroy?.();
+      this.drop(out);
     } else {
       out.write(text);
     }
+  }
+
+  /** The client is not there or not reading: let go of it as if it had left, and drop the connection. */
+  private drop(out: SseOutput): void {
+    this.cancel();
+    out.destroy?.();
   }
 }
 
