@@ -19,7 +19,8 @@ import {
   VALIDATOR_REVISIONS,
   validatorsPath,
 } from "../../scripts/gen-validators.js";
-import { definitionsOf } from "../../src/revisions/schemas.js";
+import { explainMismatch } from "../../src/revisions/explain.js";
+import { definitionsOf, schemaDocument } from "../../src/revisions/schemas.js";
 import {
   compiledValidator,
   hasDefinition,
@@ -126,6 +127,26 @@ describe("generated validators", () => {
       );
     },
   );
+});
+
+describe("unions of the official schemas", () => {
+  // Their validators are built without tracking evaluated properties (src/revisions/ajv.ts), which
+  // would be wrong for a schema that uses these keywords.
+  test.each(VALIDATOR_REVISIONS)("%s uses neither unevaluatedProperties nor unevaluatedItems", (version) => {
+    const text = JSON.stringify(schemaDocument(version));
+    expect(text).not.toContain('"unevaluatedProperties"');
+    expect(text).not.toContain('"unevaluatedItems"');
+  });
+
+  test("a content block of a later kind is still told apart, and a broken one still named", () => {
+    const validate = validatorFor("2025-11-25", "ContentBlock");
+    expect(validate({ type: "resource_link", uri: "file:///a.txt", name: "a.txt" })).toBe(true);
+    expect(validate({ type: "text", text: "hi" })).toBe(true);
+    expect(validate({ type: "image", data: "aGk=" })).toBe(false);
+    expect(explainMismatch("2025-11-25", "ContentBlock", { type: "image", data: "aGk=" }, "block")).toContain(
+      "mimeType",
+    );
+  });
 });
 
 describe("generated validators of the JSON Schema meta-schemas", () => {
