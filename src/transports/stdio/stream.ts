@@ -40,7 +40,9 @@ export class StdioStreamTransport implements Transport {
   readonly #endOnClose: boolean;
   #started = false;
   #closed = false;
-  /** Whether the writable is corked until the next tick. */
+  /** Whether a line was written in this tick (the next ones are held until it ends). */
+  #writing = false;
+  /** Whether the writable is corked until the end of the tick. */
   #corked = false;
   /** Pending while the writable is over its high-water mark. */
   #drain: Promise<void> | undefined;
@@ -119,12 +121,16 @@ export class StdioStreamTransport implements Transport {
   #write(line: string): Promise<void> {
     if (this.#drain) return this.#writeAfterDrain(line);
     if (this.#closed) return Promise.reject(closedError());
-    // Lines written within one tick (answers to a chunk of requests) leave in one system call.
     const writable = this.#writable;
-    if (!this.#corked) {
+    if (!this.#writing) {
+      // The first line of a tick leaves at once, so that the peer can start on it while this side
+      // goes on; lines that follow within the tick (answers to a chunk of requests) are held and
+      // leave together, in one system call, when the tick ends.
+      this.#writing = true;
+      process.nextTick(this.#endTick);
+    } else if (!this.#corked) {
       this.#corked = true;
       writable.cork();
-      process.nextTick(this.#uncork);
     } else if (writable.writableLength + line.length >= writable.writableHighWaterMark) {
       // What the cork holds is flushed before it reaches the high-water mark, so that `write`
       // reports only the peer's backpressure, not lines this side held back itself.
@@ -140,7 +146,9 @@ export class StdioStreamTransport implements Transport {
     return this.#write(line);
   }
 
-  readonly #uncork = (): void => {
+  readonly #endTick = (): void => {
+    this.#writing = false;
+    if (!this.#corked) return;
     this.#corked = false;
     this.#writable.uncork();
   };
