@@ -33,7 +33,7 @@ function table(header: string[], rows: string[][]): string {
 /** How the code ran: compiled as users run it, or from TypeScript. */
 function loaderText(results: RunResults): string {
   return results.compiled
-    ? "compiled JavaScript on plain `node`, as users run a published package: `npm run bench` first builds dist/ with `tsc` and compiles bench/ to bench/.build, where ours imports `mcp-handoff/*` from dist/ and the SDKs load their published files"
+    ? "compiled JavaScript on plain `node`, as users run a published package: `npm run bench` first builds dist/ as `npm run build` does (declarations by `tsc`, the JavaScript bundled by esbuild) and compiles bench/ to bench/.build, where ours imports `mcp-handoff/*` from dist/ and the SDKs load their published files"
     : "`node --import tsx`, TypeScript compiled on load; the figures include the loader's cost";
 }
 
