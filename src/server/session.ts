@@ -20,7 +20,7 @@ import { type ContextHost, createRequestContext, type RequestContext } from "./c
 import { InputNeeded, InputRound } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
 import { isAtLeast, isLoggingLevel, type LoggingLevel } from "./logging.js";
-import { attachRedactor, SecretRedactor } from "./redaction.js";
+import { type ConnectionHooks, contextHost, type LogSender, requestContext } from "./request-contexts.js";
 import { SessionInteractions } from "./session-interactions.js";
 import {
   allowsInputRounds,
@@ -109,6 +109,8 @@ export class ServerConnection implements ServerSession {
   #protocolVersion: string | undefined;
   #clientInfo: Implementation | undefined;
   #clientCapabilities: ClientCapabilities | undefined;
+  /** What every request context of this connection borrows from it, made on the first request. */
+  #hooks: ConnectionHooks | undefined;
   /** What every request context of this initialized session shares, made on the first request. */
   #contextHost: ContextHost | undefined;
   #announced: ServerCapabilities = {};
@@ -351,7 +353,7 @@ export class ServerConnection implements ServerSession {
     params: Params,
     inbound: InboundRequest,
     clientCapabilities: Record<string, unknown>,
-    log?: (level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) => Promise<void>,
+    log?: LogSender,
   ): Promise<Result> {
     const ctx = this.#context(inbound, clientCapabilities, log);
     try {
@@ -373,7 +375,7 @@ export class ServerConnection implements ServerSession {
     params: Params,
     inbound: InboundRequest,
     clientCapabilities: Record<string, unknown>,
-    log: (level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) => Promise<void>,
+    log: LogSender,
   ): Promise<Result> {
     const authInfo = inbound.extra?.authInfo;
     const state = requestStateFor(this.host.stateless, method, params, authInfo);
@@ -409,7 +411,8 @@ export class ServerConnection implements ServerSession {
     return result;
   }
 
-  #newContextHost(clientCapabilities: Record<string, unknown>): ContextHost {
+  /** What every context of this connection borrows from it, made on the first request. */
+  #newHooks(): ConnectionHooks {
     const connection = this;
     return {
       session: this,
@@ -419,86 +422,18 @@ export class ServerConnection implements ServerSession {
       get interactions() {
         return connection.#interactionsOf();
       },
-      clientCapabilities,
     };
   }
 
-  #context(
-    inbound: InboundRequest,
-    clientCapabilities: Record<string, unknown>,
-    log?: (level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) => Promise<void>,
-  ): RequestContext {
+  #context(inbound: InboundRequest, clientCapabilities: Record<string, unknown>, log?: LogSender): RequestContext {
+    this.#hooks ??= this.#newHooks();
+    const hooks = this.#hooks;
     const source = this.host.interactions?.credentials;
     if (source === undefined && log === undefined && clientCapabilities === this.#clientCapabilities) {
       // The usual request of an initialized session: one host, made once, serves all its requests.
-      this.#contextHost ??= this.#newContextHost(clientCapabilities);
+      this.#contextHost ??= contextHost(hooks, clientCapabilities);
       return createRequestContext(this.#contextHost, inbound);
     }
-    const send = log ?? ((level, data, logger, related) => this.log(level, data, logger, related));
-    const connection = this;
-    if (source === undefined) {
-      // Without a credential source a request is handed no secrets, so there is nothing to redact.
-      return createRequestContext(
-        {
-          session: this,
-          log: send,
-          report: (message, error) => this.host.report(message, error, this.id),
-          elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
-          get interactions() {
-            return connection.#interactionsOf();
-          },
-          clientCapabilities,
-        },
-        inbound,
-      );
-    }
-    const redactor = new SecretRedactor();
-    const ctx = createRequestContext(
-      {
-        session: this,
-        log: (level, data, logger, related) => send(level, redactor.value(data), logger, related),
-        report: (message, error) => this.host.report(message, redactor.error(error), this.id),
-        elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
-        get interactions() {
-          return connection.#interactionsOf();
-        },
-        // Every credential handed to the handler is remembered, so no text of this request quotes it.
-        credentials: {
-          require: async (provider, request, context) => {
-            const credential = await source.require(provider, request, context);
-            const first = redactor.isEmpty;
-            redactor.remember(credential);
-            if (first && !redactor.isEmpty) redactNotifications(ctx, redactor);
-            return credential;
-          },
-        },
-        clientCapabilities,
-      },
-      inbound,
-    );
-    attachRedactor(ctx, redactor);
-    return ctx;
+    return requestContext(hooks, inbound, clientCapabilities, log ?? hooks.log, source);
   }
-}
-
-/** From the first credential on, what the handler sends as notifications is redacted as well. */
-function redactNotifications(ctx: RequestContext, redactor: SecretRedactor): void {
-  const notify = ctx.notify.bind(ctx);
-  const progress = ctx.progress.bind(ctx);
-  // Defined rather than assigned: the context may serve its members through getters.
-  Object.defineProperties(ctx, {
-    notify: {
-      value: ((method, params) => notify(method, redactor.value(params))) satisfies RequestContext["notify"],
-      configurable: true,
-    },
-    progress: {
-      value: ((value, total, message) =>
-        progress(
-          value,
-          total,
-          message === undefined ? undefined : redactor.text(message),
-        )) satisfies RequestContext["progress"],
-      configurable: true,
-    },
-  });
 }
