@@ -4,33 +4,33 @@
  * idle stream costs a set entry and no timer of its own.
  */
 import type { SseSink } from "./sinks.js";
+import { SweepTimer } from "./sweep-timer.js";
 
 export class KeepAliveSweep {
   /** Open SSE streams; a sink leaves the set when it ends. */
   private readonly streams = new Set<SseSink>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private stopped = false;
+  /** Due when the stream written to longest ago needs a keep-alive; a write only updates its stream's time. */
+  private readonly timer: SweepTimer;
 
   /** `intervalMs`: ms of silence after which a stream gets a keep-alive (an integer from 1 to 2^31 − 1). */
-  constructor(private readonly intervalMs: number) {}
+  constructor(private readonly intervalMs: number) {
+    this.timer = new SweepTimer(intervalMs, () => this.sweep());
+  }
 
   /** Watches an SSE stream for silence until it ends. */
   watch(stream: SseSink): void {
     stream.watch(this.streams);
-    if (stream.open) this.arm(stream.writtenAt);
+    if (stream.open) this.timer.arm(stream.writtenAt);
   }
 
   /** Stops the timer and forgets every stream (the server is closing). */
   stop(): void {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.timer.stop();
     this.streams.clear();
   }
 
   /** Writes a keep-alive on each stream silent for the interval; one found gone has left the set as it ended. */
   private sweep(): void {
-    this.timer = undefined;
     const now = Date.now();
     let earliest = Number.POSITIVE_INFINITY;
     for (const stream of this.streams) {
@@ -38,18 +38,6 @@ export class KeepAliveSweep {
       if (stream.open) earliest = Math.min(earliest, stream.writtenAt);
       else this.streams.delete(stream);
     }
-    if (earliest !== Number.POSITIVE_INFINITY) this.arm(earliest);
-  }
-
-  /**
-   * Due when the stream last written at `writtenAt` needs a keep-alive; a write only updates its
-   * stream's time, and sweeping at most once a second keeps a busy server from looking at every
-   * stream all the time.
-   */
-  private arm(writtenAt: number): void {
-    if (this.timer !== undefined || this.stopped) return;
-    const wait = Math.max(writtenAt + this.intervalMs - Date.now(), Math.min(1000, this.intervalMs));
-    this.timer = setTimeout(() => this.sweep(), wait);
-    this.timer.unref?.();
+    if (earliest !== Number.POSITIVE_INFINITY) this.timer.arm(earliest);
   }
 }

@@ -28,6 +28,7 @@ import { checkOrigin, type OriginPolicy } from "./origin.js";
 import { httpError, jsonResponse } from "./responses.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
 import { serveStatelessPost, statelessRefusal, statelessRequestOf } from "./stateless.js";
+import { SweepTimer } from "./sweep-timer.js";
 import { toWebResponse, WebRequestView } from "./web.js";
 
 /** Options of `new StreamableHttpServer(options)`; the Origin/Host policy comes from `OriginPolicy`. */
@@ -120,8 +121,11 @@ interface SessionEntry {
 export class StreamableHttpServer {
   /** Open sessions by id. */
   private readonly sessions = new Map<string, SessionEntry>();
-  /** One timer for all sessions, due when the least recently active one would expire (see `armIdleTimer`). */
-  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * One timer for all sessions, due when the least recently active one would expire; a request
+   * only updates its session's time.
+   */
+  private readonly idleTimer: SweepTimer;
   /** Open transports without a session id (stateless mode); the others are in `sessions`. */
   private readonly live = new Set<StreamableHttpSessionTransport>();
   /** What every session transport of this server is made with. */
@@ -152,6 +156,7 @@ export class StreamableHttpServer {
       throw new TypeError(`sessionIdleTimeoutMs must be Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${idle}`);
     }
     this.idleTimeoutMs = idle;
+    this.idleTimer = new SweepTimer(idle, () => this.expireIdle());
     const keepAlive = options.keepAliveIntervalMs ?? DEFAULT_SSE_KEEP_ALIVE_MS;
     const keepAliveOff = keepAlive === 0 || keepAlive === Number.POSITIVE_INFINITY;
     if (!keepAliveOff && !(Number.isSafeInteger(keepAlive) && keepAlive >= 1 && keepAlive <= MAX_TIMER_MS)) {
@@ -220,8 +225,7 @@ export class StreamableHttpServer {
   /** Closes every session; later requests get 503. */
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
+    this.idleTimer.stop();
     this.keepAlive?.stop();
     const open = [...this.live, ...[...this.sessions.values()].map((entry) => entry.transport)];
     await Promise.all(open.map((transport) => transport.close()));
@@ -368,12 +372,11 @@ export class StreamableHttpServer {
     const entry = this.sessions.get(transport.sessionId);
     if (entry?.transport !== transport) return;
     entry.activeAt = Date.now();
-    this.armIdleTimer(entry.activeAt);
+    this.idleTimer.arm(entry.activeAt);
   }
 
   /** Ends sessions idle for `idleTimeoutMs`; a busy one (a request in progress, a GET stream open) counts as active. */
   private expireIdle(): void {
-    this.idleTimer = undefined;
     const now = Date.now();
     let earliest = Number.POSITIVE_INFINITY;
     for (const entry of this.sessions.values()) {
@@ -386,19 +389,7 @@ export class StreamableHttpServer {
       }
       earliest = Math.min(earliest, entry.activeAt);
     }
-    if (earliest !== Number.POSITIVE_INFINITY) this.armIdleTimer(earliest);
-  }
-
-  /**
-   * One timer serves every session: it is due when the least recently active one would expire,
-   * and a request only updates its session's time. Sweeping at most once a second keeps a busy
-   * server from looking at every session on every request.
-   */
-  private armIdleTimer(activeAt: number): void {
-    if (this.idleTimer !== undefined || this.closed) return;
-    const wait = Math.max(activeAt + this.idleTimeoutMs - Date.now(), Math.min(1000, this.idleTimeoutMs));
-    this.idleTimer = setTimeout(() => this.expireIdle(), wait);
-    this.idleTimer.unref?.();
+    if (earliest !== Number.POSITIVE_INFINITY) this.idleTimer.arm(earliest);
   }
 
   private forget(transport: StreamableHttpSessionTransport): void {
@@ -407,10 +398,7 @@ export class StreamableHttpServer {
     const entry = this.sessions.get(transport.sessionId);
     if (entry?.transport !== transport) return;
     this.sessions.delete(transport.sessionId);
-    if (this.sessions.size === 0 && this.idleTimer !== undefined) {
-      clearTimeout(this.idleTimer);
-      this.idleTimer = undefined;
-    }
+    if (this.sessions.size === 0) this.idleTimer.cancel();
   }
 
   private methodNotAllowed(method: string): HttpReply {
