@@ -34,16 +34,8 @@ import type {
   Result,
 } from "./session-types.js";
 
-export type {
-  FallbackNotificationHandler,
-  InboundRequest,
-  JsonRpcSessionOptions,
-  NotificationHandler,
-  Params,
-  RequestHandler,
-  RequestOptions,
-  Result,
-} from "./session-types.js";
+// The types of a session's handlers and options are part of this module's API.
+export type * from "./session-types.js";
 
 /**
  * A JSON-RPC 2.0 peer over one transport (both directions: it sends requests and answers them).
