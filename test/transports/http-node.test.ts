@@ -82,6 +82,70 @@ async function start(
 
 const jsonHeaders = { accept: BOTH, "content-type": "application/json" };
 
+/** `toNodeHandler(endpoint)` served over HTTP/2 on 127.0.0.1, with a client connected to it. */
+async function startHttp2(endpoint: StreamableHttpServer) {
+  const handle = toNodeHandler(endpoint);
+  const h2 = createHttp2Server((req, res) => {
+    void handle(req as unknown as IncomingMessage, res as unknown as ServerResponse);
+  });
+  await new Promise<void>((resolve) => h2.listen(0, "127.0.0.1", resolve));
+  const authority = `127.0.0.1:${(h2.address() as AddressInfo).port}`;
+  const client = connectHttp2(`http://${authority}`);
+  running.push(async () => {
+    client.close();
+    await endpoint.close();
+    await new Promise((resolve) => h2.close(resolve));
+  });
+  return { authority, client };
+}
+
+/**
+ * A server with one tool, `wait`, that runs until its request is cancelled: `started` resolves
+ * when the handler begins, `aborted` when it sees its signal abort.
+ */
+function waitingServer() {
+  let begin!: () => void;
+  const started = new Promise<void>((resolve) => {
+    begin = resolve;
+  });
+  let stop!: () => void;
+  const aborted = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  const mcp = new McpServer({ name: "s", version: "1" });
+  mcp.registerTool("wait", { description: "Waits until cancelled", inputSchema: { type: "object" } }, (_args, ctx) => {
+    begin();
+    return new Promise((resolve) => {
+      ctx.signal.addEventListener("abort", () => {
+        stop();
+        resolve({ content: [] });
+      });
+    });
+  });
+  return { mcp, started, aborted };
+}
+
+/** The headers and body of a stateless 2026-07-28 `tools/call` of `wait`. */
+const waitCallHeaders = {
+  ...jsonHeaders,
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/call",
+  "mcp-name": "wait",
+};
+const waitCallBody = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: {
+    name: "wait",
+    arguments: {},
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    },
+  },
+});
+
 /** What express.json() does: the body parsed into `req.body` before the handler runs. */
 function jsonBodyParser(req: IncomingMessage, _res: ServerResponse, next: () => void): void {
   let text = "";
@@ -284,72 +348,19 @@ describe("toNodeHandler", () => {
   });
 
   it("stops a stateless 2026 request's handler when its client goes away before the answer", async () => {
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    let stopped!: () => void;
-    const aborted = new Promise<void>((resolve) => {
-      stopped = resolve;
-    });
-    const mcp = new McpServer({ name: "s", version: "1" });
-    mcp.registerTool(
-      "wait",
-      { description: "Waits until cancelled", inputSchema: { type: "object" } },
-      (_args, ctx) => {
-        started();
-        return new Promise((resolve) => {
-          ctx.signal.addEventListener("abort", () => {
-            stopped();
-            resolve({ content: [] });
-          });
-        });
-      },
-    );
+    const { mcp, started, aborted } = waitingServer();
     const { url } = await start({ onrequest: (transport) => mcp.connect(transport) });
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: {
-        name: "wait",
-        arguments: {},
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": {},
-        },
-      },
-    });
-    const req = request(url, {
-      method: "POST",
-      headers: {
-        ...jsonHeaders,
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "wait",
-      },
-    });
+    const req = request(url, { method: "POST", headers: waitCallHeaders });
     req.on("error", () => {});
-    req.end(body);
-    await running;
+    req.end(waitCallBody);
+    await started;
     req.destroy();
     await aborted;
   });
 
   it("on HTTP/2 takes :authority as the Host: a same-origin request passes, a foreign name on loopback is refused", async () => {
     const endpoint = new StreamableHttpServer({ onsession: (transport) => connectEcho(transport) });
-    const handle = toNodeHandler(endpoint);
-    const h2 = createHttp2Server((req, res) => {
-      void handle(req as unknown as IncomingMessage, res as unknown as ServerResponse);
-    });
-    await new Promise<void>((resolve) => h2.listen(0, "127.0.0.1", resolve));
-    const authority = `127.0.0.1:${(h2.address() as AddressInfo).port}`;
-    const client = connectHttp2(`http://${authority}`);
-    running.push(async () => {
-      client.close();
-      await endpoint.close();
-      await new Promise((resolve) => h2.close(resolve));
-    });
+    const { authority, client } = await startHttp2(endpoint);
     const send = (headers: Record<string, string>) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
         const stream = client.request({ ":method": "POST", ":path": "/mcp", ...jsonHeaders, ...headers });
@@ -609,65 +620,13 @@ describe("toNodeHandler", () => {
   });
 
   it("on HTTP/2 stops a stateless 2026 request's handler when its client cancels the stream", async () => {
-    let started!: () => void;
-    const begun = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    let stopped!: () => void;
-    const aborted = new Promise<void>((resolve) => {
-      stopped = resolve;
-    });
-    const mcp = new McpServer({ name: "s", version: "1" });
-    mcp.registerTool(
-      "wait",
-      { description: "Waits until cancelled", inputSchema: { type: "object" } },
-      (_args, ctx) => {
-        started();
-        return new Promise((resolve) => {
-          ctx.signal.addEventListener("abort", () => {
-            stopped();
-            resolve({ content: [] });
-          });
-        });
-      },
-    );
+    const { mcp, started, aborted } = waitingServer();
     const endpoint = new StreamableHttpServer({ onsession: () => undefined, onrequest: (t) => mcp.connect(t) });
-    const handle = toNodeHandler(endpoint);
-    const h2 = createHttp2Server((req, res) => {
-      void handle(req as unknown as IncomingMessage, res as unknown as ServerResponse);
-    });
-    await new Promise<void>((resolve) => h2.listen(0, "127.0.0.1", resolve));
-    const client = connectHttp2(`http://127.0.0.1:${(h2.address() as AddressInfo).port}`);
-    running.push(async () => {
-      client.close();
-      await endpoint.close();
-      await new Promise((resolve) => h2.close(resolve));
-    });
-    const stream = client.request({
-      ":method": "POST",
-      ":path": "/mcp",
-      ...jsonHeaders,
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": "wait",
-    });
+    const { client } = await startHttp2(endpoint);
+    const stream = client.request({ ":method": "POST", ":path": "/mcp", ...waitCallHeaders });
     stream.on("error", () => {});
-    stream.end(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: {
-          name: "wait",
-          arguments: {},
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-          },
-        },
-      }),
-    );
-    await begun;
+    stream.end(waitCallBody);
+    await started;
     stream.close();
     await aborted;
   });
