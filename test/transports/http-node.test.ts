@@ -1,4 +1,11 @@
-import { Agent, createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
+import {
+  Agent,
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  request,
+  type ServerResponse,
+} from "node:http";
 import { connect as connectHttp2, createServer as createHttp2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -50,6 +57,18 @@ afterEach(async () => {
   running = [];
 });
 
+/** `listener` served by node:http on 127.0.0.1 until the test ends, when `endpoint` closes too; the URL of its /mcp. */
+async function serveHttp(endpoint: StreamableHttpServer, listener: RequestListener): Promise<URL> {
+  const http = createServer(listener);
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  running.push(async () => {
+    await endpoint.close();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  });
+  return new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+}
+
 /** `toNodeHandler` on 127.0.0.1, behind `middleware` when given, with the echo protocol on each session. */
 async function start(
   options: Partial<ConstructorParameters<typeof StreamableHttpServer>[0]> = {},
@@ -66,17 +85,10 @@ async function start(
     ...options,
   });
   const handle = toNodeHandler(endpoint);
-  const http: Server = createServer((req, res) => {
+  const url = await serveHttp(endpoint, (req, res) => {
     if (middleware) middleware(req, res, () => void handle(req, res));
     else void handle(req, res);
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  running.push(async () => {
-    await endpoint.close();
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  });
-  const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
   return { url, endpoint, sessions, errors };
 }
 
@@ -125,26 +137,30 @@ function waitingServer() {
   return { mcp, started, aborted };
 }
 
-/** The headers and body of a stateless 2026-07-28 `tools/call` of `wait`. */
-const waitCallHeaders = {
-  ...jsonHeaders,
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": "tools/call",
-  "mcp-name": "wait",
-};
-const waitCallBody = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "tools/call",
-  params: {
-    name: "wait",
-    arguments: {},
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": {},
+/** The headers and body of a stateless 2026-07-28 `tools/call` of tool `name`, without arguments. */
+function statelessToolCall(name: string) {
+  const headers = {
+    ...jsonHeaders,
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": name,
+  };
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name,
+      arguments: {},
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
     },
-  },
-});
+  });
+  return { headers, body };
+}
+const waitCall = statelessToolCall("wait");
 
 /** What express.json() does: the body parsed into `req.body` before the handler runs. */
 function jsonBodyParser(req: IncomingMessage, _res: ServerResponse, next: () => void): void {
@@ -350,9 +366,9 @@ describe("toNodeHandler", () => {
   it("stops a stateless 2026 request's handler when its client goes away before the answer", async () => {
     const { mcp, started, aborted } = waitingServer();
     const { url } = await start({ onrequest: (transport) => mcp.connect(transport) });
-    const req = request(url, { method: "POST", headers: waitCallHeaders });
+    const req = request(url, { method: "POST", headers: waitCall.headers });
     req.on("error", () => {});
-    req.end(waitCallBody);
+    req.end(waitCall.body);
     await started;
     req.destroy();
     await aborted;
@@ -426,17 +442,10 @@ describe("toNodeHandler", () => {
     const bodyStarted = new Promise<void>((resolve) => {
       arrived = resolve;
     });
-    const http = createServer((req, res) => {
+    const url = await serveHttp(endpoint, (req, res) => {
       req.once("readable", arrived);
       handled = handle(req, res);
     });
-    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    running.push(async () => {
-      await endpoint.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    });
-    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
     const req = request(url, { method: "POST", headers: { ...jsonHeaders, "content-length": "1000" } });
     req.on("error", () => {});
     req.write('{"jsonrpc":"2.0","id":1,');
@@ -461,7 +470,7 @@ describe("toNodeHandler", () => {
       reached = resolve;
     });
     // Slow middleware (say, a token check) that reads the body and gets to the handler after the client left.
-    const http = createServer((req, res) => {
+    const url = await serveHttp(endpoint, (req, res) => {
       jsonBodyParser(req, res, () => {
         res.once("close", () => {
           handled = handle(req, res);
@@ -469,35 +478,8 @@ describe("toNodeHandler", () => {
         });
       });
     });
-    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    running.push(async () => {
-      await endpoint.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    });
-    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: {
-        name: "count",
-        arguments: {},
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": {},
-        },
-      },
-    });
-    const req = request(url, {
-      method: "POST",
-      headers: {
-        ...jsonHeaders,
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "count",
-      },
-    });
+    const { headers, body } = statelessToolCall("count");
+    const req = request(url, { method: "POST", headers });
     req.on("error", () => {});
     req.end(body, () => setImmediate(() => req.destroy()));
     await done;
@@ -537,21 +519,15 @@ describe("toNodeHandler", () => {
     const done = new Promise<void>((resolve) => {
       reached = resolve;
     });
-    const http = createServer((req, res) => {
+    const url = await serveHttp(endpoint, (req, res) => {
       res.writeHead(200);
       res.flushHeaders();
       handled = handle(req, res);
       reached();
     });
-    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    running.push(async () => {
-      await endpoint.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    });
     const req = request({
       host: "127.0.0.1",
-      port: (http.address() as AddressInfo).port,
+      port: Number(url.port),
       path: "/mcp",
       method: "POST",
       headers: { ...jsonHeaders, host: "bad host" },
@@ -574,17 +550,8 @@ describe("toNodeHandler", () => {
         throw new Error("the token cache is down");
       },
     });
-    const http = createServer((req, res) => void handle(req, res));
-    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    running.push(async () => {
-      await endpoint.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    });
-    const answer = await post(
-      new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`),
-      initializeRequest(),
-    );
+    const url = await serveHttp(endpoint, (req, res) => void handle(req, res));
+    const answer = await post(url, initializeRequest());
     expect(answer.status).toBe(500);
     expect(await answer.json()).toMatchObject({ id: null, error: { code: -32603 } });
     expect(errors.map((error) => error.message)).toEqual(["the token cache is down"]);
@@ -599,19 +566,12 @@ describe("toNodeHandler", () => {
       reached = resolve;
     });
     // Slow middleware that gets to the handler only after the client has gone.
-    const http = createServer((req, res) => {
+    const url = await serveHttp(endpoint, (req, res) => {
       req.once("close", () => {
         handled = handle(req, res);
         reached();
       });
     });
-    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    running.push(async () => {
-      await endpoint.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    });
-    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
     const req = request(url, { method: "POST", headers: { ...jsonHeaders, "content-length": "1000" } });
     req.on("error", () => {});
     req.write('{"jsonrpc":"2.0",', () => setImmediate(() => req.destroy()));
@@ -623,9 +583,9 @@ describe("toNodeHandler", () => {
     const { mcp, started, aborted } = waitingServer();
     const endpoint = new StreamableHttpServer({ onsession: () => undefined, onrequest: (t) => mcp.connect(t) });
     const { client } = await startHttp2(endpoint);
-    const stream = client.request({ ":method": "POST", ":path": "/mcp", ...waitCallHeaders });
+    const stream = client.request({ ":method": "POST", ":path": "/mcp", ...waitCall.headers });
     stream.on("error", () => {});
-    stream.end(waitCallBody);
+    stream.end(waitCall.body);
     await started;
     stream.close();
     await aborted;
