@@ -69,6 +69,18 @@ async function serveHttp(endpoint: StreamableHttpServer, listener: RequestListen
   return new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
 }
 
+/**
+ * `handle`, called when a test's own listener gets to it: `handled` settles as that call's
+ * promise does, so a test can wait for a handler it reaches late.
+ */
+function deferredHandle(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {
+  let reach!: (handling: Promise<void>) => void;
+  const handled = new Promise<void>((resolve) => {
+    reach = resolve;
+  });
+  return { run: (req: IncomingMessage, res: ServerResponse) => reach(handle(req, res)), handled };
+}
+
 /** `toNodeHandler` on 127.0.0.1, behind `middleware` when given, with the echo protocol on each session. */
 async function start(
   options: Partial<ConstructorParameters<typeof StreamableHttpServer>[0]> = {},
@@ -464,17 +476,12 @@ describe("toNodeHandler", () => {
     });
     const endpoint = new StreamableHttpServer({ onsession: () => undefined, onrequest: (t) => mcp.connect(t) });
     const handle = toNodeHandler(endpoint);
-    let handled!: Promise<void>;
-    let reached!: () => void;
-    const done = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
+    const late = deferredHandle(handle);
     // Slow middleware (say, a token check) that reads the body and gets to the handler after the client left.
     const url = await serveHttp(endpoint, (req, res) => {
       jsonBodyParser(req, res, () => {
         res.once("close", () => {
-          handled = handle(req, res);
-          reached();
+          late.run(req, res);
         });
       });
     });
@@ -482,8 +489,7 @@ describe("toNodeHandler", () => {
     const req = request(url, { method: "POST", headers });
     req.on("error", () => {});
     req.end(body, () => setImmediate(() => req.destroy()));
-    await done;
-    await handled;
+    await late.handled;
     expect(calls).toBe(0);
   });
 
@@ -514,16 +520,11 @@ describe("toNodeHandler", () => {
   it("never rejects, even for a Host it cannot parse after middleware already sent headers", async () => {
     const endpoint = new StreamableHttpServer({ onsession: (transport) => connectEcho(transport) });
     const handle = toNodeHandler(endpoint);
-    let handled!: Promise<void>;
-    let reached!: () => void;
-    const done = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
+    const late = deferredHandle(handle);
     const url = await serveHttp(endpoint, (req, res) => {
       res.writeHead(200);
       res.flushHeaders();
-      handled = handle(req, res);
-      reached();
+      late.run(req, res);
     });
     const req = request({
       host: "127.0.0.1",
@@ -534,8 +535,7 @@ describe("toNodeHandler", () => {
     });
     req.on("error", () => {});
     req.end("{}");
-    await done;
-    await expect(handled).resolves.toBeUndefined();
+    await expect(late.handled).resolves.toBeUndefined();
     req.destroy();
   });
 
@@ -560,23 +560,17 @@ describe("toNodeHandler", () => {
   it("finishes with a request whose client left before the handler began reading its body", async () => {
     const endpoint = new StreamableHttpServer({ onsession: (transport) => connectEcho(transport) });
     const handle = toNodeHandler(endpoint);
-    let handled!: Promise<void>;
-    let reached!: () => void;
-    const done = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
+    const late = deferredHandle(handle);
     // Slow middleware that gets to the handler only after the client has gone.
     const url = await serveHttp(endpoint, (req, res) => {
       req.once("close", () => {
-        handled = handle(req, res);
-        reached();
+        late.run(req, res);
       });
     });
     const req = request(url, { method: "POST", headers: { ...jsonHeaders, "content-length": "1000" } });
     req.on("error", () => {});
     req.write('{"jsonrpc":"2.0",', () => setImmediate(() => req.destroy()));
-    await done;
-    await expect(handled).resolves.toBeUndefined();
+    await expect(late.handled).resolves.toBeUndefined();
   });
 
   it("on HTTP/2 stops a stateless 2026 request's handler when its client cancels the stream", async () => {
