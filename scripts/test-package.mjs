@@ -72,7 +72,8 @@ try {
   const install = [join(work, packed.filename), `zod@${USER_ZOD}`];
   run(npm, ["install", ...install, "--no-audit", "--no-fund", "--prefer-offline", "--silent"], app);
   const copies = run(npm, ["ls", "zod", "--all", "--parseable"], app).trim().split("\n").filter(Boolean);
-  if (copies.length !== 1) fail(`the install holds ${copies.length} copies of zod, not the app's one:\n${copies.join("\n")}`);
+  if (copies.length !== 1)
+    fail(`the install holds ${copies.length} copies of zod, not the app's one:\n${copies.join("\n")}`);
 
   step("import every subpath export");
   writeFileSync(join(app, "check.mjs"), checkScript());
