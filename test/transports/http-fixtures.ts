@@ -143,6 +143,30 @@ export async function initialize(url: URL, protocolVersion = "2025-11-25"): Prom
   return sessionId;
 }
 
+/**
+ * A session initialized on `server` through its web-standard `handle`, with no socket:
+ * `send(method, headers, body?)` asks with the Accept a client sends for that method (SSE for
+ * GET), and `headers` carry the session's id.
+ */
+export async function openWebSession(server: StreamableHttpServer) {
+  const send = (method: string, headers: Record<string, string>, body?: unknown) =>
+    server.handle(
+      new Request("http://127.0.0.1/mcp", {
+        method,
+        headers: {
+          accept: method === "GET" ? "text/event-stream" : BOTH,
+          "content-type": "application/json",
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    );
+  const init = await send("POST", {}, initializeRequest(1));
+  await init.text();
+  const headers = { "mcp-session-id": init.headers.get("mcp-session-id") ?? "" };
+  return { send, headers };
+}
+
 /** The SSE events of a response, as they arrive. Leaving the loop disconnects. */
 export async function* sseEvents(response: Response): AsyncGenerator<EventSourceMessage> {
   const events: EventSourceMessage[] = [];

@@ -6,7 +6,7 @@ import { StreamableHttpClientTransport } from "../../src/transports/http/client.
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { StreamableHttpServer, type StreamableHttpServerOptions } from "../../src/transports/http/server.js";
 import { Inbox } from "./contract.js";
-import { BOTH, connectEcho, initialize, initializeRequest } from "./http-fixtures.js";
+import { connectEcho, initialize, initializeRequest, openWebSession } from "./http-fixtures.js";
 
 const KEEP_ALIVE = ": keep-alive\n\n";
 const SECOND = 1000;
@@ -21,21 +21,7 @@ afterEach(async () => {
 async function webSession(options: Partial<StreamableHttpServerOptions> = {}) {
   const server = new StreamableHttpServer({ onsession: (t) => connectEcho(t), ...options });
   cleanups.push(() => server.close());
-  const send = (method: string, headers: Record<string, string>, body?: unknown) =>
-    server.handle(
-      new Request("http://127.0.0.1/mcp", {
-        method,
-        headers: {
-          accept: method === "GET" ? "text/event-stream" : BOTH,
-          "content-type": "application/json",
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    );
-  const init = await send("POST", {}, initializeRequest(1));
-  await init.text();
-  const headers = { "mcp-session-id": init.headers.get("mcp-session-id") ?? "" };
+  const { send, headers } = await openWebSession(server);
   const get = () => send("GET", headers);
   return { server, send, headers, get };
 }

@@ -3,7 +3,15 @@ import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { MemoryEventStore } from "../../src/transports/http/event-store.js";
 import { StreamableHttpServer } from "../../src/transports/http/server.js";
 import type { StreamableHttpSessionTransport } from "../../src/transports/http/session-transport.js";
-import { BOTH, connectEcho, initializeRequest, nextMessage, sseEvents, sseMessages } from "./http-fixtures.js";
+import {
+  BOTH,
+  connectEcho,
+  initializeRequest,
+  nextMessage,
+  openWebSession,
+  sseEvents,
+  sseMessages,
+} from "./http-fixtures.js";
 
 describe("Streamable HTTP server: resuming a stream", () => {
   it("takes over a connection the server still believes open: the client has already lost it", async () => {
@@ -64,21 +72,7 @@ describe("Streamable HTTP server: resuming a stream", () => {
       },
       eventStore: new SlowReplay(),
     });
-    const call = (method: string, headers: Record<string, string>, body?: unknown) =>
-      server.handle(
-        new Request("http://127.0.0.1/mcp", {
-          method,
-          headers: {
-            accept: method === "GET" ? "text/event-stream" : BOTH,
-            "content-type": "application/json",
-            ...headers,
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        }),
-      );
-    const init = await call("POST", {}, initializeRequest(1));
-    await init.text();
-    const headers = { "mcp-session-id": init.headers.get("mcp-session-id") ?? "" };
+    const { send: call, headers } = await openWebSession(server);
     const first = sseEvents(await call("GET", headers));
     const priming = (await first.next()).value?.id ?? "";
     await first.return(undefined);

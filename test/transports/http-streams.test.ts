@@ -9,6 +9,7 @@ import {
   initialize,
   initializeRequest,
   nextMessage,
+  openWebSession,
   post,
   sseEvents,
   sseMessages,
@@ -290,21 +291,7 @@ describe("Streamable HTTP server: idle sessions", () => {
   /** An in-process server with `options`, initialized; its session id and a way to send to it. */
   async function idleServer(options: { sessionIdleTimeoutMs?: number } = {}) {
     const server = new StreamableHttpServer({ onsession: (t) => connectEcho(t), ...options });
-    const request = (method: string, headers: Record<string, string>, body?: unknown) =>
-      server.handle(
-        new Request("http://127.0.0.1/mcp", {
-          method,
-          headers: {
-            accept: method === "GET" ? "text/event-stream" : BOTH,
-            "content-type": "application/json",
-            ...headers,
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        }),
-      );
-    const init = await request("POST", {}, initializeRequest(1));
-    await init.text();
-    const headers = { "mcp-session-id": init.headers.get("mcp-session-id") ?? "" };
+    const { send: request, headers } = await openWebSession(server);
     const notify = () => request("POST", headers, { jsonrpc: "2.0", method: "notifications/initialized" });
     return { server, headers, request, notify };
   }
