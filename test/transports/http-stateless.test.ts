@@ -40,6 +40,7 @@ function post(
   http: StreamableHttpServer,
   body: { method: string; params?: Record<string, unknown>; [key: string]: unknown },
   headers: Record<string, string> = {},
+  signal?: AbortSignal,
 ) {
   const name = body.params?.name ?? body.params?.uri;
   return http.handle(
@@ -54,6 +55,7 @@ function post(
         ...headers,
       },
       body: JSON.stringify(body),
+      ...(signal === undefined ? {} : { signal }),
     }),
   );
 }
@@ -215,24 +217,11 @@ describe("Streamable HTTP server, stateless requests", () => {
     const http = new StreamableHttpServer({ onsession: () => undefined, onrequest: (t) => server.connect(t) });
     const gone = new AbortController();
     gone.abort();
-    await http.handle(
-      new Request("http://127.0.0.1/mcp", {
-        method: "POST",
-        headers: {
-          accept: "application/json, text/event-stream",
-          "content-type": "application/json",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tools/call",
-          "mcp-name": "count",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "count", arguments: {}, _meta: META },
-        }),
-        signal: gone.signal,
-      }),
+    await post(
+      http,
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "count", arguments: {}, _meta: META } },
+      {},
+      gone.signal,
     );
     expect(calls).toBe(0);
   });
