@@ -134,6 +134,31 @@ export function initializeRequest(id: string | number = 1, protocolVersion = "20
   };
 }
 
+/** The headers and body of a stateless 2026-07-28 `tools/call` of tool `name`, without arguments. */
+export function statelessToolCall(name: string) {
+  const headers = {
+    accept: BOTH,
+    "content-type": "application/json",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": name,
+  };
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name,
+      arguments: {},
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  });
+  return { headers, body };
+}
+
 /** Initializes a session over raw HTTP and returns its id. */
 export async function initialize(url: URL, protocolVersion = "2025-11-25"): Promise<string> {
   const response = await post(url, initializeRequest(1, protocolVersion));

@@ -22,6 +22,7 @@ import {
   post,
   sseEvents,
   sseMessages,
+  statelessToolCall,
 } from "./http-fixtures.js";
 
 interface Raw {
@@ -149,29 +150,6 @@ function waitingServer() {
   return { mcp, started, aborted };
 }
 
-/** The headers and body of a stateless 2026-07-28 `tools/call` of tool `name`, without arguments. */
-function statelessToolCall(name: string) {
-  const headers = {
-    ...jsonHeaders,
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": "tools/call",
-    "mcp-name": name,
-  };
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: {
-      name,
-      arguments: {},
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-      },
-    },
-  });
-  return { headers, body };
-}
 const waitCall = statelessToolCall("wait");
 
 /** What express.json() does: the body parsed into `req.body` before the handler runs. */

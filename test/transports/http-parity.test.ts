@@ -10,7 +10,7 @@ import { McpServer } from "../../src/server/index.js";
 import { MemoryEventStore } from "../../src/transports/http/event-store.js";
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { StreamableHttpServer, type StreamableHttpServerOptions } from "../../src/transports/http/server.js";
-import { BOTH, connectEcho, initializeRequest } from "./http-fixtures.js";
+import { BOTH, connectEcho, initializeRequest, statelessToolCall } from "./http-fixtures.js";
 
 interface Seen {
   status: number;
@@ -76,29 +76,8 @@ const chunked = (...parts: string[]) =>
   });
 
 function statelessCall(name: string, headers: Record<string, string> = {}): RequestInit {
-  return {
-    method: "POST",
-    headers: {
-      ...JSON_HEADERS,
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": name,
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: {
-        name,
-        arguments: {},
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": {},
-        },
-      },
-    }),
-  };
+  const call = statelessToolCall(name);
+  return { method: "POST", headers: { ...call.headers, ...headers }, body: call.body };
 }
 
 function statelessServer(): Partial<StreamableHttpServerOptions> {
