@@ -38,6 +38,21 @@ const EXPECTED = {
 /** A zod release other than the one package.json pins for our tests. */
 const USER_ZOD = "4.6.7";
 
+/** A user's strict TypeScript settings, with the package's own declarations checked too. */
+const TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    skipLibCheck: false,
+    exactOptionalPropertyTypes: true,
+    noEmit: true,
+    types: ["node"],
+  },
+  files: ["check.ts"],
+};
+
 const problems = [];
 const fail = (message) => problems.push(message);
 
@@ -69,7 +84,12 @@ try {
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "package-test", private: true, type: "module" }));
   // The app's own zod, newer than the one the package is tested with: zod is a peer dependency, so
   // the package must use this copy (whose registry holds the app's `.describe()` texts), not one of its own.
-  const install = [join(work, packed.filename), `zod@${USER_ZOD}`];
+  // Node's type definitions too, as a TypeScript app has them, for the type-check step.
+  const install = [
+    join(work, packed.filename),
+    `zod@${USER_ZOD}`,
+    `@types/node@${manifest.devDependencies["@types/node"]}`,
+  ];
   run(npm, ["install", ...install, "--no-audit", "--no-fund", "--prefer-offline", "--silent"], app);
   const copies = run(npm, ["ls", "zod", "--all", "--parseable"], app).trim().split("\n").filter(Boolean);
   if (copies.length !== 1)
@@ -78,6 +98,17 @@ try {
   step("import every subpath export");
   writeFileSync(join(app, "check.mjs"), checkScript());
   process.stdout.write(run(process.execPath, ["check.mjs"], app));
+
+  step("type-check a TypeScript app");
+  // Strict, and with skipLibCheck off: every declaration file of the package must resolve what
+  // it imports from the install alone (such as better-sqlite3's types for the SQLite stores).
+  writeFileSync(join(app, "tsconfig.json"), JSON.stringify(TSCONFIG));
+  writeFileSync(join(app, "check.ts"), typedScript());
+  try {
+    run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "."], app);
+  } catch (error) {
+    fail(`the package's types do not check in a strict app:\n${error.stdout ?? error.message}`);
+  }
 
   step("npx handoff --help");
   // `--no` forbids fetching anything; `--` keeps `--help` away from npx itself.
@@ -124,6 +155,27 @@ function checkContents(files) {
     const path = target.replace(/^\.\//, "");
     if (!files.includes(path)) fail(`package.json points at ${target}, which is not in the tarball`);
   }
+}
+
+/** TypeScript that imports every subpath export and relies on a tool's inferred argument type. */
+function typedScript() {
+  const subpaths = Object.keys(manifest.exports);
+  const imports = subpaths.map((subpath, i) => {
+    const specifier = subpath === "." ? manifest.name : manifest.name + subpath.slice(1);
+    return `import * as m${i} from ${JSON.stringify(specifier)};`;
+  });
+  return `${imports.join("\n")}
+export const modules = [${subpaths.map((_, i) => `m${i}`).join(", ")}];
+const server = new m${subpaths.indexOf("./server")}.McpServer({ name: "typed", version: "1.0.0" });
+server.registerTool(
+  "echo",
+  { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } as const },
+  async ({ text }) => {
+    const typed: string = text;
+    return { content: [{ type: "text", text: typed }] };
+  },
+);
+`;
 }
 
 /** The script run inside the install: imports by package name only, as a user would. */
