@@ -123,6 +123,19 @@ describe("Streamable HTTP client transport", () => {
     expect(sessions).toHaveLength(1);
   });
 
+  it("names why a request reached no server (connection refused), not only that fetch failed", async () => {
+    const closed = await startEchoServer();
+    const url = closed.url;
+    await closed.close();
+    const client = new StreamableHttpClientTransport(url);
+    await client.start();
+    const failure = await client.send(initializeRequest(1)).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StreamableHttpError);
+    expect((failure as StreamableHttpError).status).toBeUndefined();
+    expect((failure as Error).message).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/mcp failed: fetch failed: .*ECONNREFUSED/);
+    await client.close();
+  });
+
   it("sends DELETE for its session on close and fires onclose once", async () => {
     const { url, server } = await start();
     const { client, inbox } = await connect(url);

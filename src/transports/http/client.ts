@@ -15,7 +15,7 @@ import {
   SESSION_ID_HEADER,
   SSE_MEDIA_TYPE,
 } from "./constants.js";
-import { StreamableHttpError } from "./errors.js";
+import { fetchFailure, StreamableHttpError } from "./errors.js";
 import { mediaTypeOf } from "./headers.js";
 
 /** Options of `new StreamableHttpClientTransport(url, options)`. */
@@ -203,7 +203,7 @@ export class StreamableHttpClientTransport implements Transport {
     try {
       response = await this.fetchFn(this.url, { method: "DELETE", headers: this.headers({}) });
     } catch (error) {
-      throw new StreamableHttpError(undefined, `DELETE ${this.url} failed: ${String(error)}`, { cause: error });
+      throw new StreamableHttpError(undefined, `DELETE ${this.url} failed: ${fetchFailure(error)}`, { cause: error });
     }
     await response.body?.cancel();
     if (!response.ok && response.status !== 405 && response.status !== 404) {
@@ -311,7 +311,7 @@ export class StreamableHttpClientTransport implements Transport {
     } catch (error) {
       this.live.delete(controller);
       this.forgetExchange(controller);
-      throw new StreamableHttpError(undefined, `${method} ${this.url} failed: ${String(error)}`, { cause: error });
+      throw new StreamableHttpError(undefined, `${method} ${this.url} failed: ${fetchFailure(error)}`, { cause: error });
     }
   }
 

@@ -21,3 +21,16 @@ export class StreamableHttpError extends SdkError {
     this.sessionExpired = options.sessionExpired ?? false;
   }
 }
+
+/**
+ * Why a `fetch` rejected, as one phrase: undici's "fetch failed" names its reason only in
+ * `cause` (`ECONNREFUSED 127.0.0.1:1`, a DNS failure, a reset), which is what a user needs to read.
+ */
+export function fetchFailure(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const reason = typeof cause?.message === "string" && cause.message !== "" ? cause.message : undefined;
+  const code = typeof cause?.code === "string" ? cause.code : undefined;
+  if (reason === undefined) return code === undefined ? text : `${text} (${code})`;
+  return code === undefined || reason.includes(code) ? `${text}: ${reason}` : `${text}: ${code}, ${reason}`;
+}
