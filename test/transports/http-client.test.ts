@@ -132,7 +132,9 @@ describe("Streamable HTTP client transport", () => {
     const failure = await client.send(initializeRequest(1)).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StreamableHttpError);
     expect((failure as StreamableHttpError).status).toBeUndefined();
-    expect((failure as Error).message).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/mcp failed: fetch failed: .*ECONNREFUSED/);
+    expect((failure as Error).message).toMatch(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/mcp failed: fetch failed: .*ECONNREFUSED/,
+    );
     await client.close();
   });
 

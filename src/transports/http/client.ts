@@ -311,7 +311,9 @@ export class StreamableHttpClientTransport implements Transport {
     } catch (error) {
       this.live.delete(controller);
       this.forgetExchange(controller);
-      throw new StreamableHttpError(undefined, `${method} ${this.url} failed: ${fetchFailure(error)}`, { cause: error });
+      throw new StreamableHttpError(undefined, `${method} ${this.url} failed: ${fetchFailure(error)}`, {
+        cause: error,
+      });
     }
   }
 
