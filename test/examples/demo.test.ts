@@ -51,3 +51,14 @@ describe.each(Object.keys(ERA) as (keyof typeof ERA)[])("npm run demo -- --simpl
     expect(lines.filter((line) => line.startsWith("client")).join("\n")).not.toContain("demo-key-7f3a9c");
   });
 });
+
+describe("npm run demo -- --interactive", () => {
+  it("refuses at once, saying why, when stdin is not a terminal", async () => {
+    const failure = await run(process.execPath, ["--import", "tsx", "examples/demo/main.ts", "--interactive"], {
+      cwd: process.cwd(),
+      timeout: 30_000,
+    }).catch((error: unknown) => error as { code?: number; stderr?: string; killed?: boolean });
+    expect(failure).toMatchObject({ code: 2, killed: false });
+    expect((failure as { stderr: string }).stderr).toContain("stdin is not a terminal");
+  });
+});
