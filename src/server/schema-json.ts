@@ -63,6 +63,12 @@ export function checkJsonObjectSchema(schema: JsonSchema): void {
     throw new SdkError("INVALID_ARGUMENT", message);
   };
   if (schema.type !== "object") fail('A tool schema must be a JSON Schema with "type": "object"');
+  try {
+    // It is listed to clients as JSON: an object that contains itself cannot be.
+    JSON.stringify(schema);
+  } catch {
+    fail("The JSON Schema cannot be written as JSON (an object in it contains itself); use $ref for recursion");
+  }
   const { properties, required, additionalProperties, $schema } = schema;
   if (properties !== undefined) {
     if (!isSchemaValue(properties) || typeof properties === "boolean") {

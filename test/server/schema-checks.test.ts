@@ -169,6 +169,20 @@ describe("schema checks at registration", () => {
     });
   });
 
+  it("refuses, with an SdkError, a JSON Schema object that contains itself", () => {
+    const { server } = loggingServer();
+    const node: Record<string, unknown> = { type: "object", properties: {} };
+    (node.properties as Record<string, unknown>).child = node;
+    let thrown: unknown;
+    try {
+      server.registerTool("tree", { inputSchema: node as { type: "object" } }, () => text(""));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(SdkError);
+    expect(thrown).toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("contains itself") });
+  });
+
   it("refuses a prompt whose argsSchema is not a zod raw shape", () => {
     const { server } = loggingServer();
     const argsSchema = { topic: { type: "string" } } as unknown as { topic: z.ZodString };
