@@ -26,15 +26,15 @@ const say = (line: string) => console.log(line);
 
 const interactive = values.interactive === true;
 const revision = values.revision;
-if (interactive && !process.stdin.isTTY) {
+if (interactive && values.full === true) {
+  console.error("--interactive is not supported with --full: the full demo's browser steps are automated.");
+  process.exitCode = 2;
+} else if (interactive && !process.stdin.isTTY) {
   // The consent question needs someone at a terminal to answer it; waiting would wait for ever.
   console.error("--interactive asks you at the terminal, but stdin is not a terminal; run it from one.");
   process.exitCode = 2;
-} else if (values.simple === true || (interactive && values.full !== true)) {
+} else if (values.simple === true || interactive) {
   await runSimpleDemo(interactive, say, revision);
-} else if (interactive) {
-  console.error("--interactive is not supported with --full: the full demo's browser steps are automated.");
-  process.exitCode = 2;
 } else {
   try {
     const { runFullDemo } = await import("./full/story.js");
