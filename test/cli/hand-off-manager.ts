@@ -4,6 +4,7 @@
  */
 import { InteractionManager } from "../../src/interaction/server/index.js";
 import { InProcessMessageBus, MemoryInteractionStore } from "../../src/stores/index.js";
+import { recordCreated } from "../interaction/server/record-created.js";
 
 /** The local user every hand-off belongs to. */
 export const USER = { issuer: "local", subject: "alice" };
@@ -15,13 +16,7 @@ export function recordingManager() {
     bus: new InProcessMessageBus(),
     unsafeLocalUser: USER,
   });
-  const created: string[] = [];
-  const create = manager.create.bind(manager);
-  manager.create = async (input) => {
-    const interaction = await create(input);
-    created.push(interaction.id);
-    return interaction;
-  };
+  const created = recordCreated(manager);
   /** Completes every hand-off made so far and not yet completed through this function. */
   const completeAll = async () => {
     for (const id of created.splice(0)) await manager.complete(id, { user: USER });

@@ -23,6 +23,7 @@ import {
   LoggingTransport,
   until,
 } from "./harness.js";
+import { recordCreated } from "./record-created.js";
 import { renderTranscript } from "./transcript-format.js";
 
 const DIR = join(import.meta.dirname, "transcripts");
@@ -142,13 +143,7 @@ async function converse(scenario: Scenario): Promise<Logged[]> {
   const peer = await statelessPeer(server, scenario.capabilities);
   // In this revision no message names the interaction (it rides inside requestState), so the
   // test learns its id from the manager.
-  const created: string[] = [];
-  const create = manager.create.bind(manager);
-  manager.create = async (input) => {
-    const interaction = await create(input);
-    created.push(interaction.id);
-    return interaction;
-  };
+  const created = recordCreated(manager);
   const known = () => created[0];
   await scenario.run({
     call: (name, retry) => peer.call(name, retry),
