@@ -23,9 +23,15 @@ describe("docs/dependencies.md", () => {
     expect(documented.filter((name) => !used.includes(name as string))).toEqual([]);
   });
 
-  it("pins every version exactly", () => {
+  it("gives caret ranges, which the lockfile pins to one version each", () => {
     const json = JSON.parse(read("package.json")) as Record<string, Record<string, string>>;
-    const ranges = Object.entries({ ...json.dependencies, ...json.devDependencies }).filter(([, v]) => !/^\d/.test(v));
-    expect(ranges).toEqual([]);
+    const lock = JSON.parse(read("package-lock.json")) as { packages: Record<string, { version: string }> };
+    const entries = Object.entries({ ...json.dependencies, ...json.devDependencies });
+    expect(entries.filter(([, range]) => !/^\^\d+\.\d+\.\d+$/.test(range))).toEqual([]);
+    const unlocked = entries.filter(([name, range]) => {
+      const locked = lock.packages[`node_modules/${name}`]?.version;
+      return locked === undefined || locked.split(".")[0] !== range.slice(1).split(".")[0];
+    });
+    expect(unlocked).toEqual([]);
   });
 });
