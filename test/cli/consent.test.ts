@@ -37,16 +37,13 @@ describe("URL consent text", () => {
     expect(text).not.toContain("Warning");
   });
 
-  it("shows every warning of inspectUrl: plain http, user-info, IP literals, punycode, mixed scripts, length", () => {
+  it("shows every warning of inspectUrl: plain http, IP literals, punycode, mixed scripts, length", () => {
     const warnings = (url: string) =>
       renderConsent({ server, message: "Sign in", url })
         .split("\n")
         .filter((line) => line.startsWith("  Warning: "))
         .join("\n");
     expect(warnings("http://example.com/")).toMatch(/not encrypted/);
-    expect(warnings("https://github.com@evil.example/login")).toMatch(
-      /"github\.com"\) is not the site; the site is evil\.example/,
-    );
     expect(warnings("https://192.168.1.20/connect")).toMatch(/IP address 192\.168\.1\.20/);
     expect(warnings("http://2130706433/")).toMatch(/IP address 127\.0\.0\.1/);
     expect(warnings("https://[::1]:8443/connect")).toMatch(/IP address \[::1\]/);
@@ -70,13 +67,13 @@ describe("URL consent text", () => {
   });
 
   it("sets the registrable domain in bold only when asked (a terminal)", () => {
-    const plain = renderConsent({ server, message: "Sign in", url: "https://github.com@evil.example/x" });
+    const plain = renderConsent({ server, message: "Sign in", url: "https://github.com.evil.example/x" });
     expect(plain).not.toContain("\u001b");
     const bold = renderConsent(
-      { server, message: "Sign in", url: "https://github.com@evil.example/x" },
+      { server, message: "Sign in", url: "https://github.com.evil.example/x" },
       { bold: true },
     );
-    expect(bold).toContain("URL:  https://github.com@\u001b[1mevil.example\u001b[22m/x");
+    expect(bold).toContain("URL:  https://github.com.\u001b[1mevil.example\u001b[22m/x");
   });
 
   it("shows control characters from the server as escapes, so they cannot rewrite the screen", () => {
@@ -88,6 +85,17 @@ describe("URL consent text", () => {
     expect(text).not.toContain("\u001b");
     expect(text).toContain("evil\\u{1b}[2J");
     expect(text).toContain("Hi\\u{1b}[1A\\u{d}there");
+  });
+
+  it("refuses a URL with user-info and says why; the same URL without it is shown", () => {
+    const refused = renderConsent({ server, message: "Sign in", url: "https://github.com@evil.example/login" });
+    expect(refused).toContain(
+      '  The URL has a user name or password before "@", which can make it read as another site; the site is evil.example. It will not be opened.\n',
+    );
+    expect(refused).not.toContain("Host:");
+    const shown = renderConsent({ server, message: "Sign in", url: "https://evil.example/login" });
+    expect(shown).toContain("  URL:  https://evil.example/login\n");
+    expect(shown).toContain("  Host: evil.example\n");
   });
 
   it("says a URL that is not http(s) will not be opened", () => {
@@ -131,5 +139,18 @@ describe("URL consent", () => {
     const { io, events } = consentIo(true);
     expect(await askUrlConsent({ server, message: "Open", url: "file:///etc/passwd" }, io)).toBe("decline");
     expect(events).toEqual(["shown"]);
+  });
+
+  it("declines a URL with user-info without asking, and asks for the same URL without it", async () => {
+    const refused = consentIo(true);
+    const url = "https://mcp.example.com@evil.example/connect";
+    expect(await askUrlConsent({ server, message: "Open", url }, refused.io)).toBe("decline");
+    expect(refused.events).toEqual(["shown"]);
+    expect(refused.shown()).toContain("the site is evil.example. It will not be opened.");
+    const shown = consentIo(true);
+    expect(await askUrlConsent({ server, message: "Open", url: "https://evil.example/connect" }, shown.io)).toBe(
+      "accept",
+    );
+    expect(shown.events).toContain("opened: https://evil.example/connect");
   });
 });

@@ -46,18 +46,17 @@ function scripted(answer: boolean | "cancel", options: Partial<ConsentPolicyOpti
 
 describe("the consent text", () => {
   it("names the server, shows the message, the full URL, host, domain and every warning", () => {
-    const text = renderInteraction(interaction("http://github.com@login.xn--pple-43d.com/authorize?x=1"));
+    const text = renderInteraction(interaction("http://login.xn--pple-43d.com/authorize?x=1"));
     expect(text).toBe(
       [
         "GitHub Bridge (github-bridge) asks you to open a web page.",
         "",
         "  Connect your GitHub account.",
         "",
-        "  URL:  http://github.com@login.xn--pple-43d.com/authorize?x=1",
+        "  URL:  http://login.xn--pple-43d.com/authorize?x=1",
         "  Host: login.xn--pple-43d.com",
         "  Domain: xn--pple-43d.com",
         "",
-        '  Warning: The text before "@" ("github.com") is not the site; the site is login.xn--pple-43d.com.',
         "  Warning: The page is not encrypted (http, not https).",
         "  Warning: The host is an international name: login.xn--pple-43d.com is shown as login.аpple.com. Letters from other alphabets can imitate a familiar name.",
         '  Warning: The name "аpple" mixes Cyrillic and Latin letters, a common way to imitate a name.',
@@ -67,9 +66,9 @@ describe("the consent text", () => {
     );
   });
 
-  it("highlights the registrable domain in bold, never the user-info that spells a site", () => {
-    const text = renderInteraction(interaction("https://example.com@evil.example.com.evil.example/x"), { bold: true });
-    expect(text).toContain("  URL:  https://example.com@evil.example.com.\u001b[1mevil.example\u001b[22m/x\n");
+  it("highlights the registrable domain in bold, never a name before it that spells a site", () => {
+    const text = renderInteraction(interaction("https://example.com.evil.example.com.evil.example/x"), { bold: true });
+    expect(text).toContain("  URL:  https://example.com.evil.example.com.\u001b[1mevil.example\u001b[22m/x\n");
   });
 
   it("escapes control characters in the server's message", () => {

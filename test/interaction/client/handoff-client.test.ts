@@ -239,18 +239,38 @@ describe("safety", () => {
     expect(open).not.toHaveBeenCalled();
   });
 
-  it("flags a hand-off to a domain other than the MCP server's", async () => {
+  it("refuses a URL with user-info: the handler never sees it, and the call ends saying why", async () => {
+    const url = "https://mcp.example.com@evil.example/login";
+    const handler = vi.fn(async () => "accept" as const);
+    const r = await rig(handler, { serverUrl: "https://mcp.example.com/mcp", requiredUrl: url });
+    const refused: RefusedHandoff[] = [];
+    r.handoff.onrefused = (refusal) => refused.push(refusal);
+    const error = await r.handoff.callTool({ name: "files" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HandoffError);
+    expect(error).toMatchObject({ reason: "refused", code: "REQUEST_CANCELLED" });
+    expect((error as Error).message).toContain('user name or password before "@"');
+    expect((error as Error).message).toContain("the site is evil.example");
+    const asked = await r.handoff.callTool({ name: "ask" });
+    expect(asked.content).toEqual([{ type: "text", text: "decline" }]);
+    expect(handler).not.toHaveBeenCalled();
+    expect(refused.map((x) => [x.url, x.source])).toEqual([
+      [url, "error"],
+      [url, "request"],
+    ]);
+  });
+
+  it("shows the same URL without user-info, flagged as on another domain than the MCP server's", async () => {
     const r = await rig(async () => "decline", {
-      serverUrl: "https://mcp.other.example/mcp",
-      requiredUrl: "https://github.com@evil.example/login",
+      serverUrl: "https://mcp.example.com/mcp",
+      requiredUrl: "https://evil.example/login",
     });
     await r.handoff.callTool({ name: "files" }).catch(() => {});
     expect(r.shown[0]).toMatchObject({
-      url: "https://github.com@evil.example/login",
+      url: "https://evil.example/login",
       host: "evil.example",
       registrableDomain: "evil.example",
     });
-    expect(r.shown[0]?.warnings.map((w) => w.code)).toEqual(["user-info", "other-domain"]);
+    expect(r.shown[0]?.warnings.map((w) => w.code)).toEqual(["other-domain"]);
   });
 });
 
