@@ -44,6 +44,11 @@ export interface UrlInteractionInfo {
    * private section. For an IP literal, `localhost` or a single label: the host name itself.
    */
   registrableDomain: string;
+  /**
+   * The registrable domain of the MCP server's own URL (`serverUrl`), computed the same way; absent
+   * when it is not known (a server over stdio).
+   */
+  serverDomain?: string;
   /** In a fixed order: not-https, ip-address, punycode, mixed-script, long-url, other-domain. */
   warnings: UrlWarning[];
 }
@@ -121,7 +126,17 @@ export function inspectUrl(text: string, options: InspectUrlOptions = {}): UrlIn
   if (serverDomain !== undefined && serverDomain !== registrableDomain) {
     warn("other-domain", `The page is on ${registrableDomain}, not on the server's own domain ${serverDomain}.`);
   }
-  return { ok: true, url: url.href, origin: url.origin, host: url.host, unicodeHost, registrableDomain, warnings };
+  const info: UrlInteractionInfo = {
+    ok: true,
+    url: url.href,
+    origin: url.origin,
+    host: url.host,
+    unicodeHost,
+    registrableDomain,
+    warnings,
+  };
+  if (serverDomain !== undefined) info.serverDomain = serverDomain;
+  return info;
 }
 
 /** `true` for bracketed IPv6 and dotted IPv4 host names as the WHATWG parser leaves them. */

@@ -39,6 +39,11 @@ export interface UrlInteraction {
   host: string;
   /** What to highlight: the part of the host one party controls (see `inspectUrl`). */
   registrableDomain: string;
+  /**
+   * The registrable domain of the MCP server's own URL (`HandoffClient`'s `serverUrl`); absent
+   * when it is not known, as for a server over stdio.
+   */
+  serverDomain?: string;
   /** The server's explanation; untrusted text, escape it before showing it on a terminal. */
   message: string;
   warnings: UrlWarning[];
@@ -86,6 +91,8 @@ export function toUrlInteraction(
   const info = inspectUrl(handoff.url, serverUrl === undefined ? {} : { serverUrl });
   const common = { kind: handoff.kind, id: handoff.id, server, message: handoff.message, source };
   if (!info.ok) return { ...info, ...common };
-  const { url, origin, host, registrableDomain, warnings } = info;
-  return { ...common, url, origin, host, registrableDomain, warnings };
+  const { url, origin, host, registrableDomain, serverDomain, warnings } = info;
+  const interaction: UrlInteraction = { ...common, url, origin, host, registrableDomain, warnings };
+  if (serverDomain !== undefined) interaction.serverDomain = serverDomain;
+  return interaction;
 }

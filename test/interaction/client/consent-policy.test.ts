@@ -126,3 +126,66 @@ describe("createConsentPolicy", () => {
     );
   });
 });
+
+describe("createConsentPolicy with otherDomain", () => {
+  /** The interaction for `url` as HandoffClient builds it for a server at `serverUrl` (none: stdio). */
+  function at(url: string, serverUrl: string | undefined): UrlInteraction {
+    const result = toUrlInteraction(
+      { kind: "elicitation", id: "e-1", url, message: "Sign in." },
+      server,
+      "request",
+      serverUrl,
+    );
+    if ("ok" in result) throw new Error(result.reason);
+    return result;
+  }
+
+  const cases: [string, string | undefined, string, "shown" | "refused"][] = [
+    ["the server's own host", "https://mcp.example.com/mcp", "https://mcp.example.com/connect", "shown"],
+    ["another host of the same domain", "https://mcp.example.com/mcp", "https://auth.example.com/login", "shown"],
+    ["another domain", "https://mcp.example.com/mcp", "https://evil.example/login", "refused"],
+    ["a look-alike subdomain", "https://mcp.example.com/mcp", "https://example.com.evil.example/", "refused"],
+    ["another site on a shared host", "https://good.github.io/mcp", "https://evil.github.io/login", "refused"],
+    ["the same IP address, another port", "http://127.0.0.1:8080/mcp", "http://127.0.0.1:9090/connect", "shown"],
+    ["another IP address", "http://10.0.0.1/mcp", "http://10.0.0.2/connect", "refused"],
+    ["localhost for a server at 127.0.0.1", "http://127.0.0.1:8080/mcp", "http://localhost:8080/connect", "refused"],
+    ["localhost for a server on localhost", "http://localhost:3000/mcp", "http://localhost:4000/connect", "shown"],
+    ["no server URL (stdio)", undefined, "https://mcp.example.com/connect", "refused"],
+  ];
+
+  it.each(cases)("refuse: a page on %s (server %s, page %s) is %s", async (_what, serverUrl, url, expected) => {
+    const { policy, events, printed } = scripted(true, { otherDomain: "refuse" });
+    const answer = await policy(at(url, serverUrl), ctx);
+    if (expected === "shown") {
+      expect(answer).toBe("accept");
+      expect(events).toEqual(["print", "confirm: Open it in your browser?", `open: ${url}`, "print"]);
+      return;
+    }
+    expect(answer).toBe("decline");
+    expect(events).toEqual(["print"]);
+    expect(printed()).toContain("It will not be opened.");
+    expect(printed()).not.toContain("Open it in your browser?");
+  });
+
+  it("says which domains differ, or that the server's is unknown", async () => {
+    const other = scripted(true, { otherDomain: "refuse" });
+    await other.policy(at("https://evil.example/login", "https://mcp.example.com/mcp"), ctx);
+    expect(other.printed()).toContain(
+      "  The page is on evil.example, not on the server's own domain example.com, and this client opens only pages on the server's domain. It will not be opened.\n",
+    );
+    const stdio = scripted(true, { otherDomain: "refuse" });
+    await stdio.policy(at("https://mcp.example.com/connect", undefined), ctx);
+    expect(stdio.printed()).toContain(
+      "  The server's own domain is not known (it is not reached over HTTP), so the page's domain cannot be compared with it. It will not be opened.\n",
+    );
+  });
+
+  it("warn (the default) shows a page on another domain with its warning and asks", async () => {
+    for (const options of [{}, { otherDomain: "warn" as const }]) {
+      const { policy, events, printed } = scripted(true, options);
+      expect(await policy(at("https://evil.example/login", "https://mcp.example.com/mcp"), ctx)).toBe("accept");
+      expect(events).toContain("confirm: Open it in your browser?");
+      expect(printed()).toContain("Warning: The page is on evil.example, not on the server's own domain example.com.");
+    }
+  });
+});

@@ -274,6 +274,41 @@ describe("safety", () => {
   });
 });
 
+describe("a consent policy that refuses other domains", () => {
+  const refusing = (open: () => Promise<void>, printed: string[]) =>
+    createConsentPolicy({
+      otherDomain: "refuse",
+      print: (text) => printed.push(text),
+      confirm: async () => true,
+      open,
+    });
+
+  it("declines a page on another domain than serverUrl's without asking or opening it", async () => {
+    const open = vi.fn(async () => {});
+    const printed: string[] = [];
+    const r = await rig(refusing(open, printed), {
+      serverUrl: "https://mcp.example.com/mcp",
+      requiredUrl: "https://evil.example/login",
+    });
+    await expect(r.handoff.callTool({ name: "files" })).rejects.toMatchObject({ reason: "declined" });
+    expect(open).not.toHaveBeenCalled();
+    expect(printed.join("")).toContain("not on the server's own domain example.com");
+  });
+
+  it("opens a page on the server's own domain", async () => {
+    const printed: string[] = [];
+    const r = await rig(
+      refusing(async () => {
+        r.done.add("e-1");
+        setTimeout(() => void r.session.notifyElicitationComplete("e-1"), 0);
+      }, printed),
+      { serverUrl: "https://mcp.example.com/mcp", requiredUrl: "https://auth.example.com/connect" },
+    );
+    const result = await r.handoff.callTool({ name: "files" });
+    expect(result.content).toEqual([{ type: "text", text: "3 files" }]);
+  });
+});
+
 describe("HandoffClient setup", () => {
   it("declares URL-mode elicitation and the user-interaction proposal; form mode with a form handler", async () => {
     const r = await rig(async () => "accept");
