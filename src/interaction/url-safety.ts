@@ -17,9 +17,18 @@ export const LONG_URL_LENGTH = 2048;
  * - `punycode`: an internationalized name, shown with its Unicode form;
  * - `mixed-script`: a label mixing writing systems, the usual homograph trick;
  * - `long-url`: more than {@link LONG_URL_LENGTH} characters;
- * - `other-domain`: not on the registrable domain of the MCP server that asks.
+ * - `other-domain`: not on the registrable domain of the MCP server that asks;
+ * - `message-url`: the server's message carries a web address, which it must not (spec
+ *   2025-11-25: client/elicitation § URL Mode); added by `toUrlInteraction`, never by `inspectUrl`.
  */
-export type UrlWarningCode = "not-https" | "ip-address" | "punycode" | "mixed-script" | "long-url" | "other-domain";
+export type UrlWarningCode =
+  | "not-https"
+  | "ip-address"
+  | "punycode"
+  | "mixed-script"
+  | "long-url"
+  | "other-domain"
+  | "message-url";
 
 export interface UrlWarning {
   code: UrlWarningCode;

@@ -2,7 +2,7 @@
  * The default terminal handler for hand-offs: show the consent text, ask, and only after a yes
  * open the system browser (or print the URL). The URL is never fetched here.
  */
-import { renderInteraction, renderRefusal } from "./consent-text.js";
+import { type RenderOptions, renderInteraction, renderRefusal } from "./consent-text.js";
 import type { InteractionAnswer, InteractionHandler, UrlInteraction } from "./interaction.js";
 import { printableLine } from "./printable.js";
 
@@ -22,10 +22,17 @@ export interface ConsentPolicyOptions {
   /** Print the URL for the user to open instead of opening a browser. */
   noBrowser?: boolean;
   /**
-   * Whether `print` writes to a terminal, so the registrable domain may be set in ANSI bold.
-   * Default: `process.stderr.isTTY` when `print` is the default, `false` otherwise.
+   * Whether `print` writes to a terminal, so the client's labels, the host and the registrable
+   * domain may be set in ANSI bold. Default: `process.stderr.isTTY` when `print` is the default,
+   * `false` otherwise.
    */
   tty?: boolean;
+  /**
+   * The width of the terminal `print` writes to, in columns: the server's text is wrapped to it so
+   * that no row the terminal wraps starts at the left edge. Default: `process.stderr.columns` when
+   * `print` is the default and stderr a terminal, else 80.
+   */
+  columns?: number;
   /**
    * A page whose registrable domain differs from the MCP server's (spec 2025-11-25:
    * client/elicitation § Safe URL Handling; the `other-domain` warning of `inspectUrl`):
@@ -53,14 +60,19 @@ export function createConsentPolicy(options: ConsentPolicyOptions = {}): Interac
   const noBrowser = options.noBrowser === true;
 
   const otherDomain = options.otherDomain ?? "warn";
+  // Read at each hand-off: the terminal may have been resized since.
+  const layout = (): RenderOptions => {
+    const columns = options.columns ?? (options.print === undefined ? process.stderr.columns : undefined);
+    return columns === undefined ? { bold: tty } : { bold: tty, columns };
+  };
 
   return async (interaction, ctx): Promise<InteractionAnswer> => {
     const refusal = otherDomain === "refuse" ? domainRefusal(interaction) : undefined;
     if (refusal !== undefined) {
-      print(`\n${renderRefusal({ ...interaction, ok: false, reason: refusal })}\n`);
+      print(`\n${renderRefusal({ ...interaction, ok: false, reason: refusal }, layout())}\n`);
       return "decline";
     }
-    print(`\n${renderInteraction(interaction, { bold: tty })}\n`);
+    print(`\n${renderInteraction(interaction, layout())}\n`);
     const question = noBrowser ? "Continue? You will open the page yourself" : "Open it in your browser?";
     const answer = await confirm(question, { signal: ctx.signal, interaction });
     if (answer === "cancel") return "cancel";

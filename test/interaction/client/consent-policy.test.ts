@@ -28,6 +28,8 @@ function scripted(answer: boolean | "cancel", options: Partial<ConsentPolicyOpti
   const events: string[] = [];
   let printed = "";
   const policy = createConsentPolicy({
+    // Wide enough that no sentence wraps; wrapping has its own tests (consent-spoofing.test.ts).
+    columns: 200,
     print: (text) => {
       printed += text;
       events.push("print");
@@ -45,22 +47,24 @@ function scripted(answer: boolean | "cancel", options: Partial<ConsentPolicyOpti
 }
 
 describe("the consent text", () => {
-  it("names the server, shows the message, the full URL, host, domain and every warning", () => {
-    const text = renderInteraction(interaction("http://login.xn--pple-43d.com/authorize?x=1"));
+  it("shows the full URL, host and domain first, then the server, every warning and the message", () => {
+    const text = renderInteraction(interaction("http://login.xn--pple-43d.com/authorize?x=1"), { columns: 200 });
     expect(text).toBe(
       [
-        "GitHub Bridge (github-bridge) asks you to open a web page.",
-        "",
-        "  Connect your GitHub account.",
+        "An MCP server asks you to open a web page.",
         "",
         "  URL:  http://login.xn--pple-43d.com/authorize?x=1",
         "  Host: login.xn--pple-43d.com",
         "  Domain: xn--pple-43d.com",
+        "  Server: GitHub Bridge (github-bridge)",
         "",
         "  Warning: The page is not encrypted (http, not https).",
         "  Warning: The host is an international name: login.xn--pple-43d.com is shown as login.аpple.com. Letters from other alphabets can imitate a familiar name.",
         '  Warning: The name "аpple" mixes Cyrillic and Latin letters, a common way to imitate a name.',
         "  Warning: The page is on xn--pple-43d.com, not on the server's own domain example.com.",
+        "",
+        "  The server's message:",
+        "    │ Connect your GitHub account.",
         "",
       ].join("\n"),
     );
@@ -68,12 +72,14 @@ describe("the consent text", () => {
 
   it("highlights the registrable domain in bold, never a name before it that spells a site", () => {
     const text = renderInteraction(interaction("https://example.com.evil.example.com.evil.example/x"), { bold: true });
-    expect(text).toContain("  URL:  https://example.com.evil.example.com.\u001b[1mevil.example\u001b[22m/x\n");
+    expect(text).toContain(
+      "  \u001b[1mURL:\u001b[22m  https://example.com.evil.example.com.\u001b[1mevil.example\u001b[22m/x\n",
+    );
   });
 
   it("escapes control characters in the server's message", () => {
     const text = renderInteraction(interaction("https://mcp.example.com/c", "Hi\u001b[2J\u202ethere"));
-    expect(text).toContain("  Hi\\u{1b}[2J\\u{202e}there\n");
+    expect(text).toContain("    │ Hi\\u{1b}[2J\\u{202e}there\n");
   });
 });
 
