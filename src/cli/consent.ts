@@ -2,12 +2,13 @@
  * Consent for a URL-mode elicitation (spec 2025-11-25: client/elicitation § Safe URL Handling),
  * through the hand-off consent policy shared with `HandoffClient`: the same URL checks, text,
  * question and browser handling, fed with the command's prompter and streams. A URL that is not
- * http(s) is shown escaped and declined without asking. The URL is never fetched here.
+ * http(s), or has user-info, is shown escaped and declined without asking. The URL is never fetched here.
  */
 import type { Implementation } from "../client/types.js";
 import {
   createConsentPolicy,
   type InteractionAnswer,
+  type RenderOptions,
   renderInteraction,
   renderRefusal,
   toUrlInteraction,
@@ -42,6 +43,8 @@ export interface ConsentIo {
   noBrowser: boolean;
   /** Whether `write` goes to a terminal, so the registrable domain may be set in bold. */
   tty?: boolean;
+  /** The terminal's width in columns, read at each screen; default 80. */
+  columns?: () => number | undefined;
 }
 
 function prepare(request: UrlConsentRequest) {
@@ -59,23 +62,25 @@ function isRefusal(prepared: ReturnType<typeof prepare>): prepared is Exclude<ty
 }
 
 /**
- * The consent text: who asks, the message, the full URL (as it would be opened), the host and
- * registrable domain, and every warning; or, for a URL that is not http(s), why it is not opened.
+ * The consent text: the full URL (as it would be opened), the host and registrable domain, who
+ * asks, every warning and the server's message, quoted; or, for a URL that is refused, why it is
+ * not opened.
  */
-export function renderConsent(request: UrlConsentRequest, options: { bold?: boolean } = {}): string {
+export function renderConsent(request: UrlConsentRequest, options: RenderOptions = {}): string {
   const prepared = prepare(request);
-  return isRefusal(prepared) ? renderRefusal(prepared) : renderInteraction(prepared, options);
+  return isRefusal(prepared) ? renderRefusal(prepared, options) : renderInteraction(prepared, options);
 }
 
 /**
  * Shows the consent text and asks. On yes, opens the browser (or prints the URL with
  * `noBrowser` or when opening fails) and answers `accept`; on no `decline`; on Ctrl-C `cancel`.
- * A URL that is not http(s) is declined without asking.
+ * A URL that is not http(s), or has user-info, is declined without asking.
  */
 export async function askUrlConsent(request: UrlConsentRequest, io: ConsentIo): Promise<ConsentAnswer> {
   const prepared = prepare(request);
   if (isRefusal(prepared)) {
-    io.write(`\n${renderRefusal(prepared)}\n`);
+    const columns = io.columns?.();
+    io.write(`\n${renderRefusal(prepared, columns === undefined ? {} : { columns })}\n`);
     return "decline";
   }
   return askInteractionConsent(prepared, io, new AbortController().signal);
@@ -90,6 +95,7 @@ export function askInteractionConsent(
   io: ConsentIo,
   signal: AbortSignal,
 ): Promise<ConsentAnswer> {
+  const columns = io.columns?.();
   const policy = createConsentPolicy({
     confirm: async (question) => {
       const answer = await io.confirm(question);
@@ -99,6 +105,7 @@ export function askInteractionConsent(
     print: io.write,
     noBrowser: io.noBrowser,
     tty: io.tty === true,
+    ...(columns === undefined ? {} : { columns }),
   });
   return policy(interaction, { signal, userDone: () => {} });
 }

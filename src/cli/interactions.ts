@@ -8,9 +8,10 @@ import type {
   InteractionAnswer,
   InteractionContext,
   RefusedHandoff,
+  RenderOptions,
   UrlInteraction,
 } from "../interaction/client/index.js";
-import { renderRefusal } from "../interaction/client/index.js";
+import { renderInteraction, renderRefusal } from "../interaction/client/index.js";
 import type { InteractionStatus } from "../interaction/model.js";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { ClientSetup } from "./client.js";
@@ -78,7 +79,7 @@ export class Interactions {
     if (!this.io.interactive) {
       this.declined = true;
       this.io.stderr(
-        `${server} asked you to open a page, but stdin is not a terminal, so it was declined:\n  ${printable(interaction.message)}\n  ${printable(interaction.url)}\n`,
+        `\n${renderInteraction(interaction, this.layout())}\n  Declined: stdin is not a terminal, so you could not be asked.\n`,
       );
       return "decline";
     }
@@ -136,7 +137,7 @@ export class Interactions {
 
   private refused(refused: RefusedHandoff): void {
     this.declined = true;
-    this.io.stderr(`\n${renderRefusal(refused)}\n`);
+    this.io.stderr(`\n${renderRefusal(refused, this.layout())}\n`);
   }
 
   /**
@@ -175,13 +176,21 @@ export class Interactions {
   }
 
   private consentIo(prompter: Prompter): ConsentIo {
+    const columns = this.io.columns;
     return {
       confirm: (message) => prompter.confirm({ message, initialValue: false }),
       open: this.io.open,
       write: this.io.stderr,
       noBrowser: this.noBrowser,
       tty: this.io.tty === true,
+      ...(columns === undefined ? {} : { columns }),
     };
+  }
+
+  /** The consent screen's layout for stderr: its width when it is a terminal. */
+  private layout(): RenderOptions {
+    const columns = this.io.columns?.();
+    return columns === undefined ? {} : { columns };
   }
 
   /** Runs `task` after every earlier one has settled, so two questions never share the terminal. */

@@ -19,6 +19,8 @@ export interface CliIo {
   interactive: boolean;
   /** Whether stderr is a terminal, so that the consent screen may set the page's domain in bold. */
   tty?: boolean;
+  /** The width of stderr's terminal in columns, when it is one; the consent screen wraps to it. */
+  columns?: () => number | undefined;
   /** Aborted when the user interrupts the command (Ctrl-C outside a prompt). */
   signal?: AbortSignal;
   /** Where `login` keeps tokens and other commands find them; by default the user's token file. */

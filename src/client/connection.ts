@@ -35,6 +35,7 @@ import type { HandlerHost } from "./handlers.js";
 import { HeaderTransport } from "./header-transport.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_MAX_WAITING_ROUNDS, runInputRounds } from "./input-rounds.js";
 import { ElicitationTracker } from "./notifications.js";
+import { withoutNullCursor } from "./pagination.js";
 import type {
   CallOptions,
   ClientCapabilities,
@@ -267,6 +268,7 @@ export abstract class ClientConnection {
       else if (this.handshake === handshake) await this.reinitialize(session);
       return await this.send(session, method, params, options);
     }
+    result = withoutNullCursor(method, result);
     checkResult(this.revision, method, params, result);
     this.checkOutput(method, params, result);
     return result;
@@ -322,7 +324,7 @@ export abstract class ClientConnection {
         signal: options.signal,
       });
     }
-    const complete = completeResult(result);
+    const complete = withoutNullCursor(method, completeResult(result));
     if (method === "tools/list") return this.keepValidTools(complete);
     this.checkOutput(method, params, complete);
     return complete;

@@ -4,6 +4,28 @@
  * a server does not send a cursor it already sent, which would otherwise loop forever.
  */
 import { SdkError } from "../jsonrpc/errors.js";
+import type { Result } from "../jsonrpc/session.js";
+
+/** The requests whose results are pages (`PaginatedResult`), in every revision that has them. */
+const PAGINATED_METHODS: ReadonlySet<string> = new Set([
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "tasks/list",
+]);
+
+/**
+ * A page as the client reads it: `nextCursor: null`, which servers in the field send on their last
+ * page although the schema allows only a string or no field, is read as no field, so the listing
+ * ends there instead of the whole result being refused. Any other result is returned unchanged;
+ * a cursor of another type is left for the schema check to refuse.
+ */
+export function withoutNullCursor(method: string, result: Result): Result {
+  if (result.nextCursor !== null || !PAGINATED_METHODS.has(method)) return result;
+  const { nextCursor: _null, ...page } = result;
+  return page;
+}
 
 /** One page, as every list result shapes it. */
 export interface Page {

@@ -12,22 +12,23 @@ export const LONG_URL_LENGTH = 2048;
 
 /**
  * Why a URL deserves a second look:
- * - `user-info`: text before an `@` that reads like a site name but is a user name;
  * - `not-https`: plain http to a host that is not this machine (loopback is fine);
  * - `ip-address`: an IPv4 or IPv6 literal (including decimal, octal or hex spellings) instead of a name;
  * - `punycode`: an internationalized name, shown with its Unicode form;
  * - `mixed-script`: a label mixing writing systems, the usual homograph trick;
  * - `long-url`: more than {@link LONG_URL_LENGTH} characters;
- * - `other-domain`: not on the registrable domain of the MCP server that asks.
+ * - `other-domain`: not on the registrable domain of the MCP server that asks;
+ * - `message-url`: the server's message carries a web address, which it must not (spec
+ *   2025-11-25: client/elicitation § URL Mode); added by `toUrlInteraction`, never by `inspectUrl`.
  */
 export type UrlWarningCode =
-  | "user-info"
   | "not-https"
   | "ip-address"
   | "punycode"
   | "mixed-script"
   | "long-url"
-  | "other-domain";
+  | "other-domain"
+  | "message-url";
 
 export interface UrlWarning {
   code: UrlWarningCode;
@@ -52,11 +53,19 @@ export interface UrlInteractionInfo {
    * private section. For an IP literal, `localhost` or a single label: the host name itself.
    */
   registrableDomain: string;
-  /** In a fixed order: user-info, not-https, ip-address, punycode, mixed-script, long-url, other-domain. */
+  /**
+   * The registrable domain of the MCP server's own URL (`serverUrl`), computed the same way; absent
+   * when it is not known (a server over stdio).
+   */
+  serverDomain?: string;
+  /** In a fixed order: not-https, ip-address, punycode, mixed-script, long-url, other-domain. */
   warnings: UrlWarning[];
 }
 
-/** A URL that must not be opened: not parseable, or not http(s) (`javascript:`, `data:`, `file:`, ...). */
+/**
+ * A URL that must not be opened: not parseable, not http(s) (`javascript:`, `data:`, `file:`, ...),
+ * or with user-info (`https://mcp.example.com@evil.example/`).
+ */
 export interface UrlRefusal {
   ok: false;
   /** The URL exactly as given. */
@@ -72,7 +81,9 @@ export interface InspectUrlOptions {
 
 /**
  * Parses `text` with the WHATWG URL parser and says what the user should see: origin, host,
- * registrable domain and warnings. Anything but `http:` and `https:` is refused.
+ * registrable domain and warnings. Anything but `http:` and `https:` is refused, and so is a URL
+ * with a user name or password: its only use in a hand-off is to make the text before "@" read as
+ * the site (spec 2025-11-25: client/elicitation § Safe URL Handling).
  */
 export function inspectUrl(text: string, options: InspectUrlOptions = {}): UrlInteractionInfo | UrlRefusal {
   let url: URL;
@@ -89,15 +100,18 @@ export function inspectUrl(text: string, options: InspectUrlOptions = {}): UrlIn
     };
   }
   const hostname = url.hostname;
+  if (url.username !== "" || url.password !== "") {
+    return {
+      ok: false,
+      url: text,
+      reason: `The URL has a user name or password before "@", which can make it read as another site; the site is ${hostname}.`,
+    };
+  }
   const unicodeHost = isIpLiteral(hostname) ? hostname : domainToUnicode(hostname) || hostname;
   const registrableDomain = registrableDomainOf(hostname);
   const warnings: UrlWarning[] = [];
   const warn = (code: UrlWarningCode, message: string) => warnings.push({ code, message });
 
-  if (url.username !== "" || url.password !== "") {
-    const before = url.username === "" ? "a password" : `"${decodeSafely(url.username)}"`;
-    warn("user-info", `The text before "@" (${before}) is not the site; the site is ${hostname}.`);
-  }
   if (url.protocol === "http:" && !isLoopback(hostname)) {
     warn("not-https", "The page is not encrypted (http, not https).");
   }
@@ -121,7 +135,17 @@ export function inspectUrl(text: string, options: InspectUrlOptions = {}): UrlIn
   if (serverDomain !== undefined && serverDomain !== registrableDomain) {
     warn("other-domain", `The page is on ${registrableDomain}, not on the server's own domain ${serverDomain}.`);
   }
-  return { ok: true, url: url.href, origin: url.origin, host: url.host, unicodeHost, registrableDomain, warnings };
+  const info: UrlInteractionInfo = {
+    ok: true,
+    url: url.href,
+    origin: url.origin,
+    host: url.host,
+    unicodeHost,
+    registrableDomain,
+    warnings,
+  };
+  if (serverDomain !== undefined) info.serverDomain = serverDomain;
+  return info;
 }
 
 /** `true` for bracketed IPv6 and dotted IPv4 host names as the WHATWG parser leaves them. */
@@ -147,14 +171,6 @@ function serverDomainOf(serverUrl: string | URL | undefined): string | undefined
     return registrableDomainOf(new URL(serverUrl).hostname);
   } catch {
     return undefined;
-  }
-}
-
-function decodeSafely(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
   }
 }
 

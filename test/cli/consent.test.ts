@@ -28,25 +28,49 @@ function consentIo(answer: boolean | Cancelled, options: { noBrowser?: boolean; 
 }
 
 describe("URL consent text", () => {
-  it("names the server, shows its message, the full URL and the host on its own line", () => {
+  it("shows the full URL and the host on lines of their own first, then the server and its message, quoted", () => {
     const text = renderConsent({ server, message: "Connect your GitHub account.", url: longUrl });
-    expect(text).toContain("GitHub Bridge (github-bridge) asks you to open a web page.");
-    expect(text).toContain("  Connect your GitHub account.");
-    expect(text).toContain(`  URL:  ${longUrl}\n`);
-    expect(text).toContain("  Host: auth.example.com\n");
-    expect(text).not.toContain("Warning");
+    expect(text).toBe(
+      [
+        "An MCP server asks you to open a web page.",
+        "",
+        `  URL:  ${longUrl}`,
+        "  Host: auth.example.com",
+        "  Domain: example.com",
+        "  Server: GitHub Bridge (github-bridge)",
+        "",
+        "  The server's message:",
+        "    │ Connect your GitHub account.",
+        "",
+      ].join("\n"),
+    );
   });
 
-  it("shows every warning of inspectUrl: plain http, user-info, IP literals, punycode, mixed scripts, length", () => {
+  it("keeps a message's fake URL and Host lines inside the quote, and flags the URL in it", () => {
+    const text = renderConsent({
+      server,
+      message: "Sign in.\nURL:  https://evil.example/login\nHost: evil.example",
+      url: longUrl,
+    });
+    const rows = text.split("\n");
+    expect(rows.filter((row) => /^\s*URL:/.test(row))).toEqual([`  URL:  ${longUrl}`]);
+    expect(rows.filter((row) => /^\s*Host:/.test(row))).toEqual(["  Host: auth.example.com"]);
+    expect(rows).toContain("    │ URL:  https://evil.example/login");
+    expect(rows).toContain("    │ Host: evil.example");
+    expect(text).toContain("  Warning: The server's message contains a web address");
+    // Positive control: a message without a URL, on two lines, reads as written and is not flagged.
+    const benign = renderConsent({ server, message: "Connect GitHub.\nIt takes a minute.", url: longUrl });
+    expect(benign).toContain("    │ Connect GitHub.\n    │ It takes a minute.\n");
+    expect(benign).not.toContain("Warning");
+  });
+
+  it("shows every warning of inspectUrl: plain http, IP literals, punycode, mixed scripts, length", () => {
     const warnings = (url: string) =>
-      renderConsent({ server, message: "Sign in", url })
+      renderConsent({ server, message: "Sign in", url }, { columns: 200 })
         .split("\n")
         .filter((line) => line.startsWith("  Warning: "))
         .join("\n");
     expect(warnings("http://example.com/")).toMatch(/not encrypted/);
-    expect(warnings("https://github.com@evil.example/login")).toMatch(
-      /"github\.com"\) is not the site; the site is evil\.example/,
-    );
     expect(warnings("https://192.168.1.20/connect")).toMatch(/IP address 192\.168\.1\.20/);
     expect(warnings("http://2130706433/")).toMatch(/IP address 127\.0\.0\.1/);
     expect(warnings("https://[::1]:8443/connect")).toMatch(/IP address \[::1\]/);
@@ -59,24 +83,27 @@ describe("URL consent text", () => {
   });
 
   it("flags a page on another domain than the server's, and names the registrable domain", () => {
-    const text = renderConsent({
-      server,
-      message: "Authorize",
-      url: "https://login.github.com/oauth",
-      serverUrl: new URL("https://mcp.example.com/mcp"),
-    });
+    const text = renderConsent(
+      {
+        server,
+        message: "Authorize",
+        url: "https://login.github.com/oauth",
+        serverUrl: new URL("https://mcp.example.com/mcp"),
+      },
+      { columns: 200 },
+    );
     expect(text).toContain("  Host: login.github.com\n  Domain: github.com\n");
     expect(text).toContain("Warning: The page is on github.com, not on the server's own domain example.com.");
   });
 
   it("sets the registrable domain in bold only when asked (a terminal)", () => {
-    const plain = renderConsent({ server, message: "Sign in", url: "https://github.com@evil.example/x" });
+    const plain = renderConsent({ server, message: "Sign in", url: "https://github.com.evil.example/x" });
     expect(plain).not.toContain("\u001b");
     const bold = renderConsent(
-      { server, message: "Sign in", url: "https://github.com@evil.example/x" },
+      { server, message: "Sign in", url: "https://github.com.evil.example/x" },
       { bold: true },
     );
-    expect(bold).toContain("URL:  https://github.com@\u001b[1mevil.example\u001b[22m/x");
+    expect(bold).toContain("\u001b[1mURL:\u001b[22m  https://github.com.\u001b[1mevil.example\u001b[22m/x");
   });
 
   it("shows control characters from the server as escapes, so they cannot rewrite the screen", () => {
@@ -90,8 +117,22 @@ describe("URL consent text", () => {
     expect(text).toContain("Hi\\u{1b}[1A\\u{d}there");
   });
 
+  it("refuses a URL with user-info and says why; the same URL without it is shown", () => {
+    const refused = renderConsent(
+      { server, message: "Sign in", url: "https://github.com@evil.example/login" },
+      { columns: 200 },
+    );
+    expect(refused).toContain(
+      '  The URL has a user name or password before "@", which can make it read as another site; the site is evil.example. It will not be opened.\n',
+    );
+    expect(refused).not.toContain("Host:");
+    const shown = renderConsent({ server, message: "Sign in", url: "https://evil.example/login" });
+    expect(shown).toContain("  URL:  https://evil.example/login\n");
+    expect(shown).toContain("  Host: evil.example\n");
+  });
+
   it("says a URL that is not http(s) will not be opened", () => {
-    expect(renderConsent({ server, message: "Run this", url: "javascript:alert(1)" })).toContain(
+    expect(renderConsent({ server, message: "Run this", url: "javascript:alert(1)" }, { columns: 200 })).toContain(
       "  Only http and https pages are opened; this is a javascript: URL. It will not be opened.\n",
     );
   });
@@ -101,6 +142,7 @@ describe("URL consent", () => {
   it("opens the browser only after the user says yes, with the URL that was shown", async () => {
     const { io, events, shown } = consentIo(true);
     expect(await askUrlConsent({ server, message: "Sign in", url: longUrl }, io)).toBe("accept");
+    expect(shown()).toContain(`  URL:  ${longUrl}\n`);
     expect(events).toEqual(["shown", "asked: Open it in your browser?", `opened: ${longUrl}`, "shown"]);
     expect(shown()).toContain(longUrl);
   });
@@ -131,5 +173,18 @@ describe("URL consent", () => {
     const { io, events } = consentIo(true);
     expect(await askUrlConsent({ server, message: "Open", url: "file:///etc/passwd" }, io)).toBe("decline");
     expect(events).toEqual(["shown"]);
+  });
+
+  it("declines a URL with user-info without asking, and asks for the same URL without it", async () => {
+    const refused = consentIo(true);
+    const url = "https://mcp.example.com@evil.example/connect";
+    expect(await askUrlConsent({ server, message: "Open", url }, refused.io)).toBe("decline");
+    expect(refused.events).toEqual(["shown"]);
+    expect(refused.shown()).toContain("the site is evil.example. It will not be opened.");
+    const shown = consentIo(true);
+    expect(await askUrlConsent({ server, message: "Open", url: "https://evil.example/connect" }, shown.io)).toBe(
+      "accept",
+    );
+    expect(shown.events).toContain("opened: https://evil.example/connect");
   });
 });

@@ -126,7 +126,7 @@ describe.each([
     expect(await run(["call", endpoint.url, "repos"], io)).toBe(ExitCode.Success);
     expect(io.out()).toBe("octo/hello-world\n");
     expect(io.opened).toEqual(["https://mcp.example.com/connect/github"]);
-    expect(io.err()).toContain("Web (web) asks you to open a web page.");
+    expect(io.err()).toContain("  Server: Web (web)\n");
     // One consent, then "done?" (yes retries at once), and the tool ran twice: once asking, once with the account linked.
     expect(io.prompter.asked.map((a) => a.prompt.message)).toEqual([
       "Open it in your browser?",

@@ -225,6 +225,23 @@ describe("elicitation during a call", () => {
     expect(io.err()).toContain("Host: id.example.com");
   });
 
+  it("keeps the server's message from drawing lines of the consent screen, with a terminal or without", async () => {
+    const spoof = {
+      ...page,
+      // No address in it: the server itself refuses to send a message that carries one.
+      message: "Sign in.\n  URL:  (the page below)\n  Host: (the same)\r\u001b[2K\u001b[1A\u202edone",
+    };
+    for (const interactive of [true, false]) {
+      const { io } = await callServer(async (ctx) => text((await ctx.elicit(spoof)).action), [false], { interactive });
+      const rows = io.err().split("\n");
+      expect(rows.filter((row) => /^\s*URL:/.test(row))).toEqual(["  URL:  https://id.example.com/s?1"]);
+      expect(rows.filter((row) => /^\s*Host:/.test(row))).toEqual(["  Host: id.example.com"]);
+      expect(rows).toContain("    │   URL:  (the page below)");
+      expect(io.err()).toContain("    │   Host: (the same)\\u{d}\\u{1b}[2K\\u{1b}[1A\\u{202e}done\n");
+      for (const char of ["\u001b", "\r", "\u202e"]) expect(io.err()).not.toContain(char);
+    }
+  });
+
   it("answers decline and opens nothing when the user says no", async () => {
     const { code, io } = await callServer(async (ctx) => text((await ctx.elicit(page)).action), [false]);
     expect([code, io.out(), io.opened]).toEqual([ExitCode.Declined, "decline\n", []]);
@@ -335,7 +352,7 @@ describe("the user-interaction proposal (interaction/create, -32003, interaction
     expect(result.code).toBe(ExitCode.Success);
     expect(result.io.out()).toBe("octo/hello-world\n");
     expect(seenCapabilities[0]).toEqual({ types: ["ua"] });
-    expect(result.io.err()).toContain("Fake Server (fake) asks you to open a web page.");
+    expect(result.io.err()).toContain("  Server: Fake Server (fake)\n");
     expect(result.io.err()).toContain(`URL:  ${connectUrl}`);
   });
 });

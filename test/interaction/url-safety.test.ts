@@ -22,8 +22,6 @@ const accepted: [string, UrlWarningCode[], string][] = [
   ["https://sonyソニー.jp/", ["punycode", "other-domain"], "xn--sony-jo4c6cxq.jp"],
   ["https://한국abc.kr/", ["punycode", "other-domain"], "xn--abc-lt8lk11n.kr"],
   ["https://ｅｘａｍｐｌｅ.com/", [], "example.com"],
-  ["https://github.com@evil.example/", ["user-info", "other-domain"], "evil.example"],
-  ["https://mcp.example.com:pw@evil.example/", ["user-info", "other-domain"], "evil.example"],
   ["http://example.com/", ["not-https"], "example.com"],
   ["http://localhost:3000/callback", ["other-domain"], "localhost"],
   ["http://app.localhost/", ["other-domain"], "app.localhost"],
@@ -38,11 +36,7 @@ const accepted: [string, UrlWarningCode[], string][] = [
   ["http://[2001:db8::1]/", ["not-https", "ip-address", "other-domain"], "[2001:db8::1]"],
   ["https://[::ffff:127.0.0.1]/", ["ip-address", "other-domain"], "[::ffff:7f00:1]"],
   [long, ["long-url"], "example.com"],
-  [
-    "http://user@xn--pple-43d.com/",
-    ["user-info", "not-https", "punycode", "mixed-script", "other-domain"],
-    "xn--pple-43d.com",
-  ],
+  ["http://xn--pple-43d.com/", ["not-https", "punycode", "mixed-script", "other-domain"], "xn--pple-43d.com"],
 ];
 
 const refused: string[] = [
@@ -58,6 +52,13 @@ const refused: string[] = [
   "not a url",
   "https://ex ample.com/",
   "/relative/path",
+  "https://mcp.example.com@evil.example/",
+  "https://github.com@evil.example/login",
+  "https://mcp.example.com:pw@evil.example/",
+  "https://:pw@mcp.example.com/",
+  "https://user@mcp.example.com/",
+  "http://user@xn--pple-43d.com/",
+  "https://mcp.example.com%40evil.example@evil.example/",
 ];
 
 describe("inspectUrl", () => {
@@ -96,14 +97,31 @@ describe("inspectUrl", () => {
     });
   });
 
-  it("names the real site behind user-info, the address behind a decimal IP, and the other domain", () => {
+  it("refuses a URL with a user name or password, naming the real site; the same URL without it is offered", () => {
+    expect(inspectUrl("https://mcp.example.com@evil.example/connect", { serverUrl: SERVER })).toEqual({
+      ok: false,
+      url: "https://mcp.example.com@evil.example/connect",
+      reason:
+        'The URL has a user name or password before "@", which can make it read as another site; the site is evil.example.',
+    });
+    expect(inspectUrl("https://evil.example/connect", { serverUrl: SERVER })).toMatchObject({
+      ok: true,
+      url: "https://evil.example/connect",
+      host: "evil.example",
+    });
+    expect(inspectUrl("https://mcp.example.com/connect", { serverUrl: SERVER })).toMatchObject({
+      ok: true,
+      warnings: [],
+    });
+  });
+
+  it("names the address behind a decimal IP, and the other domain", () => {
     const messages = (url: string) => {
       const info = inspectUrl(url, { serverUrl: SERVER });
       return info.ok ? info.warnings.map((w) => w.message) : [];
     };
-    expect(messages("https://github.com@evil.example/")).toEqual([
-      'The text before "@" ("github.com") is not the site; the site is evil.example.',
-      "The page is on evil.example, not on the server's own domain example.com.",
+    expect(messages("https://github.com/")).toEqual([
+      "The page is on github.com, not on the server's own domain example.com.",
     ]);
     expect(messages("https://3232235796/")[0]).toBe("The host is the IP address 192.168.1.20, not a domain name.");
     expect(messages(long)).toEqual([`The URL is unusually long (${long.length} characters); check all of it.`]);

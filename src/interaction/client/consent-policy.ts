@@ -2,7 +2,7 @@
  * The default terminal handler for hand-offs: show the consent text, ask, and only after a yes
  * open the system browser (or print the URL). The URL is never fetched here.
  */
-import { renderInteraction } from "./consent-text.js";
+import { type RenderOptions, renderInteraction, renderRefusal } from "./consent-text.js";
 import type { InteractionAnswer, InteractionHandler, UrlInteraction } from "./interaction.js";
 import { printableLine } from "./printable.js";
 
@@ -22,17 +22,35 @@ export interface ConsentPolicyOptions {
   /** Print the URL for the user to open instead of opening a browser. */
   noBrowser?: boolean;
   /**
-   * Whether `print` writes to a terminal, so the registrable domain may be set in ANSI bold.
-   * Default: `process.stderr.isTTY` when `print` is the default, `false` otherwise.
+   * Whether `print` writes to a terminal, so the client's labels, the host and the registrable
+   * domain may be set in ANSI bold. Default: `process.stderr.isTTY` when `print` is the default,
+   * `false` otherwise.
    */
   tty?: boolean;
+  /**
+   * The width of the terminal `print` writes to, in columns: the server's text is wrapped to it so
+   * that no row the terminal wraps starts at the left edge. Default: `process.stderr.columns` when
+   * `print` is the default and stderr a terminal, else 80.
+   */
+  columns?: number;
+  /**
+   * A page whose registrable domain differs from the MCP server's (spec 2025-11-25:
+   * client/elicitation § Safe URL Handling; the `other-domain` warning of `inspectUrl`):
+   * - `"warn"` (default): shown with that warning, and the user is asked;
+   * - `"refuse"`: declined without asking, the screen saying why. The server's domain is the
+   *   registrable domain of `HandoffClient`'s `serverUrl` (IP literals and `localhost` compare as
+   *   the whole host, so `localhost` and `127.0.0.1` differ). Without a server URL (a server over
+   *   stdio, or `serverUrl` not given) nothing can be compared, and every page is refused.
+   */
+  otherDomain?: "warn" | "refuse";
 }
 
 /**
  * A handler for `HandoffClient` that asks at the terminal: it prints the server, the full URL with
  * its registrable domain highlighted, and every warning; asks for consent; on yes opens the
  * browser, or prints the URL with `noBrowser` or when no browser opens, and answers `accept`.
- * No answers `decline`, a dismissed question `cancel`; nothing is opened then.
+ * No answers `decline`, a dismissed question `cancel`; nothing is opened then. With
+ * `otherDomain: "refuse"` a page off the server's registrable domain is declined unasked.
  */
 export function createConsentPolicy(options: ConsentPolicyOptions = {}): InteractionHandler {
   const print = options.print ?? ((text: string) => void process.stderr.write(text));
@@ -41,8 +59,20 @@ export function createConsentPolicy(options: ConsentPolicyOptions = {}): Interac
   const open = options.open ?? openInBrowser;
   const noBrowser = options.noBrowser === true;
 
+  const otherDomain = options.otherDomain ?? "warn";
+  // Read at each hand-off: the terminal may have been resized since.
+  const layout = (): RenderOptions => {
+    const columns = options.columns ?? (options.print === undefined ? process.stderr.columns : undefined);
+    return columns === undefined ? { bold: tty } : { bold: tty, columns };
+  };
+
   return async (interaction, ctx): Promise<InteractionAnswer> => {
-    print(`\n${renderInteraction(interaction, { bold: tty })}\n`);
+    const refusal = otherDomain === "refuse" ? domainRefusal(interaction) : undefined;
+    if (refusal !== undefined) {
+      print(`\n${renderRefusal({ ...interaction, ok: false, reason: refusal }, layout())}\n`);
+      return "decline";
+    }
+    print(`\n${renderInteraction(interaction, layout())}\n`);
     const question = noBrowser ? "Continue? You will open the page yourself" : "Open it in your browser?";
     const answer = await confirm(question, { signal: ctx.signal, interaction });
     if (answer === "cancel") return "cancel";
@@ -60,6 +90,16 @@ export function createConsentPolicy(options: ConsentPolicyOptions = {}): Interac
     }
     return "accept";
   };
+}
+
+/** Why a page is not on the server's registrable domain, or `undefined` when it is. */
+function domainRefusal(interaction: UrlInteraction): string | undefined {
+  const { serverDomain, registrableDomain } = interaction;
+  if (serverDomain === undefined) {
+    return "The server's own domain is not known (it is not reached over HTTP), so the page's domain cannot be compared with it.";
+  }
+  if (serverDomain === registrableDomain) return undefined;
+  return `The page is on ${registrableDomain}, not on the server's own domain ${serverDomain}, and this client opens only pages on the server's domain.`;
 }
 
 async function terminalConfirm(question: string, ctx: { signal: AbortSignal }): Promise<boolean | "cancel"> {

@@ -12,7 +12,14 @@ export {
   type UrlWarningCode,
 } from "../url-safety.js";
 export { type ConsentPolicyOptions, createConsentPolicy } from "./consent-policy.js";
-export { highlightUrl, type RenderOptions, renderInteraction, renderRefusal } from "./consent-text.js";
+export {
+  DEFAULT_COLUMNS,
+  highlightUrl,
+  MAX_MESSAGE_ROWS,
+  type RenderOptions,
+  renderInteraction,
+  renderRefusal,
+} from "./consent-text.js";
 export { UrlElicitationSource } from "./elicitation-source.js";
 export { HandoffError, type HandoffFailure } from "./errors.js";
 export {

@@ -3,7 +3,9 @@
  * a URL-mode `elicitation/create` or a -32042 error (spec 2025-11-25: client/elicitation), or the
  * user-interaction proposal's `interaction/create` or -32003 error.
  */
+import { messageContainsUrl } from "../../revisions/index.js";
 import { inspectUrl, type UrlRefusal, type UrlWarning } from "../url-safety.js";
+import { withoutInvisible } from "./printable.js";
 
 /** Which family of wire forms carried the hand-off. */
 export type HandoffKind = "elicitation" | "interaction";
@@ -39,8 +41,14 @@ export interface UrlInteraction {
   host: string;
   /** What to highlight: the part of the host one party controls (see `inspectUrl`). */
   registrableDomain: string;
+  /**
+   * The registrable domain of the MCP server's own URL (`HandoffClient`'s `serverUrl`); absent
+   * when it is not known, as for a server over stdio.
+   */
+  serverDomain?: string;
   /** The server's explanation; untrusted text, escape it before showing it on a terminal. */
   message: string;
+  /** `inspectUrl`'s warnings about the URL, then `message-url` when the message carries a web address. */
   warnings: UrlWarning[];
   /** `request`: the server asked during a request; `error`: a request failed until this is done. */
   source: "request" | "error";
@@ -73,9 +81,17 @@ export interface RefusedHandoff extends UrlRefusal {
   source: "request" | "error";
 }
 
+/** The warning for a message that carries a web address, which only the `url` field may. */
+const MESSAGE_URL: UrlWarning = {
+  code: "message-url",
+  message:
+    "The server's message contains a web address, which it must not. The page that opens is the URL above; do not visit one from the message.",
+};
+
 /**
  * Builds the interaction to show for a received hand-off, or the refusal when its URL must not be
  * opened. `serverUrl` (the MCP server's own URL, when known) enables the `other-domain` warning.
+ * A message with a web address in it, also one split by invisible characters, adds `message-url`.
  */
 export function toUrlInteraction(
   handoff: ReceivedHandoff,
@@ -86,6 +102,13 @@ export function toUrlInteraction(
   const info = inspectUrl(handoff.url, serverUrl === undefined ? {} : { serverUrl });
   const common = { kind: handoff.kind, id: handoff.id, server, message: handoff.message, source };
   if (!info.ok) return { ...info, ...common };
-  const { url, origin, host, registrableDomain, warnings } = info;
-  return { ...common, url, origin, host, registrableDomain, warnings };
+  const { url, origin, host, registrableDomain, serverDomain, warnings } = info;
+  const flagged = containsUrl(handoff.message) ? [...warnings, MESSAGE_URL] : warnings;
+  const interaction: UrlInteraction = { ...common, url, origin, host, registrableDomain, warnings: flagged };
+  if (serverDomain !== undefined) interaction.serverDomain = serverDomain;
+  return interaction;
+}
+
+function containsUrl(message: string): boolean {
+  return messageContainsUrl(message) || messageContainsUrl(withoutInvisible(message));
 }

@@ -239,18 +239,73 @@ describe("safety", () => {
     expect(open).not.toHaveBeenCalled();
   });
 
-  it("flags a hand-off to a domain other than the MCP server's", async () => {
+  it("refuses a URL with user-info: the handler never sees it, and the call ends saying why", async () => {
+    const url = "https://mcp.example.com@evil.example/login";
+    const handler = vi.fn(async () => "accept" as const);
+    const r = await rig(handler, { serverUrl: "https://mcp.example.com/mcp", requiredUrl: url });
+    const refused: RefusedHandoff[] = [];
+    r.handoff.onrefused = (refusal) => refused.push(refusal);
+    const error = await r.handoff.callTool({ name: "files" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HandoffError);
+    expect(error).toMatchObject({ reason: "refused", code: "REQUEST_CANCELLED" });
+    expect((error as Error).message).toContain('user name or password before "@"');
+    expect((error as Error).message).toContain("the site is evil.example");
+    const asked = await r.handoff.callTool({ name: "ask" });
+    expect(asked.content).toEqual([{ type: "text", text: "decline" }]);
+    expect(handler).not.toHaveBeenCalled();
+    expect(refused.map((x) => [x.url, x.source])).toEqual([
+      [url, "error"],
+      [url, "request"],
+    ]);
+  });
+
+  it("shows the same URL without user-info, flagged as on another domain than the MCP server's", async () => {
     const r = await rig(async () => "decline", {
-      serverUrl: "https://mcp.other.example/mcp",
-      requiredUrl: "https://github.com@evil.example/login",
+      serverUrl: "https://mcp.example.com/mcp",
+      requiredUrl: "https://evil.example/login",
     });
     await r.handoff.callTool({ name: "files" }).catch(() => {});
     expect(r.shown[0]).toMatchObject({
-      url: "https://github.com@evil.example/login",
+      url: "https://evil.example/login",
       host: "evil.example",
       registrableDomain: "evil.example",
     });
-    expect(r.shown[0]?.warnings.map((w) => w.code)).toEqual(["user-info", "other-domain"]);
+    expect(r.shown[0]?.warnings.map((w) => w.code)).toEqual(["other-domain"]);
+  });
+});
+
+describe("a consent policy that refuses other domains", () => {
+  const refusing = (open: () => Promise<void>, printed: string[]) =>
+    createConsentPolicy({
+      otherDomain: "refuse",
+      print: (text) => printed.push(text),
+      confirm: async () => true,
+      open,
+    });
+
+  it("declines a page on another domain than serverUrl's without asking or opening it", async () => {
+    const open = vi.fn(async () => {});
+    const printed: string[] = [];
+    const r = await rig(refusing(open, printed), {
+      serverUrl: "https://mcp.example.com/mcp",
+      requiredUrl: "https://evil.example/login",
+    });
+    await expect(r.handoff.callTool({ name: "files" })).rejects.toMatchObject({ reason: "declined" });
+    expect(open).not.toHaveBeenCalled();
+    expect(printed.join("")).toContain("not on the server's own domain example.com");
+  });
+
+  it("opens a page on the server's own domain", async () => {
+    const printed: string[] = [];
+    const r = await rig(
+      refusing(async () => {
+        r.done.add("e-1");
+        setTimeout(() => void r.session.notifyElicitationComplete("e-1"), 0);
+      }, printed),
+      { serverUrl: "https://mcp.example.com/mcp", requiredUrl: "https://auth.example.com/connect" },
+    );
+    const result = await r.handoff.callTool({ name: "files" });
+    expect(result.content).toEqual([{ type: "text", text: "3 files" }]);
   });
 });
 
