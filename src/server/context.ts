@@ -93,7 +93,10 @@ export interface RequestContext {
    * - Form mode: `requestedSchema` must be a flat object of primitive properties; it is checked
    *   before sending, defaults are applied to accepted content, and content that does not match
    *   the schema rejects with `SdkError("INVALID_RESULT")`.
-   * - URL mode (`mode: "url"`): the user is sent to `url`; `message` must not contain a URL.
+   *   Only `accept` carries `content`: what a client sends beside `decline` or `cancel` is
+   *   dropped before the handler sees it, in either revision era.
+   * - URL mode (`mode: "url"`): the user is sent to `url`; `message` must not contain a URL. The
+   *   answer has no `content`.
    *   The result carries the `elicitationId` to complete with `session.notifyElicitationComplete`
    *   (revision 2025-11-25; on 2026-07-28 the retried call is the completion).
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare that elicitation
@@ -304,7 +307,10 @@ async function elicitFor(
   if (params.mode === "url") {
     const sent = { ...params, elicitationId: params.elicitationId ?? randomUUID() };
     host.elicitationStarted(sent.elicitationId, inbound.id);
-    const result = checkAction(await inbound.request("elicitation/create", sent, requestOptions));
+    // A URL-mode answer has no content, whatever its action: the data stays on the server's page.
+    const { content: _none, ...result } = checkAction(
+      await inbound.request("elicitation/create", sent, requestOptions),
+    );
     return { ...result, elicitationId: sent.elicitationId };
   }
   const problem = checkRequestedSchema(params.requestedSchema);
