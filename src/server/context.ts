@@ -149,7 +149,12 @@ export interface RequestContext {
    * @throws the manager's error (`InteractionError` "EXPIRED", "DECLINED", "CANCELLED", "NOT_FOUND").
    */
   waitForInteraction(id: string, options?: { signal?: AbortSignal }): Promise<UserInteraction>;
-  /** The request's user's third-party credentials, kept by the server (never sent to the client). */
+  /**
+   * The request's user's third-party credentials, kept by the server (never sent to the client).
+   * Whatever this request sends that quotes one (its result, error texts, logs, notifications,
+   * questions to the client), as it is, percent-encoded, JSON-escaped or inside base64, says
+   * `[redacted]` there instead; values under 8 characters (`MIN_REDACTED_LENGTH`) are not looked for.
+   */
   readonly credentials: {
     /**
      * The stored credential for `provider` (e.g. `"github"`), renewed when expired; when there is
