@@ -134,10 +134,17 @@ export interface RequestContext {
    * of type `ua` (an empty result is `accept`, error -32099 is `decline`). The interaction is stored
    * for the request's verified user (its authorization's issuer and subject, or the manager's
    * local user without authorization) and this session. Resolves with the user's answer; `accept`
-   * means the page was opened, not that the interaction is done: see `waitForInteraction`.
+   * means the page was opened, not that the interaction is done: see `waitForInteraction`. The
+   * answer is awaited only while the interaction lives (its `expiresAt`): a client that went away
+   * cannot hold the request, and its session, for ever. When the user completes the page before
+   * the client answers, the request to the client is cancelled and this resolves with `accept` and
+   * the completed interaction.
    * Completion is sent to this session only (`notifications/elicitation/complete`, or progress on
    * the client's `interaction/track`).
-   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client can do neither (nothing is stored or
+   * @throws the service's error when the interaction ends before the client answers
+   *   (`InteractionError` "EXPIRED" from `InteractionManager` at its deadline; the request to the
+   *   client is cancelled, and a tool's call becomes an `isError` result saying it expired);
+   *   SdkError "CAPABILITY_NOT_SUPPORTED" when the client can do neither (nothing is stored or
    *   sent); "INVALID_ARGUMENT" for a URL in `message`, a `url` that is not absolute http(s), a
    *   request without a verified user, or a server without the `interactions` option;
    *   "REQUEST_CANCELLED"/"REQUEST_TIMEOUT"; ProtocolError when the client answers another error.
