@@ -18,6 +18,13 @@ const askName = (ctx: RequestContext, inputKey: string, message = "What is your 
     { inputKey },
   );
 
+/**
+ * A field of the user's answer, or `otherwise` when the user declined or cancelled: only an
+ * accepted form carries data the user chose to submit.
+ */
+const answered = (answer: { action: string; content?: Record<string, unknown> }, field: string, otherwise: string) =>
+  answer.action === "accept" && answer.content?.[field] !== undefined ? String(answer.content[field]) : otherwise;
+
 const sampleText = (result: { content: unknown }) => {
   const content = Array.isArray(result.content) ? result.content[0] : result.content;
   return typeof content === "object" && content !== null && "text" in content ? String(content.text) : "";
@@ -29,7 +36,7 @@ export function registerInputRounds(server: McpServer): void {
     { description: "Asks the user's name, then greets them", inputSchema: NO_ARGUMENTS },
     async (_args, ctx) => {
       const answer = await askName(ctx, "user_name");
-      return text(`Hello, ${String(answer.content?.name ?? "stranger")}!`);
+      return text(`Hello, ${answered(answer, "name", "stranger")}!`);
     },
   );
 
@@ -88,7 +95,7 @@ export function registerInputRounds(server: McpServer): void {
         ),
         ctx.listRoots({ inputKey: "client_roots" }),
       ]);
-      return text(`${sampleText(greeting)} ${String(name.content?.name)} (${roots.roots.length} roots)`.trim());
+      return text(`${sampleText(greeting)} ${answered(name, "name", "stranger")} (${roots.roots.length} roots)`.trim());
     },
   );
 
@@ -104,14 +111,14 @@ export function registerInputRounds(server: McpServer): void {
         },
         { inputKey: "step2" },
       );
-      return text(`${String(name.content?.name)} likes ${String(color.content?.color)}`);
+      return text(`${answered(name, "name", "Someone")} likes ${answered(color, "color", "no colour in particular")}`);
     },
   );
 
   server.registerTool(
     "test_input_required_result_tampered_state",
     { description: "Asks for a name; a tampered requestState is refused", inputSchema: NO_ARGUMENTS },
-    async (_args, ctx) => text(`Hello, ${String((await askName(ctx, "user_name")).content?.name)}!`),
+    async (_args, ctx) => text(`Hello, ${answered(await askName(ctx, "user_name"), "name", "stranger")}!`),
   );
 
   server.registerTool(
@@ -150,7 +157,7 @@ export function registerInputRounds(server: McpServer): void {
   server.registerTool(
     "test_streaming_elicitation",
     { description: "Asks the user through the result, never by a request on the stream", inputSchema: NO_ARGUMENTS },
-    async (_args, ctx) => text(`Hello, ${String((await askName(ctx, "user_name")).content?.name)}!`),
+    async (_args, ctx) => text(`Hello, ${answered(await askName(ctx, "user_name"), "name", "stranger")}!`),
   );
 
   server.registerTool(
@@ -219,7 +226,9 @@ export function registerInputRounds(server: McpServer): void {
         { inputKey: "user_context" },
       );
       return {
-        messages: [{ role: "user", content: { type: "text", text: `Context: ${String(answer.content?.context)}` } }],
+        messages: [
+          { role: "user", content: { type: "text", text: `Context: ${answered(answer, "context", "none given")}` } },
+        ],
       };
     },
   );

@@ -154,7 +154,7 @@ export function registerTools(server: McpServer): void {
           required: ["username", "email"],
         },
       });
-      return text(`User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
+      return text(`User response: action=${answer.action}, content=${submitted(answer)}`);
     },
   );
 
@@ -253,5 +253,10 @@ type FormProperties = FormElicitation["requestedSchema"]["properties"];
 
 async function elicitAndReport(ctx: RequestContext, message: string, properties: FormProperties) {
   const answer = await ctx.elicit({ message, requestedSchema: { type: "object", properties, required: [] } });
-  return text(`Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
+  return text(`Elicitation completed: action=${answer.action}, content=${submitted(answer)}`);
+}
+
+/** What the user submitted, as JSON: nothing unless they accepted (a decline or cancel submits no data). */
+function submitted(answer: { action: string; content?: Record<string, unknown> }): string {
+  return JSON.stringify(answer.action === "accept" ? (answer.content ?? {}) : {});
 }

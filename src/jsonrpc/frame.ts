@@ -1,9 +1,29 @@
 /**
  * Turns one frame of text (a stdio line, an HTTP body) into JSON-RPC messages, or into the
- * error response the spec prescribes (-32700 for bad JSON, -32600 for a bad shape).
+ * error response the spec prescribes (-32700 for bad JSON, -32600 for a bad shape); and a message
+ * into the well-formed JSON text every transport sends.
  */
 import { ErrorCode } from "./errors.js";
 import { isRequestId, type JsonRpcErrorResponse, type JsonRpcMessage } from "./messages.js";
+
+/**
+ * A lone surrogate as JSON.stringify escapes it (`\ud800`-`\udfff`, lower-case hex: a pair is
+ * written as it is), or an escaped backslash, skipped so that the text `\\ud800` is left alone.
+ */
+const SURROGATE_ESCAPE = /\\\\|\\ud[89a-f][0-9a-f]{2}/g;
+
+const toReplacement = (found: string) => (found.length === 2 ? found : "\\ufffd");
+
+/**
+ * `value` (a message, a batch, an error response) as JSON text for the wire, with U+FFFD for each
+ * lone UTF-16 surrogate in its strings: JSON.stringify writes those as `\udXXX` escapes, which
+ * strict JSON readers refuse and no UTF-8 can carry. Costs one search of the text beyond
+ * JSON.stringify when there is none. @throws what JSON.stringify throws (a cycle, a BigInt).
+ */
+export function encodeFrame(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.includes("\\ud") ? text.replace(SURROGATE_ESCAPE, toReplacement) : text;
+}
 
 /**
  * What `decodeFrame` makes of a frame: the messages (with `batch` telling whether they came as a

@@ -15,6 +15,12 @@ export interface MessageGate {
   checkOutbound(message: JsonRpcRequest | JsonRpcNotification): SdkError | undefined;
   /** Shapes an outbound message for the wire (e.g. drops fields an older revision lacks). */
   encode<M extends JsonRpcMessage>(message: M): M;
+  /**
+   * Reads the result of an outbound request `method` before its caller gets it, e.g. drops what
+   * the revision says such a result cannot carry; the same object when nothing changes. Absent:
+   * results pass as they arrive.
+   */
+  decodeResult?(method: string, result: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** A gate that lets everything through; used before negotiation and in tests. */

@@ -272,7 +272,7 @@ export class JsonRpcSession {
     const pending = this.settle(response.id);
     if (!pending) return;
     if (isErrorResponse(response)) pending.reject(ProtocolError.fromJson(response.error));
-    else pending.resolve(response.result);
+    else pending.resolve(this.gate.decodeResult?.(pending.method, response.result) ?? response.result);
   }
 
   private receiveNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {

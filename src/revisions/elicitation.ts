@@ -23,6 +23,19 @@ function fieldsOf(schema: unknown): Fields {
 }
 
 /**
+ * An `ElicitResult` as a handler may see it: `content` only beside `action: "accept"`. A decline
+ * or a cancel carries no content (spec 2025-11-25: client/elicitation § Response Actions), and a
+ * client that sends some anyway must not hand the server data the user refused to submit. Every
+ * elicitation answer the server receives passes here, in either era.
+ * @returns the same object when it has nothing to drop.
+ */
+export function decodeElicitResult<R extends Record<string, unknown>>(result: R): R {
+  if (result.action === "accept" || !Object.hasOwn(result, "content")) return result;
+  const { content: _refused, ...rest } = result;
+  return rest as R;
+}
+
+/**
  * The answer with each missing field that has a `default` filled in; fields the user gave are kept.
  * Returns a new object; `content` is not modified.
  */

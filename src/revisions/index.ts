@@ -12,6 +12,7 @@ export {
 export {
   applyDefaults,
   checkRequestedSchema,
+  decodeElicitResult,
   formContainsUrl,
   messageContainsUrl,
   validateElicitContent,

@@ -93,7 +93,10 @@ export interface RequestContext {
    * - Form mode: `requestedSchema` must be a flat object of primitive properties; it is checked
    *   before sending, defaults are applied to accepted content, and content that does not match
    *   the schema rejects with `SdkError("INVALID_RESULT")`.
-   * - URL mode (`mode: "url"`): the user is sent to `url`; `message` must not contain a URL.
+   *   Only `accept` carries `content`: what a client sends beside `decline` or `cancel` is
+   *   dropped before the handler sees it, in either revision era.
+   * - URL mode (`mode: "url"`): the user is sent to `url`; `message` must not contain a URL. The
+   *   answer has no `content`.
    *   The result carries the `elicitationId` to complete with `session.notifyElicitationComplete`
    *   (revision 2025-11-25; on 2026-07-28 the retried call is the completion).
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare that elicitation
@@ -131,10 +134,17 @@ export interface RequestContext {
    * of type `ua` (an empty result is `accept`, error -32099 is `decline`). The interaction is stored
    * for the request's verified user (its authorization's issuer and subject, or the manager's
    * local user without authorization) and this session. Resolves with the user's answer; `accept`
-   * means the page was opened, not that the interaction is done: see `waitForInteraction`.
+   * means the page was opened, not that the interaction is done: see `waitForInteraction`. The
+   * answer is awaited only while the interaction lives (its `expiresAt`): a client that went away
+   * cannot hold the request, and its session, for ever. When the user completes the page before
+   * the client answers, the request to the client is cancelled and this resolves with `accept` and
+   * the completed interaction.
    * Completion is sent to this session only (`notifications/elicitation/complete`, or progress on
    * the client's `interaction/track`).
-   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client can do neither (nothing is stored or
+   * @throws the service's error when the interaction ends before the client answers
+   *   (`InteractionError` "EXPIRED" from `InteractionManager` at its deadline; the request to the
+   *   client is cancelled, and a tool's call becomes an `isError` result saying it expired);
+   *   SdkError "CAPABILITY_NOT_SUPPORTED" when the client can do neither (nothing is stored or
    *   sent); "INVALID_ARGUMENT" for a URL in `message`, a `url` that is not absolute http(s), a
    *   request without a verified user, or a server without the `interactions` option;
    *   "REQUEST_CANCELLED"/"REQUEST_TIMEOUT"; ProtocolError when the client answers another error.
@@ -146,7 +156,12 @@ export interface RequestContext {
    * @throws the manager's error (`InteractionError` "EXPIRED", "DECLINED", "CANCELLED", "NOT_FOUND").
    */
   waitForInteraction(id: string, options?: { signal?: AbortSignal }): Promise<UserInteraction>;
-  /** The request's user's third-party credentials, kept by the server (never sent to the client). */
+  /**
+   * The request's user's third-party credentials, kept by the server (never sent to the client).
+   * Whatever this request sends that quotes one (its result, error texts, logs, notifications,
+   * questions to the client), as it is, percent-encoded, JSON-escaped or inside base64, says
+   * `[redacted]` there instead; values under 8 characters (`MIN_REDACTED_LENGTH`) are not looked for.
+   */
   readonly credentials: {
     /**
      * The stored credential for `provider` (e.g. `"github"`), renewed when expired; when there is
@@ -304,7 +319,10 @@ async function elicitFor(
   if (params.mode === "url") {
     const sent = { ...params, elicitationId: params.elicitationId ?? randomUUID() };
     host.elicitationStarted(sent.elicitationId, inbound.id);
-    const result = checkAction(await inbound.request("elicitation/create", sent, requestOptions));
+    // A URL-mode answer has no content, whatever its action: the data stays on the server's page.
+    const { content: _none, ...result } = checkAction(
+      await inbound.request("elicitation/create", sent, requestOptions),
+    );
     return { ...result, elicitationId: sent.elicitationId };
   }
   const problem = checkRequestedSchema(params.requestedSchema);

@@ -82,7 +82,7 @@ export interface InteractParams {
 }
 
 export interface InteractOptions {
-  /** ms to wait for the client's answer; default: no limit (a person answers). */
+  /** ms to wait for the client's answer; default: until the interaction expires (a person answers). */
   timeoutMs?: number;
   /** Aborting cancels the request to the client. The handler's own signal always does. */
   signal?: AbortSignal;
@@ -92,7 +92,10 @@ export interface InteractOptions {
 export interface InteractionOutcome {
   /** `accept`: the client opened the page (the interaction is not finished yet); `decline`, `cancel`: it did not. */
   action: InteractionAction;
-  /** The interaction as stored after the answer (`accepted`, `declined` or `cancelled`). */
+  /**
+   * The interaction as stored after the answer (`accepted`, `declined` or `cancelled`), or
+   * `completed` when the user finished the page before the client's answer arrived.
+   */
   interaction: UserInteraction;
 }
 

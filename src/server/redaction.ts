@@ -1,31 +1,43 @@
 /**
  * Keeps the credentials a request was handed out of what leaves the server for that request:
- * libraries quote tokens in their error texts, and a tool's error text goes to the client and
- * on to the model. Every secret value handed out through `ctx.credentials.require` is replaced
- * with `[redacted]` in the request's error results, JSON-RPC errors, log notifications and
- * logger entries.
+ * libraries quote tokens in their error texts, tools echo what they fetched with, and all of it
+ * goes to the client and on to the model. Every secret value handed out through
+ * `ctx.credentials.require` is replaced with `[redacted]` in the request's result (every string
+ * of it: content text, `structuredContent`, resource contents, prompt messages), its error
+ * results and JSON-RPC errors, log and progress notifications, and logger entries; as it is and
+ * in the spellings `secretForms` lists (percent-encoded, JSON-escaped, inside base64 or
+ * base64url).
  */
 import type { StoredCredential } from "../interaction/model.js";
 import { ProtocolError } from "../jsonrpc/errors.js";
 import type { RequestContext } from "./context.js";
+import { type SecretForm, secretForms } from "./secret-forms.js";
 
 /** What a secret value becomes. */
 export const REDACTED = "[redacted]";
 
-/** Values shorter than this (characters) are left alone: replacing them would mangle ordinary words. */
+/**
+ * Values shorter than this (characters) are left alone, in every spelling: a value that short (a
+ * PIN, a word) turns up in unrelated text, where replacing it would mangle what the client reads,
+ * and it is guessed more easily than hidden. A secret of 8 characters or more has base64 forms of
+ * at least 10 characters, which unrelated data does not contain by chance.
+ */
 export const MIN_REDACTED_LENGTH = 8;
 
 /** The secret values one request has been handed, and the means to take them out of text. */
 export class SecretRedactor {
   /** Made on the first credential: most requests are handed none, and then cost nothing here. */
   #secrets: Set<string> | undefined;
+  /** The spellings of every remembered value, longest first so that one inside another goes whole. */
+  #forms: SecretForm[] = [];
 
   /** Notes the credential's access token or secret and its refresh token. */
   remember(credential: StoredCredential): void {
     for (const value of [credential.secret, credential.refreshToken]) {
-      if (typeof value === "string" && value.length >= MIN_REDACTED_LENGTH) {
+      if (typeof value === "string" && value.length >= MIN_REDACTED_LENGTH && !this.#secrets?.has(value)) {
         this.#secrets ??= new Set();
         this.#secrets.add(value);
+        this.#forms = [...this.#forms, ...secretForms(value)].sort((a, b) => b.literal.length - a.literal.length);
       }
     }
   }
@@ -35,19 +47,30 @@ export class SecretRedactor {
     return this.#secrets === undefined;
   }
 
-  /** `text` with every remembered value replaced, longest first so that one inside another goes whole. */
+  /** `text` with every spelling of every remembered value replaced by `[redacted]`. */
   text(text: string): string {
-    if (this.#secrets === undefined) return text;
-    let out = text;
-    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    }
-    return out;
+    return this.#replace(text, REDACTED);
   }
 
-  /** A copy of plain data (strings, arrays, objects) with each string redacted; the same value when nothing changed. */
+  /**
+   * A copy of plain data (strings, arrays, objects) with each string redacted; the same value when
+   * nothing changed. A base64 string under a `data` or `blob` key (image and audio content, blob
+   * resource contents) stays valid base64: what spells a secret there becomes `A`s, zero bits.
+   */
   value<T>(value: T): T {
-    return this.#secrets === undefined ? value : (this.#walk(value, new Set()) as T);
+    return this.#secrets === undefined ? value : (this.#walk(value, undefined, new Map()) as T);
+  }
+
+  #replace(text: string, replacement: string | ((match: string) => string)): string {
+    let out = text;
+    for (const form of this.#forms) {
+      if (!out.includes(form.literal)) continue;
+      out =
+        form.pattern === undefined
+          ? out.replaceAll(form.literal, replacement as string)
+          : out.replace(form.pattern, replacement as string);
+    }
+    return out;
   }
 
   /**
@@ -77,25 +100,44 @@ export class SecretRedactor {
     return copy;
   }
 
-  #walk(value: unknown, seen: Set<object>): unknown {
-    if (typeof value === "string") return this.text(value);
-    if (typeof value !== "object" || value === null || seen.has(value)) return value;
-    seen.add(value);
+  /** `done` maps each object met to its copy, so an object the result holds twice is redacted both times. */
+  #walk(value: unknown, key: string | undefined, done: Map<object, unknown>): unknown {
+    if (typeof value === "string") {
+      return (key === "data" || key === "blob") && BASE64_DATA.test(value)
+        ? this.#replace(value, zeroBits)
+        : this.#replace(value, REDACTED);
+    }
+    if (typeof value !== "object" || value === null) return value;
+    if (done.has(value)) return done.get(value);
+    // Until its copy is made, a cycle back to it meets the original (JSON cannot carry a cycle anyway).
+    done.set(value, value);
+    const copy = this.#copy(value, done);
+    done.set(value, copy);
+    return copy;
+  }
+
+  #copy(value: object, done: Map<object, unknown>): unknown {
     if (value instanceof Error) return this.error(value);
     if (Array.isArray(value)) {
-      const items = value.map((item) => this.#walk(item, seen));
+      const items = value.map((item) => this.#walk(item, undefined, done));
       return items.every((item, i) => item === value[i]) ? value : items;
     }
     if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
     let changed = false;
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      copy[key] = this.#walk(item, seen);
+      copy[key] = this.#walk(item, key, done);
       if (copy[key] !== item) changed = true;
     }
     return changed ? copy : value;
   }
 }
+
+/** A whole string of base64 or base64url, padded or not. */
+const BASE64_DATA = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+/** The match with each data character zeroed and its padding kept, so the string still decodes. */
+const zeroBits = (match: string) => match.replace(/[^=]/g, "A");
 
 const redactors = new WeakMap<RequestContext, SecretRedactor>();
 

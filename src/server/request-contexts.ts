@@ -45,8 +45,8 @@ export function contextHost(
 
 /**
  * The context of a request that logs through `log` and may be handed credentials from `source`.
- * With a source, every credential handed to the handler is remembered, so no log, report,
- * notification or progress message of this request quotes it.
+ * With a source, every credential handed to the handler is remembered, so no result, log,
+ * report, notification, progress message or question to the client of this request quotes it.
  */
 export function requestContext(
   hooks: ConnectionHooks,
@@ -80,12 +80,26 @@ export function requestContext(
   return ctx;
 }
 
-/** From the first credential on, what the handler sends as notifications is redacted as well. */
+/**
+ * From the first credential on, what the handler sends besides its result is redacted as well:
+ * notifications, progress messages, and what it asks the client (elicitation, sampling).
+ */
 function redactNotifications(ctx: RequestContext, redactor: SecretRedactor): void {
   const notify = ctx.notify.bind(ctx);
   const progress = ctx.progress.bind(ctx);
+  const elicit = ctx.elicit.bind(ctx) as (params: unknown, options: unknown) => Promise<unknown>;
+  const sample = ctx.sample.bind(ctx);
   // Defined rather than assigned: the context may serve its members through getters.
   Object.defineProperties(ctx, {
+    elicit: {
+      value: ((params: unknown, options: unknown) =>
+        elicit(redactor.value(params), options)) as unknown as RequestContext["elicit"],
+      configurable: true,
+    },
+    sample: {
+      value: ((params, options) => sample(redactor.value(params), options)) satisfies RequestContext["sample"],
+      configurable: true,
+    },
     notify: {
       value: ((method, params) => notify(method, redactor.value(params))) satisfies RequestContext["notify"],
       configurable: true,

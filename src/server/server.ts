@@ -267,8 +267,9 @@ export class McpServer {
 
   async #route(method: string, params: Params, ctx: RequestContext, session: ServerConnection): Promise<Result> {
     try {
-      // Model types are closed interfaces; the session carries them as plain records.
-      return (await this.#answer(method, params, ctx, session)) as unknown as Result;
+      // Model types are closed interfaces; the session carries them as plain records. Whatever
+      // the handler quotes of a credential it was handed stays on the server.
+      return redactorOf(ctx).value(await this.#answer(method, params, ctx, session)) as unknown as Result;
     } catch (error) {
       // A ProtocolError is an answer the handler chose; anything else is a failure the operator should see.
       // InteractionRequired and a round's missing input are answers too, given by the connection.

@@ -65,20 +65,41 @@ export class SessionInteractions {
     const request = wire.request(interaction);
     if (request === undefined) throw new SdkError("CAPABILITY_NOT_SUPPORTED", CANNOT_OPEN);
     this.host.started(interaction.id, inbound.id);
-    const requestOptions: { timeoutMs: number; signal?: AbortSignal } = {
+    // The client's answer is awaited only while the interaction lives: a client gone for good
+    // must not hold this request, and with it the session, for ever.
+    const settled = new AbortController();
+    let ended: { interaction: UserInteraction } | { error: unknown } | undefined;
+    service.waitForCompletion(interaction.id, settled.signal).then(
+      (done) => {
+        ended = { interaction: done };
+        settled.abort();
+      },
+      (error: unknown) => {
+        if (settled.signal.aborted) return;
+        ended = { error };
+        settled.abort();
+      },
+    );
+    const requestOptions = {
       timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY,
+      signal: options.signal ? AbortSignal.any([options.signal, settled.signal]) : settled.signal,
     };
-    if (options.signal) requestOptions.signal = options.signal;
     let action: InteractionOutcome["action"];
     try {
       action = wire.answer(await inbound.request(request.method, request.params, requestOptions));
     } catch (error) {
+      // Expired (or gone) first: the manager's error; completed on the web side first: the user
+      // evidently opened the page.
+      if (ended !== undefined && "error" in ended) throw ended.error;
+      if (ended !== undefined) return { action: "accept", interaction: ended.interaction };
       const answered = wire.answerFromError(error);
       if (answered === undefined) {
         await service.recordAnswer(interaction.id, "cancel").catch(() => undefined);
         throw error;
       }
       action = answered;
+    } finally {
+      settled.abort();
     }
     const updated = await service.recordAnswer(interaction.id, action);
     return { action, interaction: updated ?? (await service.get(interaction.id)) ?? interaction };

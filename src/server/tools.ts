@@ -10,7 +10,6 @@ import type { RequestContext } from "./context.js";
 import { InputNeeded } from "./input-round.js";
 import { InteractionRequired } from "./interactions.js";
 import { paginate } from "./pagination.js";
-import { redactorOf } from "./redaction.js";
 import { type RegisteredHandle, Registry } from "./registry.js";
 import {
   type CompiledSchema,
@@ -225,37 +224,32 @@ function run(
   try {
     result = entry.handler(checked.value, ctx);
   } catch (error) {
-    return failed(entry, error, ctx);
+    return failed(entry, error);
   }
   if (isPromiseLike(result)) {
     return Promise.resolve(result).then(
-      (value) => settled(entry, output, value, ctx),
-      (error: unknown) => failed(entry, error, ctx),
+      (value) => settled(entry, output, value),
+      (error: unknown) => failed(entry, error),
     );
   }
-  return settled(entry, output, result, ctx);
+  return settled(entry, output, result);
 }
 
 /** A handler's throw: a ProtocolError or a hand-off is rethrown; anything else becomes a tool error result. */
-function failed(entry: ToolEntry, error: unknown, ctx: RequestContext): CallToolResult {
+function failed(entry: ToolEntry, error: unknown): CallToolResult {
   // Both become JSON-RPC errors (or the hand-off's own answer) rather than tool results.
   if (error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded) {
     throw error;
   }
   const message = error instanceof Error ? error.message : String(error);
-  // Libraries quote the token they were given; the text goes to the client and the model.
-  return errorResult(redactorOf(ctx).text(message) || `Tool ${entry.name} failed`);
+  // Libraries quote the token they were given; the server redacts the text with the whole result.
+  return errorResult(message || `Tool ${entry.name} failed`);
 }
 
-function settled(
-  entry: ToolEntry,
-  output: CompiledSchema | undefined,
-  result: CallToolResult,
-  ctx: RequestContext,
-): CallToolResult {
+function settled(entry: ToolEntry, output: CompiledSchema | undefined, result: CallToolResult): CallToolResult {
   // Typed handlers cannot, but plain JavaScript ones can forget to return.
   if (typeof result !== "object" || result === null) return errorResult(`Tool ${entry.name} returned no result`);
-  return finish(entry.name, output, result.isError ? redactorOf(ctx).value(result) : result);
+  return finish(entry.name, output, result);
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<CallToolResult> {

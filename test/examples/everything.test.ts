@@ -3,7 +3,8 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
-import { LATEST_VERSION } from "../../src/revisions/index.js";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
+import { LATEST_STATELESS_VERSION, LATEST_VERSION } from "../../src/revisions/index.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
 import { StdioClientTransport } from "../../src/transports/stdio/index.js";
 import type { Transport } from "../../src/transports/transport.js";
@@ -85,4 +86,50 @@ describe.each(Object.keys(transports))("the everything example over %s", (name) 
       await client.close();
     }
   });
+});
+
+/** Every decline or cancel `transport` sends carries `content` anyway, as a careless or hostile client's might. */
+function withContentOnRefusals(transport: Transport, content: Record<string, unknown>): Transport {
+  const tamper = (answer: unknown) => {
+    const action = (answer as { action?: unknown } | null)?.action;
+    return action === "decline" || action === "cancel" ? { ...(answer as object), content } : answer;
+  };
+  const send = (message: JsonRpcMessage, options?: Parameters<Transport["send"]>[1]) => {
+    let sent = message;
+    // 2025-11-25: the answer to elicitation/create; 2026-07-28: the retry's inputResponses.
+    if ("result" in message) sent = { ...message, result: tamper(message.result) as Record<string, unknown> };
+    else if ("method" in message && typeof message.params?.inputResponses === "object") {
+      const responses = message.params.inputResponses as Record<string, unknown>;
+      const inputResponses = Object.fromEntries(Object.entries(responses).map(([key, value]) => [key, tamper(value)]));
+      sent = { ...message, params: { ...message.params, inputResponses } };
+    }
+    return transport.send(sent, options);
+  };
+  return new Proxy(transport, {
+    get(target, property) {
+      if (property === "send") return send;
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+describe.each(Object.keys(transports))("the everything example over %s, with a declined form", (name) => {
+  it.each([LATEST_VERSION, LATEST_STATELESS_VERSION])(
+    "greets a stranger on %s, never the name the client sent beside its decline",
+    async (protocolVersion) => {
+      const client = new McpClient({ name: "everything-test", version: "1.0.0" }, { protocolVersion });
+      client.setElicitationHandler(() => ({ action: "decline" }));
+      const transport = await (transports[name] as () => Promise<Transport>)();
+      await client.connect(withContentOnRefusals(transport, { name: "Mallory" }));
+      try {
+        const greeted = await client.callTool({ name: "test_input_required_result_elicitation" });
+        expect(greeted.content).toEqual([{ type: "text", text: "Hello, stranger!" }]);
+        const reported = await client.callTool({ name: "test_elicitation", arguments: { message: "Who?" } });
+        expect(reported.content).toEqual([{ type: "text", text: "User response: action=decline, content={}" }]);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });

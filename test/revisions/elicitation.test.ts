@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import {
   applyDefaults,
   checkRequestedSchema,
+  decodeElicitResult,
   messageContainsUrl,
   validateElicitContent,
 } from "../../src/revisions/elicitation.js";
@@ -214,6 +215,24 @@ describe("validateElicitContent", () => {
   test("a schema named as draft-07 is validated the same way", () => {
     const draft7 = { ...form({ n: { type: "number" } }), $schema: "http://json-schema.org/draft-07/schema#" };
     expect(validateElicitContent(draft7, { n: "x" })).toBe("content.n must be number");
+  });
+});
+
+describe("decodeElicitResult", () => {
+  test("drops the content of a decline or a cancel and keeps everything else", () => {
+    const content = { name: "Mallory" };
+    expect(decodeElicitResult({ action: "decline", content, _meta: { a: 1 } })).toEqual({
+      action: "decline",
+      _meta: { a: 1 },
+    });
+    expect(decodeElicitResult({ action: "cancel", content })).toEqual({ action: "cancel" });
+  });
+
+  test("keeps an accepted answer, and a refusal without content, as the same object", () => {
+    const accepted = { action: "accept", content: { name: "Ada" } };
+    const declined = { action: "decline" };
+    expect(decodeElicitResult(accepted)).toBe(accepted);
+    expect(decodeElicitResult(declined)).toBe(declined);
   });
 });
 

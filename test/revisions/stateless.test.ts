@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { ProtocolError, SdkError } from "../../src/jsonrpc/errors.js";
 import {
+  checkInputResponse,
   createEntryGate,
   createStatelessGate,
   META,
@@ -79,6 +80,26 @@ describe("stateless codec (2026-07-28)", () => {
     expect(gate.checkInbound({ jsonrpc: "2.0", id: 2, method: "tools/list" })?.code).toBe(-32600);
     expect(gate.checkInbound({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: meta } })).toBeUndefined();
     expect(gate.checkOutbound({ jsonrpc: "2.0", id: 4, method: "roots/list" })).toBeInstanceOf(SdkError);
+  });
+});
+
+describe("inputResponses", () => {
+  test("an elicitation's decline or cancel is read without its content; an accept keeps it", () => {
+    const content = { name: "Mallory" };
+    expect(checkInputResponse("k", "elicitation/create", { action: "decline", content })).toEqual({
+      action: "decline",
+    });
+    expect(checkInputResponse("k", "elicitation/create", { action: "cancel", content })).toEqual({ action: "cancel" });
+    expect(checkInputResponse("k", "elicitation/create", { action: "accept", content })).toEqual({
+      action: "accept",
+      content,
+    });
+  });
+
+  test("an answer of the wrong shape is refused with -32602 naming its key", () => {
+    expect(() => checkInputResponse("k", "elicitation/create", { action: "maybe" })).toThrow(
+      expect.objectContaining({ code: -32602, message: expect.stringContaining("inputResponses.k") }),
+    );
   });
 });
 

@@ -153,6 +153,34 @@ describe("form elicitation", () => {
     expect(actions).toEqual([{ action: "decline" }, { action: "cancel" }]);
   });
 
+  it("hands the handler no content with a decline or a cancel, whatever the client sent with it", async () => {
+    const seen: unknown[] = [];
+    const server = serverWith(async (ctx) => {
+      const answer = await ctx.elicit({ message: "Who are you?", requestedSchema: contactSchema });
+      seen.push(answer);
+      return answer.action === "accept" ? `Hello, ${answer.content?.name}` : "Hello, stranger";
+    });
+    const mallory = { name: "Mallory", email: "mallory@example.com" };
+    const answers = [
+      { action: "decline", content: mallory },
+      { action: "cancel", content: mallory },
+      { action: "accept", content: mallory },
+    ];
+    const { client } = await connectClient(server, {
+      capabilities: { elicitation: {} },
+      handlers: { "elicitation/create": () => answers.shift() ?? {} },
+    });
+    await expect(call(client)).resolves.toEqual(text("Hello, stranger"));
+    await expect(call(client)).resolves.toEqual(text("Hello, stranger"));
+    // The control: the same content with accept is handed over.
+    await expect(call(client)).resolves.toEqual(text("Hello, Mallory"));
+    expect(seen).toEqual([
+      { action: "decline" },
+      { action: "cancel" },
+      { action: "accept", content: { ...mallory, newsletter: false } },
+    ]);
+  });
+
   it("refuses a nested schema and a URL in the message or the schema's texts locally", async () => {
     const errors: string[] = [];
     const server = serverWith(async (ctx) => {
@@ -244,6 +272,28 @@ describe("URL elicitation", () => {
       handlers: { "elicitation/create": () => ({ action: "decline" }) },
     });
     await expect(call(client)).resolves.toEqual(text("mine"));
+  });
+
+  it("returns no content with a URL-mode answer, which has none (only a form's accept does)", async () => {
+    const seen: unknown[] = [];
+    const server = serverWith(async (ctx) => {
+      seen.push(await ctx.elicit({ mode: "url", elicitationId: "e1", url: "https://a.example/", message: "Go." }));
+      return "ok";
+    });
+    const answers = [
+      { action: "decline", content: { name: "Mallory" } },
+      { action: "accept", content: { name: "Mallory" } },
+    ];
+    const { client } = await connectClient(server, {
+      capabilities: { elicitation: { url: {} } },
+      handlers: { "elicitation/create": () => answers.shift() ?? {} },
+    });
+    await call(client);
+    await call(client);
+    expect(seen).toEqual([
+      { action: "decline", elicitationId: "e1" },
+      { action: "accept", elicitationId: "e1" },
+    ]);
   });
 
   it("fails locally with CAPABILITY_NOT_SUPPORTED when the client declared form mode only", async () => {

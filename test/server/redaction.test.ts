@@ -1,7 +1,7 @@
 /**
  * A credential a handler obtained through `ctx.credentials.require` never leaves the server in
- * that request's error texts, logger entries or log notifications, even when the handler (or a
- * library it calls) quotes it: each such value becomes "[redacted]".
+ * that request's results, error texts, logger entries or log notifications, even when the handler
+ * (or a library it calls) quotes it, as it is or encoded: each such value becomes "[redacted]".
  */
 import { describe, expect, it } from "vitest";
 import { McpClient, ProtocolError } from "../../src/client/index.js";
@@ -9,6 +9,7 @@ import type { LoggingMessageParams } from "../../src/client/types.js";
 import { CredentialBroker, withCredentials } from "../../src/connect/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
 import { McpServer, type ServerLogger } from "../../src/server/index.js";
+import { REDACTED as REDACTION, SecretRedactor } from "../../src/server/redaction.js";
 import {
   INSECURE_PLAINTEXT_VAULT_FOR_TESTS,
   InProcessMessageBus,
@@ -21,6 +22,49 @@ const USER = { issuer: "https://login.example", subject: "ada" };
 const API_KEY = "fc-live-8Qe3vN1xLr7tYp0w";
 const ACCESS_TOKEN = "gho_access_2f9Ck1mZq7Rb";
 const REFRESH_TOKEN = "ghr_refresh_Vb6s0TqX4n";
+/** Characters that every encoding below spells differently: space, slash, plus, equals, tilde, bang. */
+const ODD_KEY = "sk live/4f9Qe+3vN1=xLr7~tYp!";
+
+const base64 = (text: string) => Buffer.from(text).toString("base64");
+const base64url = (text: string) => Buffer.from(text).toString("base64url");
+const formEncoded = (text: string) => new URLSearchParams({ v: text }).toString().slice(2);
+
+/** Every way a tool might quote a key: in headers, query strings, form bodies, basic auth and tokens. */
+function quotedForms(secret: string): string[] {
+  return [
+    `Authorization: Bearer ${secret}`,
+    `GET /v1/forecast?token=${encodeURIComponent(secret)}&city=Oslo`,
+    `POST body: city=Oslo&token=${formEncoded(secret)}`,
+    `lower-case escapes: ${encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())}`,
+    `key as base64: ${base64(secret)}`,
+    `key as base64url: ${base64url(secret)}`,
+    `Authorization: Basic ${base64(`ada:${secret}`)}`,
+    `a token around it: ${base64url(JSON.stringify({ sub: "ada", key: secret }))}`,
+    `prefixed by one byte: ${base64(`x${secret}`)}.`,
+    `JSON inside text: ${JSON.stringify({ key: secret })}`,
+  ];
+}
+
+/** Whether `text` still gives `secret` away: as it is, URL-decoded, or base64-decoded at any offset. */
+function leaks(text: string, secret: string): boolean {
+  if (text.includes(secret)) return true;
+  const decoded = (() => {
+    try {
+      return decodeURIComponent(text.replaceAll("+", " "));
+    } catch {
+      return "";
+    }
+  })();
+  if (decoded.includes(secret)) return true;
+  for (const run of text.match(/[A-Za-z0-9+/_-]{8,}/g) ?? []) {
+    for (let offset = 0; offset < 4; offset++) {
+      const part = run.slice(offset).replaceAll("-", "+").replaceAll("_", "/");
+      const bytes = Buffer.from(part, "base64");
+      if (bytes.toString("latin1").includes(secret) || bytes.toString("utf8").includes(secret)) return true;
+    }
+  }
+  return false;
+}
 
 type LogEntry = Parameters<ServerLogger>[0];
 
@@ -35,6 +79,7 @@ async function start(options: { pinned?: string } = {}) {
     updatedAt: 0,
   });
   await vault.put(USER, { provider: "short", secret: "abc123", updatedAt: 0 });
+  await vault.put(USER, { provider: "odd", secret: ODD_KEY, updatedAt: 0 });
   const manager = new InteractionManager({
     store: new MemoryInteractionStore(),
     bus: new InProcessMessageBus(),
@@ -77,6 +122,48 @@ async function start(options: { pinned?: string } = {}) {
   server.registerTool("plain", {}, () => {
     throw new Error(`upstream refused key ${API_KEY}`);
   });
+  server.registerTool("echo-forms", {}, async (_args, ctx) => {
+    const { secret } = await ctx.credentials.require("odd");
+    return {
+      content: [
+        ...quotedForms(secret).map((text) => ({ type: "text" as const, text })),
+        { type: "resource", resource: { uri: "memo://key", text: `key=${secret}` } },
+      ],
+      structuredContent: { header: `Bearer ${secret}`, nested: [{ basic: base64(`ada:${secret}`) }] },
+    };
+  });
+  server.registerTool("no-secret", {}, async (_args, ctx) => {
+    await ctx.credentials.require("odd");
+    return UNRELATED;
+  });
+  server.registerTool("asks", {}, async (_args, ctx) => {
+    const { secret } = await ctx.credentials.require("odd");
+    const answer = await ctx.elicit(
+      {
+        message: `Is ${base64(secret)} yours?`,
+        requestedSchema: { type: "object", properties: { yes: { type: "boolean", title: `Key ${secret}` } } },
+      },
+      { inputKey: "confirm" },
+    );
+    return { content: [{ type: "text", text: answer.action }] };
+  });
+  server.registerTool("short-success", {}, async (_args, ctx) => {
+    await ctx.credentials.require("short");
+    return { content: [{ type: "text", text: "code abc123, base64 YWJjMTIz, encoded abc123" }] };
+  });
+  server.registerResource("memo", "memo://today", {}, async (uri, _variables, ctx) => {
+    const { secret } = await ctx.credentials.require("odd");
+    return {
+      contents: [
+        { uri, text: `fetched with token=${encodeURIComponent(secret)}` },
+        { uri, blob: base64(`binary ${secret} data`) },
+      ],
+    };
+  });
+  server.registerPrompt("memo", {}, async (_args, ctx) => {
+    const { secret } = await ctx.credentials.require("odd");
+    return { messages: [{ role: "user", content: { type: "text", text: `Use the key ${base64url(secret)}` } }] };
+  });
   server.registerPrompt("briefing", {}, async (_args, ctx) => {
     const credential = await ctx.credentials.require("forecast");
     throw new TypeError(`cannot parse answer for key=${credential.secret}`);
@@ -84,16 +171,34 @@ async function start(options: { pinned?: string } = {}) {
   const [clientSide, serverSide] = createMemoryTransportPair();
   await server.connect(serverSide);
   const client = new McpClient({ name: "c", version: "1" }, options.pinned ? { protocolVersion: options.pinned } : {});
+  const asked: unknown[] = [];
+  client.setElicitationHandler((params) => {
+    asked.push(params);
+    return { action: "decline" };
+  });
   const messages: LoggingMessageParams[] = [];
   client.onLoggingMessage = (params) => messages.push(params);
   await client.connect(clientSide);
-  return { server, client, logged, messages };
+  return { server, client, logged, messages, asked };
 }
 
 const text = (result: { content: unknown[] }) => JSON.stringify(result.content);
 
+/** A result quoting no credential: common words, numbers and base64 of other data, in every field. */
+const UNRELATED = {
+  content: [
+    { type: "text" as const, text: "The password field is live; tokens rotate at 12:00. key=value&city=Oslo" },
+    {
+      type: "image" as const,
+      data: base64("a picture that is not a key, repeated ".repeat(40)),
+      mimeType: "image/png",
+    },
+  ],
+  structuredContent: { note: "Bearer of good news", list: ["sk", "live", "4f9Qe"] },
+};
+
 for (const pinned of [undefined, "2025-11-25"]) {
-  describe(`credentials in error texts (${pinned ?? "negotiated revision"})`, () => {
+  describe(`credentials in what a request sends (${pinned ?? "negotiated revision"})`, () => {
     it("a tool's thrown error reaches the client with the API key replaced", async () => {
       const { server, client } = await start({ pinned });
       const result = await client.callTool({ name: "forecast" });
@@ -153,6 +258,66 @@ for (const pinned of [undefined, "2025-11-25"]) {
       await server.close();
     });
 
+    it("a successful tool result gives the key away in no form: text, structured content, embedded resources", async () => {
+      const { server, client } = await start({ pinned });
+      const result = await client.callTool({ name: "echo-forms" });
+      expect(result.isError).toBeFalsy();
+      const sent = JSON.stringify(result);
+      expect(leaks(sent, ODD_KEY)).toBe(false);
+      for (const block of result.content) {
+        if (block.type === "text") expect(leaks(block.text, ODD_KEY)).toBe(false);
+      }
+      // What is not the key stays readable.
+      expect(result.content[0]).toEqual({ type: "text", text: "Authorization: Bearer [redacted]" });
+      expect(result.content[1]).toEqual({ type: "text", text: "GET /v1/forecast?token=[redacted]&city=Oslo" });
+      expect(result.structuredContent).toMatchObject({ header: "Bearer [redacted]" });
+      await client.close();
+      await server.close();
+    });
+
+    it("resource contents and prompt messages are redacted too", async () => {
+      const { server, client } = await start({ pinned });
+      const read = await client.readResource({ uri: "memo://today" });
+      expect(read.contents[0]).toMatchObject({ text: "fetched with token=[redacted]" });
+      const blob = (read.contents[1] as { blob: string }).blob;
+      expect(leaks(Buffer.from(blob, "base64").toString("latin1"), ODD_KEY)).toBe(false);
+      // Still base64, which the schema requires of a blob: the key's bytes are zeroed, not cut out.
+      expect(Buffer.from(blob, "base64").toString("base64")).toBe(blob);
+      expect(Buffer.from(blob, "base64").toString("latin1")).toMatch(/^binary \0+ data$/);
+      expect(leaks(JSON.stringify(read), ODD_KEY)).toBe(false);
+      const prompt = await client.getPrompt({ name: "memo" });
+      expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "Use the key [redacted]" });
+      await client.close();
+      await server.close();
+    });
+
+    it("what the tool asks the user through the client quotes no key either", async () => {
+      const { server, client, asked } = await start({ pinned });
+      const result = await client.callTool({ name: "asks" });
+      expect(result.content).toEqual([{ type: "text", text: "decline" }]);
+      expect(asked).toEqual([
+        expect.objectContaining({
+          message: "Is [redacted] yours?",
+          requestedSchema: expect.objectContaining({
+            properties: { yes: { type: "boolean", title: "Key [redacted]" } },
+          }),
+        }),
+      ]);
+      await client.close();
+      await server.close();
+    });
+
+    it("a result that quotes no credential arrives exactly as the tool returned it", async () => {
+      const { server, client } = await start({ pinned });
+      const result = await client.callTool({ name: "no-secret" });
+      expect({ content: result.content, structuredContent: result.structuredContent }).toEqual(UNRELATED);
+      // A key shorter than the minimum is never looked for, in any form.
+      const short = await client.callTool({ name: "short-success" });
+      expect(short.content).toEqual([{ type: "text", text: "code abc123, base64 YWJjMTIz, encoded abc123" }]);
+      await client.close();
+      await server.close();
+    });
+
     it("leaves short values and values no credential of the request holds alone", async () => {
       const { server, client } = await start({ pinned });
       expect(text(await client.callTool({ name: "short" }))).toContain("code abc123 refused for short");
@@ -163,3 +328,55 @@ for (const pinned of [undefined, "2025-11-25"]) {
     });
   });
 }
+
+describe("SecretRedactor", () => {
+  const remembering = (...secrets: string[]) => {
+    const redactor = new SecretRedactor();
+    for (const secret of secrets) redactor.remember({ provider: "p", secret, updatedAt: 0 });
+    return redactor;
+  };
+
+  it("finds a key inside base64 at every byte offset, and takes every bit of it", () => {
+    for (const secret of ["12345678", "sk-9aZ/+=~ key", "ключ-доступа-42"]) {
+      const redactor = remembering(secret);
+      for (const before of ["", "a", "ab", "abc", "user:"]) {
+        for (const after of ["", "!", "!?", "!?#"]) {
+          for (const encoding of ["base64", "base64url"] as const) {
+            const encoded = Buffer.from(`${before}${secret}${after}`).toString(encoding);
+            const redacted = redactor.text(`value ${encoded} end`);
+            expect(redacted, `${encoding} of ${before}|${secret}|${after}`).toContain(REDACTION);
+            expect(leaks(redacted, secret)).toBe(false);
+          }
+        }
+      }
+    }
+  });
+
+  it("takes a key out of JSON text where it is escaped, and out of a lower-case percent-encoding", () => {
+    const secret = 'pa"ss\\word-42';
+    const redactor = remembering(secret);
+    expect(redactor.text(JSON.stringify({ key: secret }))).toBe(`{"key":"${REDACTION}"}`);
+    expect(redactor.text(`k=${encodeURIComponent(secret).toLowerCase()}`)).toBe(`k=${REDACTION}`);
+  });
+
+  it("redacts an object the result holds twice both times", () => {
+    const secret = "tok_live_12345678";
+    const block = { type: "text", text: `key ${secret}` };
+    const redacted = remembering(secret).value({ content: [block, block], again: { block } });
+    expect(JSON.stringify(redacted)).not.toContain(secret);
+  });
+
+  it("remembers a key with a lone surrogate without failing, and ignores keys under 8 characters", () => {
+    const odd = `key-\ud800-12345`;
+    expect(remembering(odd).text(`x ${odd} y`)).toBe(`x ${REDACTION} y`);
+    const short = remembering("1234567");
+    expect(short.isEmpty).toBe(true);
+    expect(short.text("1234567 MTIzNDU2Nw==")).toBe("1234567 MTIzNDU2Nw==");
+  });
+
+  it("shreds nothing that does not spell the key: words, numbers and other base64 stay as they are", () => {
+    const redactor = remembering("password", "12345678");
+    const text = `passwor d, 1234567, ${Buffer.from("an unrelated picture").toString("base64")}, pass word`;
+    expect(redactor.text(text)).toBe(text);
+  });
+});

@@ -135,6 +135,44 @@ describe("McpServer, revision 2026-07-28", () => {
     expect(done.content).toEqual([{ type: "text", text: "Hello, Ada" }]);
   });
 
+  it("hands the handler no content with a declined or cancelled answer in inputResponses", async () => {
+    const server = newServer();
+    const seen: unknown[] = [];
+    server.registerTool("who", { description: "Asks a name", inputSchema: NO_ARGUMENTS }, async (_args, ctx) => {
+      const answer = await ctx.elicit(
+        {
+          message: "Your name?",
+          requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        },
+        { inputKey: "name" },
+      );
+      seen.push(answer);
+      return {
+        content: [
+          { type: "text", text: answer.action === "accept" ? `Hello, ${answer.content?.name}` : "Hello, stranger" },
+        ],
+      };
+    });
+    const { client } = await statelessClient(server);
+    const call = { name: "who", arguments: {}, _meta: meta({ elicitation: {} }) };
+    const first = await client.request("tools/call", call);
+    for (const action of ["decline", "cancel", "accept"]) {
+      const done = await client.request("tools/call", {
+        ...call,
+        inputResponses: { name: { action, content: { name: "Mallory" } } },
+        requestState: first.requestState,
+      });
+      expect(done.content).toEqual([
+        { type: "text", text: action === "accept" ? "Hello, Mallory" : "Hello, stranger" },
+      ]);
+    }
+    expect(seen).toEqual([
+      { action: "decline" },
+      { action: "cancel" },
+      { action: "accept", content: { name: "Mallory" } },
+    ]);
+  });
+
   it("asks a URL-mode elicitation without elicitationId, which this revision lacks", async () => {
     const { client } = await statelessClient(newServer());
     const first = await client.request("tools/call", {

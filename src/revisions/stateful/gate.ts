@@ -15,6 +15,7 @@ import {
   type RequestId,
 } from "../../jsonrpc/messages.js";
 import { assertClientCapability, assertServerCapability, clientElicitationModes } from "../capabilities.js";
+import { decodeElicitResult } from "../elicitation.js";
 import type { ElicitationMode, MessageContext, Revision, Role } from "../revision.js";
 
 /** A request received before the gate existed that it will answer (the `initialize` request itself). */
@@ -143,6 +144,11 @@ class NegotiatedGate implements MessageGate {
     this.#answering?.delete(message.id);
     if (isErrorResponse(message) || !request) return revision.encodeOutbound(message, this.#context);
     return revision.encodeOutbound(message, { role: this.#role, request });
+  }
+
+  /** A form's decline or cancel reaches the handler without content (`decodeElicitResult`). */
+  decodeResult(method: string, result: Record<string, unknown>): Record<string, unknown> {
+    return method === "elicitation/create" ? decodeElicitResult(result) : result;
   }
 
   #remember(id: RequestId, request: AnsweredRequest): void {

@@ -5,6 +5,7 @@
  */
 import { ProtocolError } from "../../jsonrpc/errors.js";
 import { assertClientCapability } from "../capabilities.js";
+import { decodeElicitResult } from "../elicitation.js";
 import { explainMismatch } from "../explain.js";
 import { INPUT_REQUESTS } from "./methods.js";
 import { StatelessErrorCode } from "./wire.js";
@@ -34,7 +35,8 @@ export function missingCapability(
 }
 
 /**
- * Whether `answer` (one value of `inputResponses`) has the shape of the result of `method`.
+ * `answer` (one value of `inputResponses`) as the result of `method`, once it has that result's
+ * shape; an elicitation's decline or cancel loses any `content` (`decodeElicitResult`).
  * @throws ProtocolError -32602 naming the key and the failing field.
  */
 export function checkInputResponse(key: string, method: string, answer: unknown): Record<string, unknown> {
@@ -47,5 +49,6 @@ export function checkInputResponse(key: string, method: string, answer: unknown)
       `Invalid params: inputResponses.${key} does not answer ${method}: ${problem ?? "not an object"}`,
     );
   }
-  return answer as Record<string, unknown>;
+  const result = answer as Record<string, unknown>;
+  return method === "elicitation/create" ? decodeElicitResult(result) : result;
 }

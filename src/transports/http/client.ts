@@ -4,8 +4,9 @@
  * what the server sends on its own. Broken SSE streams are resumed with `Last-Event-ID`.
  */
 import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
-import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
+import { decodeFrame, encodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { isRequest, isResponse, type JsonRpcMessage, type RequestId } from "../../jsonrpc/messages.js";
+import { cutText } from "../../jsonrpc/text.js";
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
 import { type EventSourceMessage, followStream, type ReconnectOptions, type StreamState } from "./client-sse.js";
 import {
@@ -115,7 +116,7 @@ export class StreamableHttpClientTransport implements Transport {
           accept: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`,
           "content-type": JSON_MEDIA_TYPE,
         }),
-        body: JSON.stringify(message),
+        body: encodeFrame(message),
       },
       ids[0],
     );
@@ -376,5 +377,5 @@ async function errorDetail(response: Response): Promise<string> {
   } catch {
     // Not JSON: fall through to the raw text.
   }
-  return text.slice(0, 200) || response.statusText;
+  return cutText(text, 200) || response.statusText;
 }

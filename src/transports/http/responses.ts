@@ -1,5 +1,5 @@
 /** Small builders for the HTTP answers the server writes when it refuses a request. */
-import { errorResponse } from "../../jsonrpc/frame.js";
+import { encodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import type { JsonRpcErrorResponse } from "../../jsonrpc/messages.js";
 import { JSON_MEDIA_TYPE } from "./constants.js";
 import type { HttpReply } from "./exchange.js";
@@ -15,5 +15,5 @@ export function jsonResponse(
   body: JsonRpcErrorResponse | unknown,
   headers?: Record<string, string>,
 ): HttpReply {
-  return { status, headers: { ...headers, "content-type": JSON_MEDIA_TYPE }, body: JSON.stringify(body) };
+  return { status, headers: { ...headers, "content-type": JSON_MEDIA_TYPE }, body: encodeFrame(body) };
 }

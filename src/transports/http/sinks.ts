@@ -3,7 +3,7 @@
  * message, flushed as written) or a single JSON body sent once every request is answered.
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import { errorResponse } from "../../jsonrpc/frame.js";
+import { encodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../jsonrpc/messages.js";
 import { MAX_SSE_BACKLOG_BYTES, SSE_MEDIA_TYPE } from "./constants.js";
 import type { HttpReply } from "./exchange.js";
@@ -60,8 +60,8 @@ export class SseSink implements Sink {
   write(message: JsonRpcMessage, eventId?: string): void {
     if (!this.isOpen) return;
     const id = eventId === undefined ? "" : idField(eventId);
-    // JSON.stringify escapes line breaks, so the data always fits on one `data:` line.
-    this.emit(`${id}event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    // JSON escapes line breaks, so the data always fits on one `data:` line.
+    this.emit(`${id}event: message\ndata: ${encodeFrame(message)}\n\n`);
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
-import { errorResponse, InvalidFrame, readFrame } from "../../jsonrpc/frame.js";
+import { encodeFrame, errorResponse, InvalidFrame, readFrame } from "../../jsonrpc/frame.js";
 import type { JsonRpcMessage } from "../../jsonrpc/messages.js";
 import { type MessageExtra, SENT, type Transport } from "../transport.js";
 import { LineReader } from "./line-reader.js";
@@ -92,7 +92,7 @@ export class StdioStreamTransport implements Transport {
     if (!this.#started) return Promise.reject(new SdkError("NOT_CONNECTED", "The transport has not been started"));
     let line: string;
     try {
-      line = `${JSON.stringify(message)}\n`;
+      line = `${encodeFrame(message)}\n`;
     } catch (cause) {
       return Promise.reject(new SdkError("INVALID_ARGUMENT", "The message cannot be serialized as JSON", { cause }));
     }
@@ -206,7 +206,7 @@ export class StdioStreamTransport implements Transport {
     if (this.#closed) return;
     this.onerror?.(new ProtocolError(code, message));
     if (this.#answerInvalidFrames) {
-      this.#write(`${JSON.stringify(errorResponse(id, code, message))}\n`).catch(ignore);
+      this.#write(`${encodeFrame(errorResponse(id, code, message))}\n`).catch(ignore);
     }
   }
 }
