@@ -5,7 +5,14 @@
  */
 import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
 import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
-import { isRequest, isResponse, type JsonRpcMessage, type RequestId } from "../../jsonrpc/messages.js";
+import {
+  isNotification,
+  isRequest,
+  isRequestId,
+  isResponse,
+  type JsonRpcMessage,
+  type RequestId,
+} from "../../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
 import { type EventSourceMessage, followStream, type ReconnectOptions, type StreamState } from "./client-sse.js";
 import {
@@ -36,7 +43,8 @@ export interface StreamableHttpClientOptions {
  * The client end of Streamable HTTP: every message is a POST to `url`; answers come as JSON or
  * SSE, and a GET stream (opened after `notifications/initialized`) carries what the server sends
  * on its own. A 404 on a known session rejects `send` with a `StreamableHttpError` whose
- * `sessionExpired` is true (spec: basic/transports § Streamable HTTP).
+ * `sessionExpired` is true (spec: basic/transports § Streamable HTTP). A request the client
+ * cancelled (`notifications/cancelled`) stops being followed at once.
  */
 export class StreamableHttpClientTransport implements Transport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
@@ -57,7 +65,7 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly live = new Set<AbortController>();
   private readonly liveOf = new WeakMap<Response, AbortController>();
   /** The exchanges of requests still being answered, by JSON-RPC id, for `cancelRequest`. */
-  private readonly exchanges = new Map<RequestId, { controller: AbortController; pending?: Set<RequestId> }>();
+  private readonly exchanges = new Map<RequestId, { controller: AbortController; pending: Set<RequestId> }>();
   private readonly exchangeOf = new WeakMap<AbortController, RequestId>();
   private started = false;
   private closed = false;
@@ -101,9 +109,15 @@ export class StreamableHttpClientTransport implements Transport {
    */
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
+    // The client gave up on that request (a timeout, an aborted signal): its exchange ends here,
+    // so that the server ending its stream without a response is not taken for a failure.
+    const cancelled = cancelledRequestId(message);
+    if (cancelled !== undefined) this.cancelRequest(cancelled);
     const ids = isRequest(message) ? [message.id] : [];
+    // The responses this POST owes; emptied by a cancellation even before the answer arrives.
+    const pending = new Set(ids);
     if (options.resumptionToken !== undefined) {
-      void this.follow({ pending: new Set(ids), response: undefined, lastEventId: options.resumptionToken });
+      void this.follow({ pending, response: undefined, lastEventId: options.resumptionToken });
       return;
     }
     const sentSession = this.session;
@@ -117,12 +131,16 @@ export class StreamableHttpClientTransport implements Transport {
         }),
         body: JSON.stringify(message),
       },
-      ids[0],
+      ids[0] === undefined ? undefined : { id: ids[0], pending },
     );
     let streaming = false;
     try {
       const assigned = response.headers.get(SESSION_ID_HEADER);
       if (assigned !== null) this.session = assigned;
+      if (ids.length > 0 && pending.size === 0) {
+        await response.body?.cancel().catch(() => {});
+        return;
+      }
       // A JSON-RPC error answering this very request (400, or 404 outside a session) is the
       // server's answer, not a transport failure: the stateless era reports -32022 and -32601 so.
       if (!response.ok && (response.status === 400 || (response.status === 404 && sentSession === undefined))) {
@@ -145,9 +163,6 @@ export class StreamableHttpClientTransport implements Transport {
         this.receive(await response.text(), undefined);
       } else if (type === SSE_MEDIA_TYPE) {
         streaming = true;
-        const pending = new Set(ids);
-        const exchange = ids[0] === undefined ? undefined : this.exchanges.get(ids[0]);
-        if (exchange !== undefined) exchange.pending = pending;
         void this.follow({ pending, response, lastEventId: undefined });
       } else {
         await response.body?.cancel();
@@ -167,7 +182,7 @@ export class StreamableHttpClientTransport implements Transport {
     const exchange = this.exchanges.get(id);
     if (exchange === undefined) return false;
     this.exchanges.delete(id);
-    exchange.pending?.clear();
+    exchange.pending.clear();
     exchange.controller.abort();
     return true;
   }
@@ -295,14 +310,21 @@ export class StreamableHttpClientTransport implements Transport {
     this.onmessage?.(frame.batch ? frame.messages : (frame.messages[0] as JsonRpcMessage));
   }
 
-  /** One fetch with a signal of its own, live until `release(response)` or close. */
-  private async request(method: "GET" | "POST", init: RequestInit, id?: RequestId): Promise<Response> {
+  /**
+   * One fetch with a signal of its own, live until `release(response)` or close. A request's
+   * exchange is registered with the responses it owes, for `cancelRequest`.
+   */
+  private async request(
+    method: "GET" | "POST",
+    init: RequestInit,
+    exchange?: { id: RequestId; pending: Set<RequestId> },
+  ): Promise<Response> {
     const controller = new AbortController();
     if (this.closed) controller.abort();
     this.live.add(controller);
-    if (id !== undefined) {
-      this.exchanges.set(id, { controller });
-      this.exchangeOf.set(controller, id);
+    if (exchange !== undefined) {
+      this.exchanges.set(exchange.id, { controller, pending: exchange.pending });
+      this.exchangeOf.set(controller, exchange.id);
     }
     try {
       const response = await this.fetchFn(this.url, { ...init, method, signal: controller.signal });
@@ -359,6 +381,13 @@ export class StreamableHttpClientTransport implements Transport {
 
 /** The reason the waits between reconnections end with: one shared value, not an error built per close. */
 const CLOSED = "closed";
+
+/** The id of the request a `notifications/cancelled` message cancels, or `undefined`. */
+function cancelledRequestId(message: JsonRpcMessage): RequestId | undefined {
+  if (!isNotification(message) || message.method !== "notifications/cancelled") return undefined;
+  const id = message.params?.requestId;
+  return isRequestId(id) ? id : undefined;
+}
 
 /** The body as a JSON-RPC error response to request `id`, or `undefined`. */
 async function errorAnswer(response: Response, id: RequestId): Promise<JsonRpcMessage | undefined> {
