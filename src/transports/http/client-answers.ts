@@ -1,6 +1,7 @@
 /**
  * How the Streamable HTTP client reads what a server answers, within bounds: a JSON body no
- * larger than the client's `maxMessageBytes`, and the body of an error status.
+ * larger than the client's `maxMessageBytes`, and what an error status means (the server's
+ * JSON-RPC answer, an ended session, a request too large).
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { decodeFrame } from "../../jsonrpc/frame.js";
@@ -127,19 +128,89 @@ export async function readJsonAnswer(
   };
 }
 
-/** The body as the JSON-RPC error response to request `id`, or `undefined`. */
-export async function errorAnswer(
+/** What `send` does with a POST's error status: deliver the server's answer, or reject. */
+export type Refusal = { answer: JsonRpcMessage } | { error: StreamableHttpError };
+
+/**
+ * What a POST's error status means. A JSON-RPC error answering this very request (400, or 404
+ * outside a session) is the server's answer, not a transport failure: the stateless era reports
+ * -32022 and -32601 so. A 404 on a session means that it ended (`sessionExpired`); a 413 names
+ * the server's limit when its JSON-RPC error gives one in `data.maxBytes`.
+ */
+export async function refusalOf(
   response: Response,
-  id: RequestId,
+  post: { url: URL; requestId: RequestId | undefined; sentSession: string | undefined; body: string; maxBytes: number },
+): Promise<Refusal> {
+  const { status } = response;
+  if (post.requestId !== undefined && (status === 400 || (status === 404 && post.sentSession === undefined))) {
+    const answer = await errorAnswer(response.clone(), post.requestId, post.maxBytes);
+    if (answer !== undefined) {
+      await response.body?.cancel().catch(() => {});
+      return { answer };
+    }
+  }
+  if (status === 413) {
+    return {
+      error: tooLargeError(new TextEncoder().encode(post.body).byteLength, await errorDetail(response, post.maxBytes)),
+    };
+  }
+  return { error: await httpFailure(response, post.url, post.maxBytes, post.sentSession !== undefined) };
+}
+
+/**
+ * The error for a non-2xx answer, with what its body says. With `onSession`, a 404 means the
+ * session ended (`sessionExpired`); a GET passes false, since a 404 to it may only mean "no
+ * stream here".
+ */
+export async function httpFailure(
+  response: Response,
+  url: URL,
   maxBytes: number,
-): Promise<JsonRpcMessage | undefined> {
+  onSession: boolean,
+): Promise<StreamableHttpError> {
+  const { text } = await errorDetail(response, maxBytes);
+  if (response.status === 404 && onSession) {
+    return new StreamableHttpError(404, `The session has ended or expired: ${text}`, { sessionExpired: true });
+  }
+  return new StreamableHttpError(response.status, `HTTP ${response.status} from ${url}: ${text}`);
+}
+
+/**
+ * Statuses of a GET that mean "no standalone stream here": 405 as the spec says, and 400, 404
+ * and 406, which servers in the field answer instead.
+ */
+const NO_STREAM_STATUSES: ReadonlySet<number> = new Set([400, 404, 405, 406]);
+
+/**
+ * What a GET's answer other than an SSE stream means: "retry" (5xx, 429), else the stream stops,
+ * with the error to report or `undefined`. The standalone stream is optional, so a status saying
+ * the server offers none is no error; once the stream had been open, a refusal to reopen it is
+ * reported, nothing more. A GET's 404 ends no session: only a POST's does.
+ */
+export async function streamRefusalOf(
+  response: Response,
+  stream: { url: URL; standalone: boolean; wasOpen: boolean; maxBytes: number },
+): Promise<"retry" | StreamableHttpError | undefined> {
+  const { status } = response;
+  const transient = status >= 500 || status === 429;
+  if (transient || (stream.standalone && !stream.wasOpen && NO_STREAM_STATUSES.has(status))) {
+    await response.body?.cancel().catch(() => {});
+    return transient ? "retry" : undefined;
+  }
+  if (!response.ok) return httpFailure(response, stream.url, stream.maxBytes, false);
+  await response.body?.cancel().catch(() => {});
+  return new StreamableHttpError(status, "The server answered a GET without an SSE stream");
+}
+
+/** The body as the JSON-RPC error response to request `id`, or `undefined`. */
+async function errorAnswer(response: Response, id: RequestId, maxBytes: number): Promise<JsonRpcMessage | undefined> {
   const frame = decodeFrame(await readBoundedText(response, maxBytes).catch(() => ""));
   const message = frame.ok && !frame.batch ? frame.messages[0] : undefined;
   return message !== undefined && isResponse(message) && "error" in message && message.id === id ? message : undefined;
 }
 
 /** What an error body says: its JSON-RPC error's message and `data`, or the start of its text. */
-export async function errorDetail(response: Response, maxBytes: number): Promise<{ text: string; data?: unknown }> {
+async function errorDetail(response: Response, maxBytes: number): Promise<{ text: string; data?: unknown }> {
   const text = await readBoundedText(response, maxBytes).catch(() => "");
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown; data?: unknown } };
@@ -148,4 +219,19 @@ export async function errorDetail(response: Response, maxBytes: number): Promise
     // Not JSON: fall through to the raw text.
   }
   return { text: text.slice(0, 200) || response.statusText };
+}
+
+/**
+ * The error for a 413 answer to a request of `bodyBytes` bytes: with the server's limit when its
+ * JSON-RPC error names one in `data.maxBytes`, else saying only that the request was too large.
+ */
+function tooLargeError(bodyBytes: number, detail: { text: string; data?: unknown }): StreamableHttpError {
+  const data = detail.data as { maxBytes?: unknown } | undefined;
+  const limit = typeof data?.maxBytes === "number" ? data.maxBytes : undefined;
+  const said = detail.text === "" ? "" : `: ${detail.text}`;
+  const message =
+    limit === undefined
+      ? `Request too large (HTTP 413): the server refused ${bodyBytes} bytes${said}`
+      : `Request too large (HTTP 413): the server accepts at most ${limit} bytes and this request has ${bodyBytes}${said}`;
+  return new StreamableHttpError(413, message);
 }

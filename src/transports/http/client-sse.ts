@@ -26,6 +26,8 @@ export interface StreamState {
   /** The first connection, when the stream began as a POST answer. */
   response: Response | undefined;
   lastEventId: string | undefined;
+  /** Set once a GET for the stream got one: a later refusal to reconnect is then news. */
+  connected?: boolean;
 }
 
 export interface StreamHooks {

@@ -18,10 +18,10 @@ import {
   type AnswerFailure,
   CONNECTION_CLOSED,
   DEFAULT_MAX_MESSAGE_BYTES,
-  errorAnswer,
-  errorDetail,
   MessageTooLargeError,
   readJsonAnswer,
+  refusalOf,
+  streamRefusalOf,
   tooLargeFailure,
 } from "./client-answers.js";
 import { ClientExchanges } from "./client-exchanges.js";
@@ -60,9 +60,10 @@ export interface StreamableHttpClientOptions {
 /**
  * The client end of Streamable HTTP: every message is a POST to `url`; answers come as JSON or
  * SSE, and a GET stream (opened after `notifications/initialized`) carries what the server sends
- * on its own. A 404 on a known session rejects `send` with a `StreamableHttpError` whose
- * `sessionExpired` is true (spec: basic/transports § Streamable HTTP). A request the client
- * cancelled (`notifications/cancelled`) stops being followed at once.
+ * on its own. A 404 to a POST on a known session rejects `send` with a `StreamableHttpError`
+ * whose `sessionExpired` is true (spec: basic/transports § Streamable HTTP). The GET stream is
+ * optional: 400, 404, 405 and 406 to it mean the server offers none, and the session goes on.
+ * A request the client cancelled (`notifications/cancelled`) stops being followed at once.
  */
 export class StreamableHttpClientTransport implements Transport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
@@ -122,7 +123,8 @@ export class StreamableHttpClientTransport implements Transport {
    * cannot be read (a JSON body that does not parse, -32700 with `data.status`; one over
    * `maxMessageBytes`; one without the response) fails the request at once and is reported.
    * @throws StreamableHttpError on a network failure or an HTTP error status;
-   *   `sessionExpired` is true for 404 on a session. SdkError "CONNECTION_CLOSED" after close.
+   *   `sessionExpired` is true for 404 on a session; a 413 names the server's limit when it
+   *   gave one. SdkError "CONNECTION_CLOSED" after close.
    */
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
@@ -138,6 +140,7 @@ export class StreamableHttpClientTransport implements Transport {
       return;
     }
     const sentSession = this.session;
+    const body = JSON.stringify(message);
     const response = await this.request(
       "POST",
       {
@@ -146,7 +149,7 @@ export class StreamableHttpClientTransport implements Transport {
           accept: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`,
           "content-type": JSON_MEDIA_TYPE,
         }),
-        body: JSON.stringify(message),
+        body,
       },
       ids[0] === undefined ? undefined : { id: ids[0], pending },
     );
@@ -158,18 +161,21 @@ export class StreamableHttpClientTransport implements Transport {
         await response.body?.cancel().catch(() => {});
         return;
       }
-      // A JSON-RPC error answering this very request (400, or 404 outside a session) is the
-      // server's answer, not a transport failure: the stateless era reports -32022 and -32601 so.
-      if (!response.ok && (response.status === 400 || (response.status === 404 && sentSession === undefined))) {
-        const answer =
-          ids[0] === undefined ? undefined : await errorAnswer(response.clone(), ids[0], this.maxMessageBytes);
-        if (answer !== undefined) {
-          await response.body?.cancel();
-          this.onmessage?.(answer);
+      if (!response.ok) {
+        const refusal = await refusalOf(response, {
+          url: this.url,
+          requestId: ids[0],
+          sentSession,
+          body,
+          maxBytes: this.maxMessageBytes,
+        });
+        if ("answer" in refusal) {
+          this.onmessage?.(refusal.answer);
           return;
         }
+        if (refusal.error.sessionExpired) this.forgetSession(sentSession);
+        throw refusal.error;
       }
-      if (!response.ok) throw await this.failure(response, sentSession);
       if (response.status === 202 || ids.length === 0) {
         await response.body?.cancel();
         // Normal operation starts with `notifications/initialized`; before it the server has nothing to say.
@@ -281,7 +287,6 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** One GET for a stream: the response, "retry" after a transient failure, or "stop". */
   private async connectStream(state: StreamState): Promise<Response | "retry" | "stop"> {
-    const sentSession = this.session;
     const extra: Record<string, string> = { accept: SSE_MEDIA_TYPE };
     if (state.lastEventId !== undefined) extra[LAST_EVENT_ID_HEADER] = state.lastEventId;
     let response: Response;
@@ -290,14 +295,19 @@ export class StreamableHttpClientTransport implements Transport {
     } catch {
       return this.closed ? "stop" : "retry";
     }
-    if (response.ok && mediaTypeOf(response.headers.get("content-type")) === SSE_MEDIA_TYPE) return response;
+    if (response.ok && mediaTypeOf(response.headers.get("content-type")) === SSE_MEDIA_TYPE) {
+      state.connected = true;
+      return response;
+    }
     try {
-      await response.body?.cancel().catch(() => {});
-      // 405: the server offers no standalone stream, which is allowed.
-      if (response.status === 405 && state.pending === undefined) return "stop";
-      if (response.status >= 500 || response.status === 429) return "retry";
-      if (!response.ok) this.report(await this.failure(response, sentSession));
-      else this.report(new StreamableHttpError(response.status, "The server answered a GET without an SSE stream"));
+      const refusal = await streamRefusalOf(response, {
+        url: this.url,
+        standalone: state.pending === undefined,
+        wasOpen: state.connected === true,
+        maxBytes: this.maxMessageBytes,
+      });
+      if (refusal === "retry") return "retry";
+      if (refusal !== undefined) this.report(refusal);
       return "stop";
     } finally {
       this.release(response);
@@ -360,18 +370,12 @@ export class StreamableHttpClientTransport implements Transport {
     this.exchanges.release(response);
   }
 
-  /** The error for a non-2xx answer; a 404 on a session also forgets that session and its revision. */
-  private async failure(response: Response, sentSession: string | undefined): Promise<StreamableHttpError> {
-    const { text } = await errorDetail(response, this.maxMessageBytes);
-    if (response.status === 404 && sentSession !== undefined) {
-      if (this.session === sentSession) {
-        this.session = undefined;
-        this.version = undefined;
-        this.standaloneOpened = false;
-      }
-      return new StreamableHttpError(404, `The session has ended or expired: ${text}`, { sessionExpired: true });
-    }
-    return new StreamableHttpError(response.status, `HTTP ${response.status} from ${this.url}: ${text}`);
+  /** The server ended session `ended`: forget it and its revision, unless another replaced it already. */
+  private forgetSession(ended: string | undefined): void {
+    if (this.session !== ended) return;
+    this.session = undefined;
+    this.version = undefined;
+    this.standaloneOpened = false;
   }
 
   private headers(extra: Record<string, string>): Headers {
