@@ -33,6 +33,8 @@ function answer(request: SeenRequest, res: ServerResponse): void {
   if (method === "sse") answerSse(res, JSON.stringify(big));
   else if (method === "json") answerJson(res, big);
   else if (method === "garbled") res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0",');
+  else if (method === "refused")
+    answerJson(res, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Nope" } });
   else answerJson(res, { jsonrpc: "2.0", id, result: { method } });
 }
 
@@ -99,6 +101,15 @@ describe("Streamable HTTP client: a JSON answer that cannot be read", () => {
     expect(refused).toBeInstanceOf(ProtocolError);
     expect(refused).toMatchObject({ code: ErrorCode.ParseError, data: { status: 200 } });
     expect((refused as Error).message).toMatch(/HTTP 200/);
+    expect(errors).toHaveLength(1);
+    expect(await outcome(session, "echo")).toEqual({ method: "echo" });
+  });
+
+  it("fails the request at once with the server's error when the answer is an error with id null", async () => {
+    const { session, errors } = await open();
+    const refused = await outcome(session, "refused");
+    expect(refused).toBeInstanceOf(ProtocolError);
+    expect(refused).toMatchObject({ code: ErrorCode.InvalidRequest, message: "Nope" });
     expect(errors).toHaveLength(1);
     expect(await outcome(session, "echo")).toEqual({ method: "echo" });
   });

@@ -348,14 +348,19 @@ export class StreamableHttpClientTransport implements Transport {
     this.failPending(pending, { code: ErrorCode.ConnectionClosed, message, data: { status } });
   }
 
-  /** Hands a decoded frame on, crossing off the requests it answers. */
+  /**
+   * Hands a decoded frame on, crossing off the requests it answers. An error with id `null` is
+   * the server refusing the message it answers: the requests still owed fail with that error.
+   */
   private deliver(frame: { messages: JsonRpcMessage[]; batch: boolean }, pending: Set<RequestId> | undefined): void {
+    let refusal: AnswerFailure | undefined;
     for (const message of frame.messages) {
       if (!isResponse(message)) continue;
-      if (message.id === null) pending?.clear();
-      else pending?.delete(message.id);
+      if (message.id !== null) pending?.delete(message.id);
+      else if ("error" in message) refusal = message.error;
     }
     this.onmessage?.(frame.batch ? frame.messages : (frame.messages[0] as JsonRpcMessage));
+    if (refusal !== undefined && pending !== undefined) this.failPending(pending, refusal);
   }
 
   private request(
