@@ -193,14 +193,17 @@ describe("Streamable HTTP client transport", () => {
     expect(client.sessionId).not.toBe(oldSession);
   });
 
-  it("reports through onerror when the GET stream finds its session gone", async () => {
+  it("reports through onerror when the GET stream cannot reopen, and leaves ending the session to a POST's 404", async () => {
     const { url, sessions } = await start();
     const { client, inbox } = await connect(url, { reconnect: { maxRetries: 2, initialDelayMs: 5, maxDelayMs: 5 } });
     await handshake(client, inbox);
     await vi.waitFor(() => expect(sessions[0]?.busy).toBe(true));
     await sessions[0]?.close();
     await inbox.until((i) => i.errors.length > 0);
-    expect(inbox.errors[0]).toMatchObject({ code: "TRANSPORT_ERROR", sessionExpired: true });
+    expect(inbox.errors[0]).toMatchObject({ code: "TRANSPORT_ERROR", status: 404, sessionExpired: false });
+    expect(client.sessionId).toBeDefined();
+    const error = await client.send({ jsonrpc: "2.0", id: 2, method: "echo" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 404, sessionExpired: true });
     expect(client.sessionId).toBeUndefined();
   });
 

@@ -1,6 +1,7 @@
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { McpClient } from "../../src/client/index.js";
 import { SdkError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { StdioClientTransport, type StdioClientTransportOptions } from "../../src/transports/stdio/index.js";
@@ -19,9 +20,63 @@ async function startNode(script: string, options: Partial<StdioClientTransportOp
   return { transport, inbox };
 }
 
+/** Processes a test started beside the server, killed afterwards should the test fail. */
+const strays: number[] = [];
+
 afterEach(async () => {
+  for (const pid of strays.splice(0)) if (isRunning(pid)) process.kill(pid, "SIGKILL");
   await Promise.all(started.splice(0).map((transport) => transport.close()));
 });
+
+/** Whether `pid` is a live process (a zombie waiting to be reaped has ended). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ...", where Z is a zombie (Linux only).
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * A shell server that starts `sleep 1000` in the background, with the shell's stdin and stdout,
+ * writes its pid to stderr, then runs `rest`. The sleep holds the pipes open after the shell is
+ * gone, as a server's own child does. `childPid` resolves once the pid is known.
+ */
+function shellWithChild(rest: string, options: Partial<StdioClientTransportOptions> = {}) {
+  const transport = new StdioClientTransport({
+    command: "sh",
+    args: ["-c", `sleep 1000 & echo "$!" >&2; ${rest}`],
+    stderr: "pipe",
+    ...options,
+  });
+  started.push(transport);
+  const childPid = new Promise<number>((resolve) => {
+    let text = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      if (!text.includes("\n")) return;
+      const pid = Number.parseInt(text, 10);
+      strays.push(pid);
+      resolve(pid);
+    });
+  });
+  return { transport, childPid };
+}
+
+async function startShellWithChild(rest: string, options: Partial<StdioClientTransportOptions> = {}) {
+  const { transport, childPid } = shellWithChild(rest, options);
+  const inbox = new Inbox(transport);
+  await transport.start();
+  const pid = await childPid;
+  expect(isRunning(pid)).toBe(true);
+  return { transport, inbox, pid };
+}
 
 const ping = (id: number): JsonRpcMessage => ({ jsonrpc: "2.0", id, method: "ping" });
 
@@ -75,6 +130,60 @@ describe("stdio client", () => {
     await inbox.until((i) => i.errors.length > 0);
     await transport.close();
     expect(inbox.closes).toBe(1);
+  });
+
+  describe.skipIf(process.platform === "win32")("a server whose own child holds the pipes", () => {
+    it("close() ends a server stuck in the foreground, and its child with it", async () => {
+      const { transport, inbox, pid } = await startShellWithChild("wait", { closeGraceMs: 50 });
+      await transport.close();
+      expect(inbox.closes).toBe(1);
+      expect(transport.exitStatus).toEqual({ code: null, signal: "SIGTERM" });
+      await vi.waitFor(() => expect(isRunning(pid)).toBe(false));
+    });
+
+    it("close() returns when the server exits at the end of stdin but its child lives on, and ends the child", async () => {
+      const { transport, inbox, pid } = await startShellWithChild("read line; exit 3", { closeGraceMs: 50 });
+      await transport.close();
+      expect(inbox.closes).toBe(1);
+      expect(transport.exitStatus).toEqual({ code: 3, signal: null });
+      await vi.waitFor(() => expect(isRunning(pid)).toBe(false));
+    });
+
+    it("onclose fires when the server exits by itself although its child holds the pipes", async () => {
+      const { transport, inbox, pid } = await startShellWithChild("exit 4", { closeGraceMs: 50 });
+      await inbox.until((i) => i.closes > 0);
+      expect(transport.exitStatus).toEqual({ code: 4, signal: null });
+      await vi.waitFor(() => expect(isRunning(pid)).toBe(false));
+    });
+
+    it("close() lets go of the pipes after SIGKILL and its bound when a process outside the group holds them", async () => {
+      // The grandchild starts a session of its own, which no signal to the server's group reaches.
+      const script = `const { spawn } = require("node:child_process");
+        const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "inherit", detached: true });
+        console.log(JSON.stringify({ jsonrpc: "2.0", method: "child", params: { pid: child.pid } }));
+        setInterval(() => {}, 1000);`;
+      const { transport, inbox } = await startNode(script, { closeGraceMs: 50 });
+      const [notification] = await inbox.take(1);
+      const pid = (notification as unknown as { params: { pid: number } }).params.pid;
+      strays.push(pid);
+      await transport.close();
+      expect(inbox.closes).toBe(1);
+      expect(transport.exitStatus).toEqual({ code: null, signal: "SIGTERM" });
+      expect(inbox.errors.map((e) => e.message)).toEqual([
+        expect.stringMatching(
+          /^The server \(pid \d+\) was sent SIGKILL 50 ms ago and a process it started still holds its pipes/,
+        ),
+      ]);
+    });
+
+    it("a connect() that times out closes such a server and rejects, instead of waiting for the child", async () => {
+      const { transport, childPid } = shellWithChild("wait", { closeGraceMs: 50 });
+      const client = new McpClient({ name: "test", version: "1" });
+      const error = await client.connect(transport, { timeoutMs: 50 }).catch((e: unknown) => e);
+      const pid = await childPid;
+      expect(error).toMatchObject({ code: "REQUEST_TIMEOUT" });
+      await vi.waitFor(() => expect(isRunning(pid)).toBe(false));
+    });
   });
 
   it("exposes the child's stderr with stderr: pipe", async () => {

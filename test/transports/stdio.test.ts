@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ProtocolError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
@@ -128,13 +130,62 @@ describe("stdio server framing", () => {
     expect(inbox.errors).toEqual([]);
   });
 
-  it("closes on EOF of stdin, after reading a last line without newline; onclose fires once", async () => {
-    const { stdin, inbox, server } = await rawServer();
+  it("closes on EOF of stdin once it answered a last line without newline; onclose fires once", async () => {
+    const { stdin, inbox, server, replies } = await rawServer();
+    stdin.end(JSON.stringify(ping(1)));
+    await inbox.take(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(inbox.closes).toBe(0);
+    await server.send({ jsonrpc: "2.0", id: 1, result: {} });
+    await inbox.until((i) => i.closes > 0);
+    expect(inbox.messages).toEqual([ping(1)]);
+    expect(await replies(1)).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
+    await server.close();
+    expect(inbox.closes).toBe(1);
+  });
+
+  it("closes on EOF of stdin at once when no request waits for its answer", async () => {
+    const { stdin, inbox } = await rawServer();
+    stdin.end(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    await inbox.until((i) => i.closes > 0);
+    expect(inbox.messages).toHaveLength(1);
+  });
+
+  it("closes on EOF of stdin without waiting for a request that was cancelled", async () => {
+    const { stdin, inbox } = await rawServer();
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
+    stdin.end(`${JSON.stringify(ping(1))}\n${JSON.stringify(cancel)}`);
+    await inbox.until((i) => i.closes > 0);
+    expect(inbox.messages).toHaveLength(2);
+  });
+
+  it("gives up on answers still owed endGraceMs after EOF of stdin, and closes", async () => {
+    const stdin = new PassThrough();
+    const server = new StdioServerTransport(stdin, new PassThrough(), { endGraceMs: 10 });
+    const inbox = new Inbox(server);
+    await server.start();
     stdin.end(JSON.stringify(ping(1)));
     await inbox.until((i) => i.closes > 0);
     expect(inbox.messages).toEqual([ping(1)]);
-    await server.close();
-    expect(inbox.closes).toBe(1);
+    await expect(server.send({ jsonrpc: "2.0", id: 1, result: {} })).rejects.toMatchObject({
+      code: "CONNECTION_CLOSED",
+    });
+  });
+
+  it("answers a last line without newline from a client that then closes the server's stdin (a real process)", async () => {
+    const fixture = fileURLToPath(new URL("./fixtures/ping-server.ts", import.meta.url));
+    const child = spawn(process.execPath, ["--import", "tsx", fixture], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+    });
+    const exited = new Promise((resolve) => child.once("close", (code) => resolve(code)));
+    child.stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    expect(await exited).toBe(0);
+    expect(output).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n');
   });
 
   it("waits for drain before resolving a send to a full stdout", async () => {

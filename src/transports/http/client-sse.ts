@@ -4,6 +4,7 @@
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { RequestId } from "../../jsonrpc/messages.js";
+import { exceedsUtf8Bytes, MessageTooLargeError } from "./client-answers.js";
 import { StreamableHttpError } from "./errors.js";
 
 export type { EventSourceMessage };
@@ -25,11 +26,15 @@ export interface StreamState {
   /** The first connection, when the stream began as a POST answer. */
   response: Response | undefined;
   lastEventId: string | undefined;
+  /** Set once a GET for the stream got one: a later refusal to reconnect is then news. */
+  connected?: boolean;
 }
 
 export interface StreamHooks {
   reconnect: ReconnectOptions;
   signal: AbortSignal;
+  /** Largest event accepted, in bytes of its data. */
+  maxEventBytes: number;
   isClosed(): boolean;
   /** One GET (with `Last-Event-ID` when known): the response, "retry" or "stop". */
   connect(): Promise<Response | "retry" | "stop">;
@@ -42,9 +47,12 @@ export interface StreamHooks {
 /**
  * Reads the stream until every pending response arrived (or, for the standalone stream,
  * until the transport closes), reconnecting with exponential back-off after a drop. A POST
- * stream without any event id cannot be resumed, so its drop is reported instead.
+ * stream without any event id cannot be resumed, so its drop is reported instead. An event over
+ * `maxEventBytes` is reported and ends a POST stream (resuming would only send it again); the
+ * standalone stream reconnects after it as after a drop.
+ * @returns why the responses still owed will not come, when the stream ended for such a reason.
  */
-export async function followStream(state: StreamState, hooks: StreamHooks): Promise<void> {
+export async function followStream(state: StreamState, hooks: StreamHooks): Promise<Error | undefined> {
   const { maxRetries, initialDelayMs, maxDelayMs } = hooks.reconnect;
   let attempt = 0;
   let retryMs: number | undefined;
@@ -52,9 +60,10 @@ export async function followStream(state: StreamState, hooks: StreamHooks): Prom
   for (;;) {
     if (response === undefined) {
       const connected = await hooks.connect();
-      if (connected === "stop") return;
+      if (connected === "stop") return undefined;
       if (connected !== "retry") response = connected;
     }
+    let tooLarge: MessageTooLargeError | undefined;
     if (response?.body) {
       let received = false;
       const onEvent = (event: EventSourceMessage) => {
@@ -65,38 +74,71 @@ export async function followStream(state: StreamState, hooks: StreamHooks): Prom
       const onRetry = (ms: number) => {
         retryMs = ms;
       };
-      await readSse(response.body, { onEvent, onRetry }).catch(() => {});
+      await readSse(response.body, { onEvent, onRetry }, hooks.maxEventBytes).catch((error: unknown) => {
+        if (error instanceof MessageTooLargeError) tooLarge = error;
+      });
       if (received) attempt = 0;
     }
     if (response !== undefined) hooks.release(response);
     response = undefined;
-    if (hooks.isClosed() || state.pending?.size === 0) return;
+    if (hooks.isClosed() || state.pending?.size === 0) return undefined;
+    if (tooLarge !== undefined) {
+      hooks.report(tooLarge);
+      if (state.pending !== undefined) return tooLarge;
+    }
     if (state.pending !== undefined && state.lastEventId === undefined) {
       hooks.report(new StreamableHttpError(undefined, "The SSE stream ended before all responses arrived"));
-      return;
+      return undefined;
     }
     if (attempt >= maxRetries) {
       hooks.report(new StreamableHttpError(undefined, `Gave up reconnecting the SSE stream after ${attempt} attempts`));
-      return;
+      return undefined;
     }
     const delay = retryMs ?? Math.min(initialDelayMs * 2 ** attempt, maxDelayMs);
     attempt++;
-    if (!(await sleep(delay, hooks.signal))) return;
+    if (!(await sleep(delay, hooks.signal))) return undefined;
   }
 }
 
-/** Reads `body` to its end. Rejects when the connection breaks or the fetch is aborted. */
+/**
+ * Characters the parser may hold beyond an event's data: the field name of the line being read
+ * (`data: `) and its line break. Data of N bytes is at most N characters, so an event within the
+ * limit never trips the parser's own bound, which keeps memory bounded before the exact count.
+ */
+const PARSER_SLACK_CHARS = 64;
+
+/**
+ * Reads `body` to its end. Rejects when the connection breaks or the fetch is aborted, and with
+ * `MessageTooLargeError` (the body cancelled) at an event whose data passes `maxEventBytes`.
+ */
 export async function readSse(
   body: ReadableStream<Uint8Array>,
   handlers: { onEvent(event: EventSourceMessage): void; onRetry(ms: number): void },
+  maxEventBytes: number,
 ): Promise<void> {
-  const parser = createParser({ onEvent: handlers.onEvent, onRetry: handlers.onRetry });
+  let tooLarge = false;
+  const parser = createParser({
+    onEvent: (event) => {
+      if (tooLarge) return;
+      if (exceedsUtf8Bytes(event.data, maxEventBytes)) tooLarge = true;
+      else handlers.onEvent(event);
+    },
+    onRetry: handlers.onRetry,
+    onError: (error) => {
+      if (error.type === "max-buffer-size-exceeded") tooLarge = true;
+    },
+    maxBufferSize: maxEventBytes + PARSER_SLACK_CHARS,
+  });
   const decoder = new TextDecoder();
   const reader = body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return;
     parser.feed(decoder.decode(value, { stream: true }));
+    if (tooLarge) {
+      await reader.cancel().catch(() => {});
+      throw new MessageTooLargeError(undefined, maxEventBytes, "an SSE event");
+    }
   }
 }
 

@@ -5,9 +5,26 @@
  */
 import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
 import { decodeFrame, encodeFrame, errorResponse } from "../../jsonrpc/frame.js";
-import { isRequest, isResponse, type JsonRpcMessage, type RequestId } from "../../jsonrpc/messages.js";
-import { cutText } from "../../jsonrpc/text.js";
+import {
+  isNotification,
+  isRequest,
+  isRequestId,
+  isResponse,
+  type JsonRpcMessage,
+  type RequestId,
+} from "../../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
+import {
+  type AnswerFailure,
+  CONNECTION_CLOSED,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  MessageTooLargeError,
+  readJsonAnswer,
+  refusalOf,
+  streamRefusalOf,
+  tooLargeFailure,
+} from "./client-answers.js";
+import { ClientExchanges } from "./client-exchanges.js";
 import { type EventSourceMessage, followStream, type ReconnectOptions, type StreamState } from "./client-sse.js";
 import {
   JSON_MEDIA_TYPE,
@@ -31,13 +48,22 @@ export interface StreamableHttpClientOptions {
   reconnect?: Partial<ReconnectOptions>;
   /** Called with each SSE event id, to pass back later as `SendOptions.resumptionToken`. */
   onresumptiontoken?: (token: string) => void;
+  /**
+   * Largest message accepted from the server, in bytes: an SSE event's data or a JSON answer's
+   * body. Default {@link DEFAULT_MAX_MESSAGE_BYTES} (16 MiB). A larger one is dropped unread past
+   * the limit, its connection closed, and the requests it owed fail with a -32000 error naming
+   * the limit (`data.maxMessageBytes`); it is also reported to `onerror`.
+   */
+  maxMessageBytes?: number;
 }
 
 /**
  * The client end of Streamable HTTP: every message is a POST to `url`; answers come as JSON or
  * SSE, and a GET stream (opened after `notifications/initialized`) carries what the server sends
- * on its own. A 404 on a known session rejects `send` with a `StreamableHttpError` whose
- * `sessionExpired` is true (spec: basic/transports § Streamable HTTP).
+ * on its own. A 404 to a POST on a known session rejects `send` with a `StreamableHttpError`
+ * whose `sessionExpired` is true (spec: basic/transports § Streamable HTTP). The GET stream is
+ * optional: 400, 404, 405 and 406 to it mean the server offers none, and the session goes on.
+ * A request the client cancelled (`notifications/cancelled`) stops being followed at once.
  */
 export class StreamableHttpClientTransport implements Transport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
@@ -50,19 +76,11 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly reconnect: ReconnectOptions;
   /** Aborted on close: ends the waits between reconnection attempts. */
   private readonly abort = new AbortController();
-  /**
-   * One controller per fetch, kept while its body is read, so that close() can stop them all.
-   * A single long-lived signal would collect an abort listener per request: fetch removes its
-   * listeners only when the request is garbage-collected.
-   */
-  private readonly live = new Set<AbortController>();
-  private readonly liveOf = new WeakMap<Response, AbortController>();
-  /** The exchanges of requests still being answered, by JSON-RPC id, for `cancelRequest`. */
-  private readonly exchanges = new Map<RequestId, { controller: AbortController; pending?: Set<RequestId> }>();
-  private readonly exchangeOf = new WeakMap<AbortController, RequestId>();
+  private readonly exchanges: ClientExchanges;
   private started = false;
   private closed = false;
   private standaloneOpened = false;
+  private readonly maxMessageBytes: number;
 
   /** @param url the server's MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
   constructor(
@@ -71,7 +89,12 @@ export class StreamableHttpClientTransport implements Transport {
   ) {
     this.session = options.sessionId;
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.exchanges = new ClientExchanges(this.fetchFn);
     this.reconnect = { maxRetries: 3, initialDelayMs: 1_000, maxDelayMs: 30_000, ...options.reconnect };
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    if (!Number.isInteger(this.maxMessageBytes) || this.maxMessageBytes < 1) {
+      throw new RangeError(`maxMessageBytes must be a positive integer, got ${String(options.maxMessageBytes)}`);
+    }
   }
 
   /** The `Mcp-Session-Id` the server assigned, once it did. */
@@ -96,18 +119,28 @@ export class StreamableHttpClientTransport implements Transport {
 
   /**
    * POSTs one message. Resolves once the server accepted it; responses arrive on `onmessage`.
-   * With `resumptionToken`, resumes that request's SSE stream with a GET instead.
+   * With `resumptionToken`, resumes that request's SSE stream with a GET instead. An answer that
+   * cannot be read (a JSON body that does not parse, -32700 with `data.status`; one over
+   * `maxMessageBytes`; one without the response) fails the request at once and is reported.
    * @throws StreamableHttpError on a network failure or an HTTP error status;
-   *   `sessionExpired` is true for 404 on a session. SdkError "CONNECTION_CLOSED" after close.
+   *   `sessionExpired` is true for 404 on a session; a 413 names the server's limit when it
+   *   gave one. SdkError "CONNECTION_CLOSED" after close.
    */
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
+    // The client gave up on that request (a timeout, an aborted signal): its exchange ends here,
+    // so that the server ending its stream without a response is not taken for a failure.
+    const cancelled = cancelledRequestId(message);
+    if (cancelled !== undefined) this.cancelRequest(cancelled);
     const ids = isRequest(message) ? [message.id] : [];
+    // The responses this POST owes; emptied by a cancellation even before the answer arrives.
+    const pending = new Set(ids);
     if (options.resumptionToken !== undefined) {
-      void this.follow({ pending: new Set(ids), response: undefined, lastEventId: options.resumptionToken });
+      void this.follow({ pending, response: undefined, lastEventId: options.resumptionToken });
       return;
     }
     const sentSession = this.session;
+    const body = encodeFrame(message);
     const response = await this.request(
       "POST",
       {
@@ -116,25 +149,33 @@ export class StreamableHttpClientTransport implements Transport {
           accept: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`,
           "content-type": JSON_MEDIA_TYPE,
         }),
-        body: encodeFrame(message),
+        body,
       },
-      ids[0],
+      ids[0] === undefined ? undefined : { id: ids[0], pending },
     );
     let streaming = false;
     try {
       const assigned = response.headers.get(SESSION_ID_HEADER);
       if (assigned !== null) this.session = assigned;
-      // A JSON-RPC error answering this very request (400, or 404 outside a session) is the
-      // server's answer, not a transport failure: the stateless era reports -32022 and -32601 so.
-      if (!response.ok && (response.status === 400 || (response.status === 404 && sentSession === undefined))) {
-        const answer = isRequest(message) ? await errorAnswer(response.clone(), message.id) : undefined;
-        if (answer !== undefined) {
-          await response.body?.cancel();
-          this.onmessage?.(answer);
+      if (ids.length > 0 && pending.size === 0) {
+        await response.body?.cancel().catch(() => {});
+        return;
+      }
+      if (!response.ok) {
+        const refusal = await refusalOf(response, {
+          url: this.url,
+          requestId: ids[0],
+          sentSession,
+          body,
+          maxBytes: this.maxMessageBytes,
+        });
+        if ("answer" in refusal) {
+          this.onmessage?.(refusal.answer);
           return;
         }
+        if (refusal.error.sessionExpired) this.forgetSession(sentSession);
+        throw refusal.error;
       }
-      if (!response.ok) throw await this.failure(response, sentSession);
       if (response.status === 202 || ids.length === 0) {
         await response.body?.cancel();
         // Normal operation starts with `notifications/initialized`; before it the server has nothing to say.
@@ -143,12 +184,9 @@ export class StreamableHttpClientTransport implements Transport {
       }
       const type = mediaTypeOf(response.headers.get("content-type"));
       if (type === JSON_MEDIA_TYPE) {
-        this.receive(await response.text(), undefined);
+        await this.receiveJson(response, pending);
       } else if (type === SSE_MEDIA_TYPE) {
         streaming = true;
-        const pending = new Set(ids);
-        const exchange = ids[0] === undefined ? undefined : this.exchanges.get(ids[0]);
-        if (exchange !== undefined) exchange.pending = pending;
         void this.follow({ pending, response, lastEventId: undefined });
       } else {
         await response.body?.cancel();
@@ -165,18 +203,14 @@ export class StreamableHttpClientTransport implements Transport {
    * @returns false when the request is already answered or unknown.
    */
   cancelRequest(id: RequestId): boolean {
-    const exchange = this.exchanges.get(id);
-    if (exchange === undefined) return false;
-    this.exchanges.delete(id);
-    exchange.pending?.clear();
-    exchange.controller.abort();
-    return true;
+    return this.exchanges.cancel(id);
   }
 
   /** Stops all streams, ends the session on the server (DELETE; 405 is fine), fires `onclose`. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.exchanges.refuseNew();
     this.abort.abort(CLOSED);
     try {
       await this.terminateSession();
@@ -185,10 +219,8 @@ export class StreamableHttpClientTransport implements Transport {
     }
     // The ended session's streams usually end within this turn; a stream that ended is not aborted,
     // so its connection goes back to the pool instead of being torn down and opened anew.
-    if (this.live.size > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
-    for (const controller of this.live) controller.abort();
-    this.live.clear();
-    this.exchanges.clear();
+    if (this.exchanges.size > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    this.exchanges.stopAll();
     this.onclose?.();
   }
 
@@ -215,14 +247,16 @@ export class StreamableHttpClientTransport implements Transport {
 
   /**
    * Follows one logical SSE stream to its end, reconnecting when the connection drops. Requests
-   * whose responses the stream still owes when it is given up get a -32000 error response, so
-   * that they fail instead of waiting for a response that can no longer come.
+   * whose responses the stream still owes when it is given up get a -32000 error response (naming
+   * the limit when an event was too large), so that they fail instead of waiting for a response
+   * that can no longer come.
    */
   private async follow(state: StreamState): Promise<void> {
     const session = this.session;
-    await followStream(state, {
+    const ended = await followStream(state, {
       reconnect: this.reconnect,
       signal: this.abort.signal,
+      maxEventBytes: this.maxMessageBytes,
       isClosed: () => this.closed,
       // A stream belongs to its session: once the session is replaced, reconnecting would open a duplicate.
       connect: () => (this.session === session ? this.connectStream(state) : Promise.resolve("stop" as const)),
@@ -233,12 +267,15 @@ export class StreamableHttpClientTransport implements Transport {
       report: (error) => this.report(error),
       release: (response) => this.release(response),
     });
-    if (this.closed || state.pending === undefined || state.pending.size === 0) return;
-    for (const id of [...state.pending]) {
-      state.pending.delete(id);
-      this.onmessage?.(
-        errorResponse(id, ErrorCode.ConnectionClosed, "The connection closed before the response arrived"),
-      );
+    if (this.closed || state.pending === undefined) return;
+    this.failPending(state.pending, ended instanceof MessageTooLargeError ? tooLargeFailure(ended) : CONNECTION_CLOSED);
+  }
+
+  /** Answers every request still in `pending` with `failure`'s JSON-RPC error. */
+  private failPending(pending: Set<RequestId>, failure: AnswerFailure): void {
+    for (const id of [...pending]) {
+      pending.delete(id);
+      this.onmessage?.(errorResponse(id, failure.code, failure.message, failure.data));
     }
   }
 
@@ -250,7 +287,6 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** One GET for a stream: the response, "retry" after a transient failure, or "stop". */
   private async connectStream(state: StreamState): Promise<Response | "retry" | "stop"> {
-    const sentSession = this.session;
     const extra: Record<string, string> = { accept: SSE_MEDIA_TYPE };
     if (state.lastEventId !== undefined) extra[LAST_EVENT_ID_HEADER] = state.lastEventId;
     let response: Response;
@@ -259,14 +295,19 @@ export class StreamableHttpClientTransport implements Transport {
     } catch {
       return this.closed ? "stop" : "retry";
     }
-    if (response.ok && mediaTypeOf(response.headers.get("content-type")) === SSE_MEDIA_TYPE) return response;
+    if (response.ok && mediaTypeOf(response.headers.get("content-type")) === SSE_MEDIA_TYPE) {
+      state.connected = true;
+      return response;
+    }
     try {
-      await response.body?.cancel().catch(() => {});
-      // 405: the server offers no standalone stream, which is allowed.
-      if (response.status === 405 && state.pending === undefined) return "stop";
-      if (response.status >= 500 || response.status === 429) return "retry";
-      if (!response.ok) this.report(await this.failure(response, sentSession));
-      else this.report(new StreamableHttpError(response.status, "The server answered a GET without an SSE stream"));
+      const refusal = await streamRefusalOf(response, {
+        url: this.url,
+        standalone: state.pending === undefined,
+        wasOpen: state.connected === true,
+        maxBytes: this.maxMessageBytes,
+      });
+      if (refusal === "retry") return "retry";
+      if (refusal !== undefined) this.report(refusal);
       return "stop";
     } finally {
       this.release(response);
@@ -277,72 +318,69 @@ export class StreamableHttpClientTransport implements Transport {
     if (event.event !== undefined && event.event !== "message") return;
     // An event with an id and empty data only primes `Last-Event-ID`.
     if (event.data === "") return;
-    this.receive(event.data, pending);
-  }
-
-  private receive(text: string, pending: Set<RequestId> | undefined): void {
-    const frame = decodeFrame(text);
+    const frame = decodeFrame(event.data);
     if (!frame.ok) {
       this.report(
         new StreamableHttpError(undefined, `The server sent a malformed message: ${frame.error.error.message}`),
       );
       return;
     }
+    this.deliver(frame, pending);
+  }
+
+  /**
+   * A JSON answer holds the responses of its POST: when it is too large, does not parse or lacks
+   * one of them, the requests it owes fail at once (and the problem is reported), rather than
+   * waiting for their timeout.
+   */
+  private async receiveJson(response: Response, pending: Set<RequestId>): Promise<void> {
+    const answer = await readJsonAnswer(response, this.maxMessageBytes);
+    if ("failure" in answer) {
+      this.report(answer.problem);
+      this.failPending(pending, answer.failure);
+      return;
+    }
+    this.deliver(answer.frame, pending);
+    if (pending.size === 0) return;
+    const { status } = response;
+    const message = `The server's JSON answer (HTTP ${status}) held no response to the request`;
+    this.report(new StreamableHttpError(status, message));
+    this.failPending(pending, { code: ErrorCode.ConnectionClosed, message, data: { status } });
+  }
+
+  /**
+   * Hands a decoded frame on, crossing off the requests it answers. An error with id `null` is
+   * the server refusing the message it answers: the requests still owed fail with that error.
+   */
+  private deliver(frame: { messages: JsonRpcMessage[]; batch: boolean }, pending: Set<RequestId> | undefined): void {
+    let refusal: AnswerFailure | undefined;
     for (const message of frame.messages) {
       if (!isResponse(message)) continue;
-      if (message.id === null) pending?.clear();
-      else pending?.delete(message.id);
+      if (message.id !== null) pending?.delete(message.id);
+      else if ("error" in message) refusal = message.error;
     }
     this.onmessage?.(frame.batch ? frame.messages : (frame.messages[0] as JsonRpcMessage));
+    if (refusal !== undefined && pending !== undefined) this.failPending(pending, refusal);
   }
 
-  /** One fetch with a signal of its own, live until `release(response)` or close. */
-  private async request(method: "GET" | "POST", init: RequestInit, id?: RequestId): Promise<Response> {
-    const controller = new AbortController();
-    if (this.closed) controller.abort();
-    this.live.add(controller);
-    if (id !== undefined) {
-      this.exchanges.set(id, { controller });
-      this.exchangeOf.set(controller, id);
-    }
-    try {
-      const response = await this.fetchFn(this.url, { ...init, method, signal: controller.signal });
-      this.liveOf.set(response, controller);
-      return response;
-    } catch (error) {
-      this.live.delete(controller);
-      this.forgetExchange(controller);
-      throw new StreamableHttpError(undefined, `${method} ${this.url} failed: ${fetchFailure(error)}`, {
-        cause: error,
-      });
-    }
+  private request(
+    method: "GET" | "POST",
+    init: RequestInit,
+    exchange?: { id: RequestId; pending: Set<RequestId> },
+  ): Promise<Response> {
+    return this.exchanges.fetch(this.url, { ...init, method }, exchange);
   }
 
-  /** The response's body is read or given up: close() no longer needs to abort its fetch. */
   private release(response: Response): void {
-    const controller = this.liveOf.get(response);
-    if (controller === undefined) return;
-    this.live.delete(controller);
-    this.forgetExchange(controller);
+    this.exchanges.release(response);
   }
 
-  private forgetExchange(controller: AbortController): void {
-    const id = this.exchangeOf.get(controller);
-    if (id !== undefined && this.exchanges.get(id)?.controller === controller) this.exchanges.delete(id);
-  }
-
-  /** The error for a non-2xx answer; a 404 on a session also forgets that session and its revision. */
-  private async failure(response: Response, sentSession: string | undefined): Promise<StreamableHttpError> {
-    const detail = await errorDetail(response);
-    if (response.status === 404 && sentSession !== undefined) {
-      if (this.session === sentSession) {
-        this.session = undefined;
-        this.version = undefined;
-        this.standaloneOpened = false;
-      }
-      return new StreamableHttpError(404, `The session has ended or expired: ${detail}`, { sessionExpired: true });
-    }
-    return new StreamableHttpError(response.status, `HTTP ${response.status} from ${this.url}: ${detail}`);
+  /** The server ended session `ended`: forget it and its revision, unless another replaced it already. */
+  private forgetSession(ended: string | undefined): void {
+    if (this.session !== ended) return;
+    this.session = undefined;
+    this.version = undefined;
+    this.standaloneOpened = false;
   }
 
   private headers(extra: Record<string, string>): Headers {
@@ -361,21 +399,9 @@ export class StreamableHttpClientTransport implements Transport {
 /** The reason the waits between reconnections end with: one shared value, not an error built per close. */
 const CLOSED = "closed";
 
-/** The body as a JSON-RPC error response to request `id`, or `undefined`. */
-async function errorAnswer(response: Response, id: RequestId): Promise<JsonRpcMessage | undefined> {
-  const frame = decodeFrame(await response.text().catch(() => ""));
-  const message = frame.ok && !frame.batch ? frame.messages[0] : undefined;
-  return message !== undefined && isResponse(message) && "error" in message && message.id === id ? message : undefined;
-}
-
-/** The JSON-RPC error message of an error body, or the start of its text. */
-async function errorDetail(response: Response): Promise<string> {
-  const text = await response.text().catch(() => "");
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } };
-    if (typeof body.error?.message === "string") return body.error.message;
-  } catch {
-    // Not JSON: fall through to the raw text.
-  }
-  return cutText(text, 200) || response.statusText;
+/** The id of the request a `notifications/cancelled` message cancels, or `undefined`. */
+function cancelledRequestId(message: JsonRpcMessage): RequestId | undefined {
+  if (!isNotification(message) || message.method !== "notifications/cancelled") return undefined;
+  const id = message.params?.requestId;
+  return isRequestId(id) ? id : undefined;
 }

@@ -1,5 +1,6 @@
 /** Streamable HTTP transport, server and client (`mcp-handoff/http`). */
 export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
+export { DEFAULT_MAX_MESSAGE_BYTES } from "./client-answers.js";
 export type { ReconnectOptions } from "./client-sse.js";
 export {
   DEFAULT_MAX_BODY_BYTES,

@@ -24,7 +24,11 @@ export interface StdioClientTransportOptions {
    * it as {@link StdioClientTransport.stderr}, `"ignore"` discards it.
    */
   stderr?: "inherit" | "pipe" | "ignore";
-  /** Ms to wait at each step of `close()` (stdin ended, then SIGTERM) before the next. Default 2000. */
+  /**
+   * Ms to wait at each step of `close()`: after ending the server's stdin, after SIGTERM and
+   * after SIGKILL. Default 2000, so `close()` returns within about three times this. Also how
+   * long the pipes may stay open after the server exited by itself before `close()` begins.
+   */
   closeGraceMs?: number;
   /** Largest accepted line from the server, in bytes. Default 64 MiB. */
   maxLineBytes?: number;
@@ -73,6 +77,11 @@ export interface ChildExitStatus {
  * rejects with `SdkError("TRANSPORT_ERROR")` when it cannot be started (for instance ENOENT).
  * `onclose` fires once, when the child has exited and its output has been read; by then
  * {@link StdioClientTransport.exitStatus} says how it exited.
+ *
+ * On POSIX the server leads a process group of its own, and the signals of `close()` go to that
+ * group: a process the server started that still holds the pipes ends with it, instead of
+ * keeping `close()` (and a `connect()` that gave up) waiting until it exits. A process that left
+ * the group (`setsid`) is not signalled; once the bound passed, the pipes are let go of.
  */
 export class StdioClientTransport implements Transport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
@@ -83,7 +92,8 @@ export class StdioClientTransport implements Transport {
   readonly #stderr: PassThrough | null;
   #child: ChildProcess | undefined;
   #stream: StdioStreamTransport | undefined;
-  #exited: Promise<void> | undefined;
+  /** Settles on the child's `close`: it exited and every pipe to it is closed. */
+  #released: Promise<void> | undefined;
   #exitStatus: ChildExitStatus | undefined;
   #closing: Promise<void> | undefined;
   #closed = false;
@@ -104,8 +114,8 @@ export class StdioClientTransport implements Transport {
   }
 
   /**
-   * How the child exited (its exit code, or the signal that ended it), once it has and its
-   * output has been read; `undefined` while it runs or before `start()`.
+   * How the child exited (its exit code, or the signal that ended it), once it has;
+   * `undefined` while it runs or before `start()`.
    */
   get exitStatus(): ChildExitStatus | undefined {
     return this.#exitStatus;
@@ -135,6 +145,8 @@ export class StdioClientTransport implements Transport {
       stdio: ["pipe", "pipe", this.#stderr ? "pipe" : (this.#options.stderr ?? "inherit")],
       shell: false,
       windowsHide: true,
+      // Its own process group (POSIX), so that close() can signal what it started as well.
+      detached: GROUP_SIGNALS,
     });
     this.#child = child;
     await new Promise<void>((resolve, reject) => {
@@ -151,13 +163,20 @@ export class StdioClientTransport implements Transport {
     });
 
     child.on("error", (error) => this.onerror?.(new SdkError("TRANSPORT_ERROR", error.message, { cause: error })));
-    this.#exited = new Promise((resolve) =>
-      child.once("close", (code, signal) => {
+    const exited = new Promise<void>((resolve) =>
+      child.once("exit", (code, signal) => {
         this.#exitStatus = { code, signal };
         resolve();
       }),
     );
-    void this.#exited.then(() => this.#finish());
+    this.#released = new Promise((resolve) => child.once("close", () => resolve()));
+    void this.#released.then(() => this.#finish());
+    // A server that exited by itself while something it started still holds the pipes is closed
+    // as well, so that its group is signalled and onclose fires within the bound.
+    const released = this.#released;
+    void exited.then(async () => {
+      if (!(await settlesWithin(released, this.#grace))) void this.close();
+    });
     if (this.#stderr && child.stderr) child.stderr.pipe(this.#stderr);
 
     const { stdout, stdin } = child;
@@ -186,8 +205,10 @@ export class StdioClientTransport implements Transport {
   }
 
   /**
-   * Stops the server: ends its stdin, sends SIGTERM if it is still running after
-   * `closeGraceMs`, and SIGKILL after another `closeGraceMs`. Resolves once it has exited.
+   * Stops the server: ends its stdin, sends SIGTERM if it or a process of its group still holds
+   * the pipes after `closeGraceMs`, and SIGKILL after another `closeGraceMs`. Resolves once it
+   * has exited and the pipes are closed, or after a third `closeGraceMs`, when the pipes are let
+   * go of and `onerror` gets an `SdkError("TRANSPORT_ERROR")` saying so. Never rejects.
    */
   close(): Promise<void> {
     // Started in a later microtask so that a re-entrant close (the pipes closing) finds it set.
@@ -197,18 +218,47 @@ export class StdioClientTransport implements Transport {
 
   async #shutDown(): Promise<void> {
     const child = this.#child;
-    const exited = this.#exited;
-    if (!child || !exited) {
+    const released = this.#released;
+    if (!child || !released) {
       this.#finish();
       return;
     }
     await this.#stream?.close();
-    const grace = this.#options.closeGraceMs ?? 2000;
+    // Nothing more is read, but what is left must be drained for the pipe to report its end.
+    child.stdout?.resume();
+    const grace = this.#grace;
     for (const signal of ["SIGTERM", "SIGKILL"] as const) {
-      if (await settlesWithin(exited, grace)) return;
-      child.kill(signal);
+      if (await settlesWithin(released, grace)) return;
+      this.#signal(child, signal);
     }
-    await exited;
+    if (await settlesWithin(released, grace)) return;
+    // A process outside the group holds the pipes, or the server does not die even of SIGKILL.
+    for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe?.destroy();
+    const what = this.#exitStatus ? "a process it started still holds its pipes" : "it has not exited";
+    this.onerror?.(
+      new SdkError(
+        "TRANSPORT_ERROR",
+        `The server (pid ${child.pid}) was sent SIGKILL ${grace} ms ago and ${what}; its pipes were closed`,
+      ),
+    );
+    this.#finish();
+  }
+
+  get #grace(): number {
+    return this.#options.closeGraceMs ?? 2000;
+  }
+
+  /** Sends `signal` to the server's process group where there is one, else to the server. */
+  #signal(child: ChildProcess, signal: NodeJS.Signals): void {
+    if (GROUP_SIGNALS && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // ESRCH: every process of the group has already exited.
+      }
+      return;
+    }
+    child.kill(signal);
   }
 
   #finish(): void {
@@ -219,6 +269,9 @@ export class StdioClientTransport implements Transport {
     this.onclose?.();
   }
 }
+
+/** Process groups exist on POSIX only; Windows has no such signals. */
+const GROUP_SIGNALS = process.platform !== "win32";
 
 /** True when `promise` settles within `ms`; the timer never keeps the process alive. */
 function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {

@@ -6,7 +6,14 @@
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
 import { encodeFrame, errorResponse, InvalidFrame, readFrame } from "../../jsonrpc/frame.js";
-import type { JsonRpcMessage } from "../../jsonrpc/messages.js";
+import {
+  isNotification,
+  isRequest,
+  isRequestId,
+  isResponse,
+  type JsonRpcMessage,
+  type RequestId,
+} from "../../jsonrpc/messages.js";
 import { type MessageExtra, SENT, type Transport } from "../transport.js";
 import { LineReader } from "./line-reader.js";
 
@@ -21,6 +28,12 @@ export interface StdioStreamOptions {
   answerInvalidFrames?: boolean;
   /** End the writable stream when the transport closes, so the peer sees EOF. Default `true`. */
   endOnClose?: boolean;
+  /**
+   * Ms the transport stays open after the readable ended, to send the answers still owed to
+   * requests that arrived before the end (a client may write its last request and close the
+   * server's stdin). It closes as soon as none is owed. Default 0: close at the end of input.
+   */
+  endGraceMs?: number;
 }
 
 /**
@@ -38,6 +51,11 @@ export class StdioStreamTransport implements Transport {
   readonly #reader: LineReader;
   readonly #answerInvalidFrames: boolean;
   readonly #endOnClose: boolean;
+  readonly #endGraceMs: number;
+  /** Ids of inbound requests not answered yet; kept only with `endGraceMs`. */
+  readonly #owed: Set<RequestId> | undefined;
+  /** Set once the readable ended while answers were owed: the last one sent closes. */
+  #inputEnded = false;
   #started = false;
   #closed = false;
   /** Whether a line was written in this tick (the next ones are held until it ends). */
@@ -53,6 +71,9 @@ export class StdioStreamTransport implements Transport {
     this.#writable = writable;
     this.#answerInvalidFrames = options.answerInvalidFrames ?? true;
     this.#endOnClose = options.endOnClose ?? true;
+    this.#endGraceMs = options.endGraceMs ?? 0;
+    if (!(this.#endGraceMs >= 0)) throw new RangeError(`endGraceMs must be 0 or more, got ${String(this.#endGraceMs)}`);
+    this.#owed = this.#endGraceMs > 0 ? new Set() : undefined;
     this.#reader = new LineReader(
       {
         line: (text) => this.#onLine(text),
@@ -96,7 +117,9 @@ export class StdioStreamTransport implements Transport {
     } catch (cause) {
       return Promise.reject(new SdkError("INVALID_ARGUMENT", "The message cannot be serialized as JSON", { cause }));
     }
-    return this.#write(line);
+    const written = this.#write(line);
+    if (this.#owed !== undefined && isResponse(message) && message.id !== null) this.#settled(message.id);
+    return written;
   }
 
   /** Stops reading, ends the writable (unless `endOnClose: false`) and fires `onclose` once. */
@@ -175,9 +198,35 @@ export class StdioStreamTransport implements Transport {
   };
 
   readonly #onEnd = (): void => {
+    if (this.#inputEnded || this.#closed) return;
     this.#reader.end();
-    void this.close();
+    if (this.#owed === undefined || this.#owed.size === 0) {
+      void this.close();
+      return;
+    }
+    this.#inputEnded = true;
+    // Unref'd: a process with nothing else to do need not wait for answers nobody computes.
+    setTimeout(() => void this.close(), this.#endGraceMs).unref();
   };
+
+  /** Request `id` is answered or cancelled; once input ended, the last one owed closes. */
+  #settled(id: RequestId): void {
+    const owed = this.#owed;
+    if (owed === undefined || !owed.delete(id) || !this.#inputEnded || owed.size > 0) return;
+    // After the answer's write was queued, so that ending the writable sends it first.
+    queueMicrotask(() => void this.close());
+  }
+
+  /** Notes the requests `message` carries, and the cancellations that owe them no answer. */
+  #track(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    for (const item of Array.isArray(message) ? message : [message]) {
+      if (isRequest(item)) this.#owed?.add(item.id);
+      else if (isNotification(item) && item.method === "notifications/cancelled") {
+        const id = item.params?.requestId;
+        if (isRequestId(id)) this.#settled(id);
+      }
+    }
+  }
 
   readonly #onWritableClose = (): void => {
     void this.close();
@@ -195,6 +244,7 @@ export class StdioStreamTransport implements Transport {
       this.#rejectFrame(message.error.error.code, message.error.error.message, message.error.id);
       return;
     }
+    if (this.#owed !== undefined) this.#track(message);
     try {
       this.onmessage?.(message);
     } catch (error) {

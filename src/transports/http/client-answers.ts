@@ -1,0 +1,238 @@
+/**
+ * How the Streamable HTTP client reads what a server answers, within bounds: a JSON body no
+ * larger than the client's `maxMessageBytes`, and what an error status means (the server's
+ * JSON-RPC answer, an ended session, a request too large).
+ */
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import { decodeFrame } from "../../jsonrpc/frame.js";
+import { isResponse, type JsonRpcMessage, type RequestId } from "../../jsonrpc/messages.js";
+import { cutText } from "../../jsonrpc/text.js";
+import { StreamableHttpError } from "./errors.js";
+
+/**
+ * 16 MiB: the default largest message the client accepts from a server, in bytes (an SSE event's
+ * data or a JSON body). Larger than any answer an MCP server sends in practice, small enough
+ * that a remote server cannot make the client buffer without bound.
+ */
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** A message from the server was over `maxMessageBytes`: it was dropped, unread past the limit. */
+export class MessageTooLargeError extends StreamableHttpError {
+  constructor(
+    status: number | undefined,
+    readonly maxMessageBytes: number,
+    what: string,
+  ) {
+    super(
+      status,
+      `The server sent ${what} over the limit of ${maxMessageBytes} bytes (maxMessageBytes); it was dropped`,
+    );
+  }
+}
+
+/**
+ * The body as text, read to at most `maxBytes`.
+ * @throws MessageTooLargeError when `Content-Length` or the bytes read pass `maxBytes`; the body is cancelled.
+ */
+export async function readBoundedText(response: Response, maxBytes: number): Promise<string> {
+  const body = response.body;
+  if (body === null) return "";
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (declared > maxBytes) {
+    await body.cancel().catch(() => {});
+    throw new MessageTooLargeError(response.status, maxBytes, "a JSON answer");
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new MessageTooLargeError(response.status, maxBytes, "a JSON answer");
+    }
+    chunks.push(value);
+  }
+  // Joined once and decoded once, as `Response.text()` does; no Node API, so any runtime with fetch serves.
+  const joined = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(joined);
+}
+
+/**
+ * The UTF-8 length of `text` in bytes, from its UTF-16 code units: a code unit below U+0080
+ * takes 1 byte, below U+0800 2, a surrogate (half of a pair) 2, any other 3. Each unit takes at
+ * most 3, so a text of at most `maxBytes / 3` units needs no count.
+ */
+export function exceedsUtf8Bytes(text: string, maxBytes: number): boolean {
+  if (text.length * 3 <= maxBytes) return false;
+  if (text.length > maxBytes) return true;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    bytes += unit < 0x80 ? 1 : unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 2 : 3;
+    if (bytes > maxBytes) return true;
+  }
+  return false;
+}
+
+/** The JSON-RPC error that requests fail with when the answer owing their responses cannot give them. */
+export interface AnswerFailure {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A stream or an exchange ended before the response came. */
+export const CONNECTION_CLOSED: AnswerFailure = {
+  code: ErrorCode.ConnectionClosed,
+  message: "The connection closed before the response arrived",
+};
+
+/** The failure for requests whose answer was over `maxMessageBytes`: -32000, naming the limit. */
+export function tooLargeFailure(error: MessageTooLargeError): AnswerFailure {
+  return { code: ErrorCode.ConnectionClosed, message: error.message, data: { maxMessageBytes: error.maxMessageBytes } };
+}
+
+/**
+ * Reads a JSON answer within `maxBytes` and decodes it. When that fails, says what the requests
+ * it owed fail with (-32700 or -32600 carrying `data.status` when it does not parse, -32000 when
+ * it is too large) and what to report.
+ */
+export async function readJsonAnswer(
+  response: Response,
+  maxBytes: number,
+): Promise<
+  { frame: { messages: JsonRpcMessage[]; batch: boolean } } | { failure: AnswerFailure; problem: StreamableHttpError }
+> {
+  const { status } = response;
+  let text: string;
+  try {
+    text = await readBoundedText(response, maxBytes);
+  } catch (error) {
+    if (!(error instanceof MessageTooLargeError)) throw error;
+    return { failure: tooLargeFailure(error), problem: error };
+  }
+  const frame = decodeFrame(text);
+  if (frame.ok) return { frame };
+  const { code, message } = frame.error.error;
+  const reason = `${message} (the server's answer, HTTP ${status})`;
+  return {
+    failure: { code, message: reason, data: { status } },
+    problem: new StreamableHttpError(status, `The server sent a malformed message: ${reason}`),
+  };
+}
+
+/** What `send` does with a POST's error status: deliver the server's answer, or reject. */
+export type Refusal = { answer: JsonRpcMessage } | { error: StreamableHttpError };
+
+/**
+ * What a POST's error status means. A JSON-RPC error answering this very request (400, or 404
+ * outside a session) is the server's answer, not a transport failure: the stateless era reports
+ * -32022 and -32601 so. A 404 on a session means that it ended (`sessionExpired`); a 413 names
+ * the server's limit when its JSON-RPC error gives one in `data.maxBytes`.
+ */
+export async function refusalOf(
+  response: Response,
+  post: { url: URL; requestId: RequestId | undefined; sentSession: string | undefined; body: string; maxBytes: number },
+): Promise<Refusal> {
+  const { status } = response;
+  if (post.requestId !== undefined && (status === 400 || (status === 404 && post.sentSession === undefined))) {
+    const answer = await errorAnswer(response.clone(), post.requestId, post.maxBytes);
+    if (answer !== undefined) {
+      await response.body?.cancel().catch(() => {});
+      return { answer };
+    }
+  }
+  if (status === 413) {
+    return {
+      error: tooLargeError(new TextEncoder().encode(post.body).byteLength, await errorDetail(response, post.maxBytes)),
+    };
+  }
+  return { error: await httpFailure(response, post.url, post.maxBytes, post.sentSession !== undefined) };
+}
+
+/**
+ * The error for a non-2xx answer, with what its body says. With `onSession`, a 404 means the
+ * session ended (`sessionExpired`); a GET passes false, since a 404 to it may only mean "no
+ * stream here".
+ */
+export async function httpFailure(
+  response: Response,
+  url: URL,
+  maxBytes: number,
+  onSession: boolean,
+): Promise<StreamableHttpError> {
+  const { text } = await errorDetail(response, maxBytes);
+  if (response.status === 404 && onSession) {
+    return new StreamableHttpError(404, `The session has ended or expired: ${text}`, { sessionExpired: true });
+  }
+  return new StreamableHttpError(response.status, `HTTP ${response.status} from ${url}: ${text}`);
+}
+
+/**
+ * Statuses of a GET that mean "no standalone stream here": 405 as the spec says, and 400, 404
+ * and 406, which servers in the field answer instead.
+ */
+const NO_STREAM_STATUSES: ReadonlySet<number> = new Set([400, 404, 405, 406]);
+
+/**
+ * What a GET's answer other than an SSE stream means: "retry" (5xx, 429), else the stream stops,
+ * with the error to report or `undefined`. The standalone stream is optional, so a status saying
+ * the server offers none is no error; once the stream had been open, a refusal to reopen it is
+ * reported, nothing more. A GET's 404 ends no session: only a POST's does.
+ */
+export async function streamRefusalOf(
+  response: Response,
+  stream: { url: URL; standalone: boolean; wasOpen: boolean; maxBytes: number },
+): Promise<"retry" | StreamableHttpError | undefined> {
+  const { status } = response;
+  const transient = status >= 500 || status === 429;
+  if (transient || (stream.standalone && !stream.wasOpen && NO_STREAM_STATUSES.has(status))) {
+    await response.body?.cancel().catch(() => {});
+    return transient ? "retry" : undefined;
+  }
+  if (!response.ok) return httpFailure(response, stream.url, stream.maxBytes, false);
+  await response.body?.cancel().catch(() => {});
+  return new StreamableHttpError(status, "The server answered a GET without an SSE stream");
+}
+
+/** The body as the JSON-RPC error response to request `id`, or `undefined`. */
+async function errorAnswer(response: Response, id: RequestId, maxBytes: number): Promise<JsonRpcMessage | undefined> {
+  const frame = decodeFrame(await readBoundedText(response, maxBytes).catch(() => ""));
+  const message = frame.ok && !frame.batch ? frame.messages[0] : undefined;
+  return message !== undefined && isResponse(message) && "error" in message && message.id === id ? message : undefined;
+}
+
+/** What an error body says: its JSON-RPC error's message and `data`, or the start of its text. */
+async function errorDetail(response: Response, maxBytes: number): Promise<{ text: string; data?: unknown }> {
+  const text = await readBoundedText(response, maxBytes).catch(() => "");
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown; data?: unknown } };
+    if (typeof body.error?.message === "string") return { text: body.error.message, data: body.error.data };
+  } catch {
+    // Not JSON: fall through to the raw text.
+  }
+  return { text: cutText(text, 200) || response.statusText };
+}
+
+/**
+ * The error for a 413 answer to a request of `bodyBytes` bytes: with the server's limit when its
+ * JSON-RPC error names one in `data.maxBytes`, else saying only that the request was too large.
+ */
+function tooLargeError(bodyBytes: number, detail: { text: string; data?: unknown }): StreamableHttpError {
+  const data = detail.data as { maxBytes?: unknown } | undefined;
+  const limit = typeof data?.maxBytes === "number" ? data.maxBytes : undefined;
+  const said = detail.text === "" ? "" : `: ${detail.text}`;
+  const message =
+    limit === undefined
+      ? `Request too large (HTTP 413): the server refused ${bodyBytes} bytes${said}`
+      : `Request too large (HTTP 413): the server accepts at most ${limit} bytes and this request has ${bodyBytes}${said}`;
+  return new StreamableHttpError(413, message);
+}

@@ -1,0 +1,118 @@
+/**
+ * Streamable HTTP client against statuses servers in the field answer: 413 for a body over
+ * their limit, and 400, 404 or 406 instead of 405 for the optional GET stream.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
+import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
+import { StreamableHttpError } from "../../src/transports/http/errors.js";
+import { Inbox } from "./contract.js";
+import { type Answer, answerJson, type RawPeer, settle, startRawPeer } from "./http-client-peer.js";
+
+let peer: RawPeer | undefined;
+const clients: StreamableHttpClientTransport[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  await peer?.close();
+  peer = undefined;
+});
+
+async function open(answer: Answer) {
+  peer = await startRawPeer(answer);
+  const client = new StreamableHttpClientTransport(peer.url, {
+    reconnect: { maxRetries: 0, initialDelayMs: 1, maxDelayMs: 1 },
+  });
+  clients.push(client);
+  const inbox = new Inbox(client);
+  await client.start();
+  return { client, inbox, peer };
+}
+
+const request = (id: number, method: string, params: Record<string, unknown> = {}): JsonRpcMessage => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params,
+});
+
+/** Answers every request with its method, in a session "s-1"; DELETE with 405. */
+function inSession(getStatus: number): Answer {
+  return (seen, res) => {
+    if (seen.method === "GET") {
+      res.writeHead(getStatus, { "content-type": "text/plain" }).end("no stream here");
+      return;
+    }
+    if (seen.method === "DELETE") {
+      res.writeHead(405).end();
+      return;
+    }
+    const { id, method } = seen.body ?? {};
+    if (id === undefined) res.writeHead(202).end();
+    else answerJson(res, { jsonrpc: "2.0", id, result: { method } }, { "mcp-session-id": "s-1" });
+  };
+}
+
+describe("Streamable HTTP client: the optional GET stream", () => {
+  for (const status of [400, 404, 405, 406]) {
+    it(`takes ${status} to its GET as "no stream offered" and carries on with the session`, async () => {
+      const { client, inbox, peer } = await open(inSession(status));
+      await client.send(request(1, "initialize"));
+      await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      await peer.answered(3);
+      expect(peer.seen.map((r) => r.method)).toEqual(["POST", "POST", "GET"]);
+      await settle();
+      expect(inbox.errors).toEqual([]);
+      expect(client.sessionId).toBe("s-1");
+
+      await client.send(request(2, "tools/list"));
+      await inbox.until((i) => i.messages.length === 2);
+      expect(inbox.messages[1]).toEqual({ jsonrpc: "2.0", id: 2, result: { method: "tools/list" } });
+      expect(peer.seen.at(-1)?.headers["mcp-session-id"]).toBe("s-1");
+    });
+  }
+
+  it("a POST's 404 on the session still ends it (positive control)", async () => {
+    const { client } = await open((seen, res) => {
+      if (seen.body?.method === "initialize")
+        answerJson(res, { jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-1" });
+      else res.writeHead(404).end();
+    });
+    await client.send(request(1, "initialize"));
+    const error = await client.send(request(2, "tools/list")).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 404, sessionExpired: true });
+    expect(client.sessionId).toBeUndefined();
+  });
+});
+
+describe("Streamable HTTP client: a request over the server's limit (413)", () => {
+  it("names the server's limit when its JSON-RPC error gives it, and the size of the request", async () => {
+    const { client, inbox } = await open((seen, res) => {
+      if (seen.body?.method === "tools/call") {
+        const body = {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: "Body too large", data: { maxBytes: 1024 } },
+        };
+        res.writeHead(413, { "content-type": "application/json" }).end(JSON.stringify(body));
+      } else answerJson(res, { jsonrpc: "2.0", id: seen.body?.id, result: {} });
+    });
+    const big = request(1, "tools/call", { name: "echo", arguments: { text: "x".repeat(4000) } });
+    const size = Buffer.byteLength(JSON.stringify(big));
+    const error = await client.send(big).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StreamableHttpError);
+    expect(error).toMatchObject({ status: 413, sessionExpired: false });
+    expect((error as Error).message).toBe(
+      `Request too large (HTTP 413): the server accepts at most 1024 bytes and this request has ${size}: Body too large`,
+    );
+    await client.send(request(2, "ping"));
+    await inbox.until((i) => i.messages.length === 1);
+    expect(inbox.messages[0]).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+  });
+
+  it('says "request too large (HTTP 413)" when the server gives no limit', async () => {
+    const { client } = await open((_seen, res) => res.writeHead(413).end());
+    const error = await client.send(request(1, "tools/call", { name: "echo" })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 413 });
+    expect((error as Error).message).toMatch(/^Request too large \(HTTP 413\): the server refused \d+ bytes/);
+  });
+});
