@@ -2,7 +2,7 @@
  * Generates src/revisions/generated/<revision>.schema.json (the schema document the validators
  * compile, as compact JSON the codec reads on first use) and <revision>.schema.ts (the same, loaded,
  * for tests and tools) for every revision, and <revision>.ts (wire types) for the revisions whose types the code
- * imports, from the official JSON Schemas in ../shared/spec/schema/.
+ * imports, from the official JSON Schemas vendored in spec/schema/ (spec/README.md gives their source).
  *
  * Usage: `npm run gen:types` (or `tsx scripts/gen-wire-types.ts [revision...]`).
  */
@@ -20,7 +20,7 @@ export const TYPED_REVISIONS = ["2025-11-25"];
 const ROOT_NAME = "McpSchemaDocument";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const schemaDir = resolve(repo, "../shared/spec/schema");
+const schemaDir = join(repo, "spec/schema");
 export const OUT_DIR = join(repo, "src/revisions/generated");
 
 /**

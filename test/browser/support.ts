@@ -16,17 +16,20 @@ import { McpClient } from "../../src/client/index.js";
 import { createConsentPolicy, HandoffClient, type UrlInteraction } from "../../src/interaction/client/index.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
+import { browserTestsSkipped, missingChromium } from "./chromium-rule.js";
 
-/** `HANDOFF_SKIP_BROWSER=1` skips the browser tests; without it a missing Chromium fails them. */
-export const SKIP_BROWSER = process.env.HANDOFF_SKIP_BROWSER === "1";
+const chromiumLookup = () => ({ found: hasChromium(), path: chromiumPath() });
 
-/** @throws Error naming what to install when there is no Chromium to run. */
+/**
+ * Why the browser tests are skipped (one line, also printed once), or `undefined` when they run:
+ * they skip without Chromium unless `CI` is set, and wherever `HANDOFF_SKIP_BROWSER=1`.
+ */
+export const SKIP_BROWSER: string | undefined = browserTestsSkipped(process.env, chromiumLookup());
+if (SKIP_BROWSER !== undefined) console.warn(SKIP_BROWSER);
+
+/** @throws Error naming what to install when there is no Chromium to run (under CI). */
 export function requireChromium(): void {
-  if (hasChromium()) return;
-  throw new Error(
-    `The browser tests need Chromium at ${chromiumPath()}: install Debian's chromium ` +
-      "(apt-get install chromium), point CHROMIUM_PATH at one, or set HANDOFF_SKIP_BROWSER=1 to skip them.",
-  );
+  missingChromium(chromiumLookup());
 }
 
 /**

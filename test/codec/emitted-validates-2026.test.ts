@@ -1,6 +1,6 @@
 /**
  * What our server and client put on the wire in revision 2026-07-28 is valid for its official
- * schema (../shared/spec/schema/2026-07-28.json, compiled here rather than through the codec's
+ * schema (spec/schema/2026-07-28.json, compiled here rather than through the codec's
  * embedded copy). A real `McpClient` negotiates 2026-07-28 with a real `McpServer` over an
  * in-memory pair and goes through discovery, tools with progress and logs, resources, templates,
  * a missing resource, prompts, completion, and the multi round-trip requests for sampling, roots
@@ -19,9 +19,9 @@ import { McpServer, ResourceTemplate } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import { recordSends, type Sent, type Side } from "./wire-schema.js";
 
-const OFFICIAL = JSON.parse(
-  readFileSync(join(import.meta.dirname, "../../../shared/spec/schema/2026-07-28.json"), "utf8"),
-) as { $defs: Record<string, { properties?: { method?: { const?: unknown } } }> };
+const OFFICIAL = JSON.parse(readFileSync(join(import.meta.dirname, "../../spec/schema/2026-07-28.json"), "utf8")) as {
+  $defs: Record<string, { properties?: { method?: { const?: unknown } } }>;
+};
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormatsModule.default(ajv);
 ajv.addSchema(OFFICIAL, "urn:official:2026-07-28");

@@ -1,5 +1,5 @@
 /**
- * Every official example of revision 2026-07-28 (../shared/spec/examples-2026-07-28/<Definition>/)
+ * Every official example of revision 2026-07-28 (spec/examples-2026-07-28/<Definition>/)
  * goes through the stateless codec: checked as received, decoded into the neutral model (the
  * era's additions taken off), encoded back the way the codec sends it, compared with the
  * original, and what was emitted is validated against the folder's definition in the official
@@ -46,7 +46,7 @@ import {
 } from "../../src/revisions/index.js";
 
 const addFormats = addFormatsModule.default;
-const SPEC = join(import.meta.dirname, "../../../shared/spec");
+const SPEC = join(import.meta.dirname, "../../spec");
 const EXAMPLES = join(SPEC, "examples-2026-07-28");
 const OFFICIAL = JSON.parse(readFileSync(join(SPEC, "schema/2026-07-28.json"), "utf8")) as Record<string, unknown>;
 const revision = STATELESS_REVISIONS["2026-07-28"];

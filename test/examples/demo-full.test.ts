@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { chromiumPath, hasChromium } from "../../examples/demo/full/chromium.js";
 import { runFullDemo } from "../../examples/demo/full/story.js";
 
 const run = promisify(execFile);
@@ -30,7 +31,7 @@ const ERA = {
 } as const;
 
 // `auto` is what `npm run demo` does: headless Chromium where installed (CI installs it), else the
-// scripted user agent; `scripted` runs the same story without a browser. By default the client
+// scripted user agent with a note saying so; `scripted` runs the same story without a browser. By default the client
 // probes and speaks 2026-07-28; `--revision 2025-11-25` pins the stateful era. Generous timeouts:
 // a browser start on a busy machine is slow, and nothing here is timed.
 describe.each([
@@ -44,13 +45,19 @@ describe.each([
       const lines: string[] = [];
       const result = await runFullDemo((line) => lines.push(line), { browser, ...(revision ? { revision } : {}) });
       const era = ERA[revision ?? "2026-07-28"];
+      const where =
+        browser === "scripted"
+          ? "setup    the browser steps run in the scripted HTTP user agent"
+          : hasChromium()
+            ? "setup    the browser steps run in headless Chromium"
+            : `note     no Chromium at ${chromiumPath()}: the browser steps run in the scripted HTTP user agent instead`;
 
       expect(result).toMatchObject({ text: "alice-repo-1, alice-repo-2", isError: false });
       expectInOrder(lines, [
         "setup    MCP authorization server (oidc-provider)",
         "setup    third-party service",
         "setup    MCP server at http://127.0.0.1:",
-        "setup    the browser steps run in",
+        where,
         "client   got an MCP access token for alice",
         era.negotiated,
         "client   calling list_items",
@@ -79,8 +86,6 @@ describe.each([
         "browser    GET MCP server /connect/callback → 200",
         "browser  the last page says: Done — return to your app.",
       ]);
-      if (browser === "scripted")
-        expect(lines).toContain("setup    the browser steps run in the scripted HTTP user agent");
 
       const token = result.storedSecret;
       expect(token).toBeTruthy();

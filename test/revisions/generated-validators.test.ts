@@ -29,7 +29,7 @@ import {
 } from "../../src/revisions/validators.js";
 
 const require = createRequire(import.meta.url);
-const EXAMPLES = join(import.meta.dirname, "../../../shared/spec/examples-2026-07-28");
+const EXAMPLES = join(import.meta.dirname, "../../spec/examples-2026-07-28");
 
 /** Every example as [definition folder, file name, message]. */
 function examples(): [string, string, unknown][] {

@@ -13,7 +13,7 @@ import {
   signRequestState,
 } from "../../src/revisions/index.js";
 
-const EXAMPLES = join(import.meta.dirname, "../../../shared/spec/examples-2026-07-28");
+const EXAMPLES = join(import.meta.dirname, "../../spec/examples-2026-07-28");
 const meta = {
   [META.protocolVersion]: "2026-07-28",
   [META.clientCapabilities]: {},

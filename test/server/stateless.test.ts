@@ -19,7 +19,7 @@ const NO_ARGUMENTS = { type: "object", properties: {} };
 const official = new Ajv2020({ strict: false, allErrors: true });
 addFormatsModule.default(official);
 official.addSchema(
-  JSON.parse(readFileSync(join(import.meta.dirname, "../../../shared/spec/schema/2026-07-28.json"), "utf8")),
+  JSON.parse(readFileSync(join(import.meta.dirname, "../../spec/schema/2026-07-28.json"), "utf8")),
   "urn:official:2026-07-28",
 );
 
