@@ -49,6 +49,7 @@ export {
 } from "./negotiate.js";
 export type { ElicitationMode, MessageContext, Revision, Role } from "./revision.js";
 export { createGate, createHandshakeGate } from "./stateful/gate.js";
+export { createPresumedGate, type PresumedHandshake, presumeHandshake } from "./stateful/presumed.js";
 export {
   acceptsInputRequired,
   completeResult,

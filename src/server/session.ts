@@ -14,7 +14,15 @@ import type {
   Revision,
   ServerCapabilities,
 } from "../revisions/index.js";
-import { createEntryGate, createGate, createStatelessGate, negotiateVersion } from "../revisions/index.js";
+import {
+  createEntryGate,
+  createGate,
+  createPresumedGate,
+  createStatelessGate,
+  negotiateVersion,
+  presumeHandshake,
+  type StatelessGate,
+} from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { type ContextHost, createRequestContext, type RequestContext } from "./context.js";
 import { InputNeeded, InputRound } from "./input-round.js";
@@ -129,15 +137,7 @@ export class ServerConnection implements ServerSession {
 
   constructor(private readonly host: SessionHost) {
     // Serves both eras until `initialize` (if any) installs the negotiated revision's gate.
-    this.#rpc.setGate(
-      createEntryGate(
-        createStatelessGate({
-          serverInfo: host.serverInfo as unknown as Record<string, unknown>,
-          supported: host.stateless.supportedVersions,
-          ...(host.stateless.cache === undefined ? {} : { cache: host.stateless.cache }),
-        }),
-      ),
-    );
+    this.#rpc.setGate(createEntryGate(this.#statelessGate()));
     this.#rpc.onerror = (error) => host.report("Session error", error, this.id);
     this.#rpc.onclose = () => {
       void this.#interactions?.close();
@@ -150,6 +150,15 @@ export class ServerConnection implements ServerSession {
     this.#rpc.setFallbackRequestHandler(isServedMethod, (params, inbound) => this.#dispatch(params, inbound));
     this.#rpc.setFallbackNotificationHandler(isInitialized, () => {
       this.#initialized = true;
+    });
+  }
+
+  #statelessGate(): StatelessGate {
+    const host = this.host;
+    return createStatelessGate({
+      serverInfo: host.serverInfo as unknown as Record<string, unknown>,
+      supported: host.stateless.supportedVersions,
+      ...(host.stateless.cache === undefined ? {} : { cache: host.stateless.cache }),
     });
   }
 
@@ -212,9 +221,19 @@ export class ServerConnection implements ServerSession {
     return this.#protocolVersion !== undefined && this.#announced[capability] !== undefined;
   }
 
-  /** Starts serving on `transport`. */
+  /**
+   * Starts serving on `transport`. A transport whose client initialized elsewhere (Streamable
+   * HTTP without sessions) is served as if that `initialize` had happened here, at the revision it
+   * names and with no client capabilities known.
+   */
   async connect(transport: Transport): Promise<void> {
     this.#transport = transport;
+    const presumed = transport.presumedHandshake && presumeHandshake(transport.presumedHandshake.protocolVersion);
+    if (presumed !== undefined) {
+      this.#initialized = true;
+      this.#agree(presumed.revision, presumed.clientCapabilities);
+      this.#rpc.setGate(createPresumedGate(presumed, this.#statelessGate()));
+    }
     await this.#rpc.connect(transport);
   }
 
@@ -272,20 +291,9 @@ export class ServerConnection implements ServerSession {
       throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: capabilities must be an object");
     }
     const revision = negotiateVersion(protocolVersion);
-    const version = revision.version;
     const clientCapabilities = (capabilities ?? {}) as ClientCapabilities;
     this.#clientInfo = info;
-    this.#clientCapabilities = clientCapabilities;
-    this.#announced = this.host.capabilities();
-    this.#protocolVersion = version;
-    this.#transport?.setProtocolVersion?.(version);
-    this.#negotiated = { revision, clientCapabilities };
-    this.#interactions?.start(revision, clientCapabilities);
-    const tracking = revision.interactionTracking(clientCapabilities);
-    if (tracking !== undefined) {
-      const interactions = this.#interactionsOf();
-      this.#rpc.setRequestHandler(tracking.method, (p, request) => interactions.track(p, request));
-    }
+    this.#agree(revision, clientCapabilities);
     // Installed before returning, so the result itself is encoded for the agreed revision.
     this.#rpc.setGate(
       createGate(revision, {
@@ -296,12 +304,27 @@ export class ServerConnection implements ServerSession {
       }),
     );
     const result: InitializeResult = {
-      protocolVersion: version,
+      protocolVersion: revision.version,
       capabilities: this.#announced,
       serverInfo: this.host.serverInfo,
     };
     if (this.host.instructions !== undefined) result.instructions = this.host.instructions;
     return result;
+  }
+
+  /** What a handshake agrees, received (`initialize`) or presumed; the caller installs the gate. */
+  #agree(revision: Revision, clientCapabilities: ClientCapabilities): void {
+    this.#clientCapabilities = clientCapabilities;
+    this.#announced = this.host.capabilities();
+    this.#protocolVersion = revision.version;
+    this.#transport?.setProtocolVersion?.(revision.version);
+    this.#negotiated = { revision, clientCapabilities };
+    this.#interactions?.start(revision, clientCapabilities);
+    const tracking = revision.interactionTracking(clientCapabilities);
+    if (tracking !== undefined) {
+      const interactions = this.#interactionsOf();
+      this.#rpc.setRequestHandler(tracking.method, (p, request) => interactions.track(p, request));
+    }
   }
 
   async #serve(method: string, params: Params, inbound: InboundRequest): Promise<Result> {

@@ -81,6 +81,14 @@ export interface Transport {
 
   /** Streamable HTTP: the negotiated `Mcp-Session-Id`, when there is one. */
   readonly sessionId?: string | undefined;
+  /**
+   * Streamable HTTP server without sessions (`sessionIdGenerator: undefined`): this transport
+   * carries a POST of a client whose `initialize` was answered on an earlier one, and
+   * `protocolVersion` is the POST's `MCP-Protocol-Version` header (absent when it sent none). The
+   * protocol layer serves it as if that handshake had happened here (spec 2025-11-25:
+   * basic/transports § Session Management). Absent on every other transport.
+   */
+  readonly presumedHandshake?: { readonly protocolVersion?: string } | undefined;
   /** Streamable HTTP client: told the negotiated revision so it can send `MCP-Protocol-Version`. */
   setProtocolVersion?(version: string): void;
   /**

@@ -1,8 +1,12 @@
 /**
  * The official TypeScript SDK v1 client (`@modelcontextprotocol/sdk`) against our McpServer,
  * over stdio and over Streamable HTTP: handshake, tools, structured output, and both modes of
- * elicitation answered through the SDK's own handler API.
+ * elicitation answered through the SDK's own handler API; and over Streamable HTTP without
+ * sessions (`sessionIdGenerator: undefined`), through `handle()` and `toNodeHandler`.
  */
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -13,6 +17,9 @@ import {
   ElicitRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as z from "zod";
+import { McpServer } from "../../src/server/index.js";
+import { StreamableHttpServer, toNodeHandler } from "../../src/transports/http/index.js";
 import { deferred, FIXTURE_STDIO, type HttpServerProcess, ROOT, startFixtureHttp } from "./support.js";
 
 type TransportKind = "stdio" | "http";
@@ -147,6 +154,88 @@ describe.each<TransportKind>(["stdio", "http"])("SDK v1 client -> our server ove
     const result = await client.callTool({ name: "connect_account", arguments: {} });
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).not.toContain("accounts.example.com");
+  });
+});
+
+describe.each(["handle", "node"] as const)("SDK v1 client -> our server without sessions, through %s()", (kind) => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+
+  /** A connected v1 client of an endpoint without sessions, and what its `wait` tool saw. */
+  async function connect() {
+    const started = deferred<void>();
+    const aborted = deferred<void>();
+    const mcp = new McpServer({ name: "sessionless", version: "1.0.0" });
+    mcp.registerTool(
+      "add",
+      { inputSchema: { a: z.number(), b: z.number() }, outputSchema: { sum: z.number() } },
+      ({ a, b }) => ({
+        content: [{ type: "text", text: `${a + b}` }],
+        structuredContent: { sum: a + b },
+      }),
+    );
+    mcp.registerTool("fail", {}, () => {
+      throw new Error("the weather service is down");
+    });
+    mcp.registerTool("wait", {}, async (_args, ctx) => {
+      started.resolve();
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+      aborted.resolve();
+      return { content: [] };
+    });
+    const endpoint = new StreamableHttpServer({ sessionIdGenerator: undefined, onsession: (t) => mcp.connect(t) });
+    closers.push(
+      () => mcp.close(),
+      () => endpoint.close(),
+    );
+    let transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), {
+      fetch: (input, init) => endpoint.handle(new Request(input, init)),
+    });
+    if (kind === "node") {
+      const http = createServer(toNodeHandler(endpoint)).listen(0, "127.0.0.1");
+      await once(http, "listening");
+      closers.push(async () => {
+        http.closeAllConnections();
+        await new Promise((resolve) => http.close(resolve));
+      });
+      const { port } = http.address() as AddressInfo;
+      transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`));
+    }
+    const client = new Client({ name: "sdk-v1-sessionless", version: "1.0.0" }, { capabilities: {} });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    return { client, transport, started: started.promise, aborted: aborted.promise };
+  }
+
+  it("initializes without a session, then lists and calls tools, each POST on its own", async () => {
+    const { client, transport } = await connect();
+    expect(transport.sessionId).toBeUndefined();
+    expect(client.getServerVersion()).toMatchObject({ name: "sessionless" });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["add", "fail", "wait"]);
+    const sum = await client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
+    expect(sum.structuredContent).toEqual({ sum: 5 });
+    await expect(client.ping()).resolves.toEqual({});
+  });
+
+  it("gets isError from a failing tool and for bad arguments", async () => {
+    const { client } = await connect();
+    const failed = await client.callTool({ name: "fail", arguments: {} });
+    expect(failed.isError).toBe(true);
+    expect(JSON.stringify(failed.content)).toContain("the weather service is down");
+    const bad = await client.callTool({ name: "add", arguments: { a: "two", b: 3 } });
+    expect(bad.isError).toBe(true);
+  });
+
+  it("stops a tool in flight when the client closes", async () => {
+    const { client, started, aborted } = await connect();
+    const call = client.callTool({ name: "wait", arguments: {} });
+    call.catch(() => {});
+    await started;
+    await client.close();
+    await aborted;
   });
 });
 

@@ -35,6 +35,8 @@ export interface StatelessGateOptions {
 export interface StatelessGate extends MessageGate {
   /** Whether this request belongs to the stateless era (and so to this gate). */
   claims(message: JsonRpcRequest | JsonRpcNotification): boolean;
+  /** Whether the response to request `id` is this gate's to encode (it let that request in). */
+  answers(id: RequestId): boolean;
 }
 
 /**
@@ -53,6 +55,8 @@ export function createStatelessGate(options: StatelessGateOptions = {}): Statele
     acceptsBatch: false,
 
     claims: (message) => isRequest(message) && isStatelessRequest(message.method, message.params),
+
+    answers: (id) => answering.has(id),
 
     checkInbound(message) {
       if (!isRequest(message)) {
@@ -103,26 +107,32 @@ export function createStatelessGate(options: StatelessGateOptions = {}): Statele
 
 /**
  * The gate a server connection starts with: stateless requests go to `stateless`, everything else
- * (`initialize`, `ping`, requests without a version in `_meta`) to the handshake gate. Outbound
+ * (`initialize`, `ping`, requests without a version in `_meta`) to `fallback`, by default the
+ * handshake gate (a presumed handshake passes the gate of its revision instead). Outbound
  * notifications follow the era the connection has been spoken in so far.
  */
-export function createEntryGate(stateless: StatelessGate = createStatelessGate()): MessageGate {
-  const handshake = createHandshakeGate("server");
+export function createEntryGate(
+  stateless: StatelessGate = createStatelessGate(),
+  fallback: MessageGate = createHandshakeGate("server"),
+): MessageGate {
   let spokenStateless = false;
   return {
-    acceptsBatch: false,
+    acceptsBatch: fallback.acceptsBatch,
     checkInbound(message) {
       if (stateless.claims(message)) {
         spokenStateless = true;
         return stateless.checkInbound(message);
       }
-      if (isRequest(message) || !spokenStateless) return handshake.checkInbound(message);
+      if (isRequest(message) || !spokenStateless) return fallback.checkInbound(message);
       return stateless.checkInbound(message);
     },
     checkOutbound(message) {
-      return (spokenStateless ? stateless : handshake).checkOutbound(message);
+      return (spokenStateless ? stateless : fallback).checkOutbound(message);
     },
-    // Only responses to requests the stateless gate let in are changed.
-    encode: (message) => stateless.encode(message),
+    encode<M extends JsonRpcMessage>(message: M): M {
+      // A response goes back through the gate that let its request in.
+      if (isResponse(message) && message.id !== null && stateless.answers(message.id)) return stateless.encode(message);
+      return (spokenStateless && !isResponse(message) ? stateless : fallback).encode(message);
+    },
   };
 }

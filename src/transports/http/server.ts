@@ -52,8 +52,12 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
   onrequest?: (transport: Transport) => unknown;
   /**
    * Makes session ids (visible ASCII only). Default `crypto.randomUUID`. Passing
-   * `sessionIdGenerator: undefined` explicitly selects stateless mode: no sessions, GET and
-   * DELETE answer 405, and a server-to-client request can only travel on the POST's stream.
+   * `sessionIdGenerator: undefined` explicitly selects stateless mode, for hosts where any
+   * instance may get any POST: no `Mcp-Session-Id`, GET and DELETE answer 405. `initialize` is
+   * answered as usual, and every later POST is served on its own transport as if that handshake
+   * had happened there, at the revision its `MCP-Protocol-Version` names (2025-03-26 when it names
+   * none; an unsupported one gets 400), with no client capabilities known, so the server sends no
+   * elicitation, sampling or roots request. A client that leaves its POST cancels its requests.
    */
   sessionIdGenerator?: (() => string) | undefined;
   /**
@@ -262,7 +266,9 @@ export class StreamableHttpServer {
     }
     let transport: StreamableHttpSessionTransport;
     if (this.generateId === undefined || initialize !== undefined) {
-      const created = await this.createTransport();
+      // Without sessions, any POST but initialize comes from a client that initialized on an earlier one.
+      const elsewhere = this.generateId === undefined && initialize === undefined;
+      const created = await this.createTransport(elsewhere ? presumedHandshakeOf(request) : undefined);
       if (!(created instanceof StreamableHttpSessionTransport)) return created;
       transport = created;
     } else {
@@ -272,7 +278,16 @@ export class StreamableHttpServer {
     }
     const messageExtra = this.messageExtra(request, extra);
     if (transport.sessionId !== undefined) messageExtra.sessionId = transport.sessionId;
-    return transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport), initialize?.id);
+    const reply = transport.acceptPost(
+      frame.messages,
+      frame.batch,
+      messageExtra,
+      sessionHeaders(transport),
+      initialize?.id,
+    );
+    // Without a session nothing can resume the answer, so a client that leaves ends its requests.
+    if (transport.sessionId === undefined) request.onAbort(() => void transport.close());
+    return reply;
   }
 
   private bodyRefusal(reason: "too-large" | "not-utf8" | "incomplete"): HttpReply {
@@ -312,12 +327,15 @@ export class StreamableHttpServer {
     return { status: 204, headers: {} };
   }
 
-  private async createTransport(): Promise<StreamableHttpSessionTransport | HttpReply> {
+  private async createTransport(
+    presumedHandshake?: StreamableHttpSessionTransport["presumedHandshake"],
+  ): Promise<StreamableHttpSessionTransport | HttpReply> {
     const sessionId = this.generateId?.();
     if (sessionId !== undefined && !isValidSessionId(sessionId)) {
       throw new TypeError("sessionIdGenerator must return visible ASCII characters only");
     }
     const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
+    transport.presumedHandshake = presumedHandshake;
     if (sessionId === undefined) this.live.add(transport);
     else this.sessions.set(sessionId, { transport, activeAt: Date.now() });
     try {
@@ -405,6 +423,12 @@ export class StreamableHttpServer {
     const allow = this.generateId === undefined ? "POST" : "GET, POST, DELETE";
     return httpError(405, TRANSPORT_ERROR_CODE, `Method Not Allowed: ${method} (allowed: ${allow})`, { allow });
   }
+}
+
+/** What a POST without a session says of the handshake it follows: the revision it names, if any. */
+function presumedHandshakeOf(request: RequestView): { protocolVersion?: string } {
+  const version = request.headers.get(PROTOCOL_VERSION_HEADER);
+  return version === null ? {} : { protocolVersion: version };
 }
 
 function sessionHeaders(transport: StreamableHttpSessionTransport): Record<string, string> {

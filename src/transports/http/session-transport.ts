@@ -49,6 +49,11 @@ const MAX_CANCELLED_IDS = 1000;
 export class StreamableHttpSessionTransport implements Transport {
   /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
+  /**
+   * Stateless mode, a POST other than `initialize`: the client initialized on an earlier POST, and
+   * this is the `MCP-Protocol-Version` it sends (see `Transport.presumedHandshake`). Set by the server.
+   */
+  presumedHandshake: { readonly protocolVersion?: string } | undefined;
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
