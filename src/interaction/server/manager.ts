@@ -33,6 +33,19 @@ export interface InteractionManagerOptions {
   unsafeLocalUser?: UserRef;
   /** Prefix of the bus channels (one per MCP session); default `mcp-handoff:interactions:`. */
   channelPrefix?: string;
+  /**
+   * ms between sweeps that remove expired interactions from the store (`purgeExpired`), on one
+   * unref'd timer that never keeps the process alive; `close()` stops it. Default 60,000; `0`
+   * turns sweeping off, for an application that purges the store itself.
+   */
+  sweepIntervalMs?: number;
+  /**
+   * ms an interaction is kept after its deadline before a sweep removes it, so that a late retry
+   * still reads it as expired rather than unknown; default 600,000 (10 minutes).
+   */
+  keepExpiredMs?: number;
+  /** Told when a sweep fails (the store refusing); the next sweep tries again. Default `console.error`. */
+  onerror?: (error: unknown) => void;
 }
 
 /** Written in an interaction's `url`, replaced by its id: the id is only known once it is created. */
@@ -66,7 +79,10 @@ export class InteractionManager implements InteractionService {
   readonly #ttlMs: number;
   readonly #localUser: UserRef | undefined;
   readonly #prefix: string;
+  readonly #sweepTimer: ReturnType<typeof setInterval> | undefined;
+  #sweeping: Promise<void> | undefined;
 
+  /** @throws RangeError when `sweepIntervalMs` or `keepExpiredMs` is negative or not a number. */
   constructor(options: InteractionManagerOptions) {
     this.#store = options.store;
     this.#bus = options.bus;
@@ -74,6 +90,34 @@ export class InteractionManager implements InteractionService {
     this.#ttlMs = options.ttlMs ?? 600_000;
     this.#localUser = options.unsafeLocalUser;
     this.#prefix = options.channelPrefix ?? "mcp-handoff:interactions:";
+    const interval = options.sweepIntervalMs ?? 60_000;
+    const keep = options.keepExpiredMs ?? 600_000;
+    if (!(interval >= 0) || !(keep >= 0)) throw new RangeError("sweepIntervalMs and keepExpiredMs must be ms >= 0");
+    const onerror = options.onerror ?? ((error) => console.error("Sweeping expired interactions failed:", error));
+    if (interval > 0) {
+      this.#sweepTimer = setInterval(() => {
+        // One sweep at a time: a slow store is not asked again before it answered.
+        this.#sweeping ??= this.#store
+          .purgeExpired(this.#now() - keep)
+          .then(
+            () => undefined,
+            (error: unknown) => onerror(error),
+          )
+          .finally(() => {
+            this.#sweeping = undefined;
+          });
+      }, interval);
+      this.#sweepTimer.unref?.();
+    }
+  }
+
+  /**
+   * Stops the sweep and waits for one under way. Everything else keeps working; the store and the
+   * bus are the caller's to close.
+   */
+  async close(): Promise<void> {
+    if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
+    await this.#sweeping;
   }
 
   /**

@@ -164,3 +164,59 @@ describe("userFor", () => {
     expect(remote.userFor(undefined)).toBeUndefined();
   });
 });
+
+describe("sweeping expired interactions", () => {
+  const timeouts = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+
+  it("removes, on its own timer, each interaction kept past its deadline for keepExpiredMs, and no other", async () => {
+    vi.useFakeTimers();
+    const { manager, store, clock } = createManager({ sweepIntervalMs: 60_000, keepExpiredMs: 300_000 });
+    const old = await manager.create(input);
+    clock.advance(300_000);
+    const fresh = await manager.create(input);
+    clock.advance(600_000); // `old` expired 300,000 ms ago; `fresh` is only just expired
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await store.get(old.id)).toBeUndefined();
+    expect((await store.get(fresh.id))?.status).toBe("expired");
+    clock.advance(300_000);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await store.get(fresh.id)).toBeUndefined();
+    await manager.close();
+  });
+
+  it("stops sweeping on close(), and its timer never keeps the process alive", async () => {
+    const before = timeouts();
+    const real = createManager({ sweepIntervalMs: 1_000 });
+    expect(timeouts()).toBe(before); // the sweep's timer is unref'd
+    await real.manager.close();
+
+    vi.useFakeTimers();
+    const { manager, store, clock } = createManager({ sweepIntervalMs: 1_000, keepExpiredMs: 0 });
+    expect(vi.getTimerCount()).toBe(1);
+    const kept = await manager.create(input);
+    await manager.close();
+    expect(vi.getTimerCount()).toBe(0);
+    clock.advance(600_000);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect((await store.get(kept.id))?.status).toBe("expired");
+  });
+
+  it("reports a sweep that fails and keeps sweeping", async () => {
+    vi.useFakeTimers();
+    const failures: unknown[] = [];
+    const { manager, store, clock } = createManager({
+      sweepIntervalMs: 1_000,
+      keepExpiredMs: 0,
+      onerror: (error) => failures.push(error),
+    });
+    const created = await manager.create(input);
+    clock.advance(600_000);
+    const purge = vi.spyOn(store, "purgeExpired").mockRejectedValueOnce(new Error("disk full"));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(failures).toEqual([expect.objectContaining({ message: "disk full" })]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(purge).toHaveBeenCalledTimes(2);
+    expect(await store.get(created.id)).toBeUndefined();
+    await manager.close();
+  });
+});
