@@ -58,13 +58,18 @@ export function openSqlite(
       if (row === undefined) {
         db.exec(schema);
         db.prepare("INSERT INTO handoff_schema_versions (component, version) VALUES (?, ?)").run(component, version);
-      } else if (row.version > version) {
+        return;
+      }
+      // Schema numbers, not protocol revisions: each step from the stored one up to this one.
+      const steps = version - row.version;
+      if (steps < 0) {
         throw new SdkError(
           "INVALID_ARGUMENT",
           `The database holds ${component} schema version ${row.version}; this version of mcp-handoff reads up to ${version}.`,
         );
-      } else if (row.version < version) {
-        for (let next = row.version + 1; next <= version; next++) db.exec(migrations[next] ?? "");
+      }
+      for (let step = 1; step <= steps; step++) db.exec(migrations[row.version + step] ?? "");
+      if (steps > 0) {
         db.prepare("UPDATE handoff_schema_versions SET version = ? WHERE component = ?").run(version, component);
       }
     }).immediate();
