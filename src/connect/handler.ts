@@ -18,7 +18,7 @@ import {
 } from "./login.js";
 import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
 import { notice, redirect, secretForm } from "./pages.js";
-import { finishGrant, type ProviderFlowDeps, startGrant } from "./provider-flow.js";
+import { finishGrant, PROVIDER_NAME, type ProviderFlowDeps, redirectUriFor, startGrant } from "./provider-flow.js";
 import { readPurpose } from "./purpose.js";
 import { CookieSealer } from "./sealed-cookie.js";
 import { type GrantStateStore, MemoryGrantStateStore } from "./state-store.js";
@@ -30,7 +30,13 @@ export interface ConnectHandlerOptions {
   baseUrl: string;
   /** The MCP authorization server, where the browser's user logs in (OpenID Connect). */
   login: LoginConfig;
-  /** Third-party authorization servers by provider name; their redirect URI is `${baseUrl}/connect/callback`. */
+  /**
+   * Third-party authorization servers by provider name. Each has its own redirect URI,
+   * `${baseUrl}/connect/callback/<provider>` (`redirectUriFor`), to register with that provider:
+   * an answer that comes back to another provider's URI than the one its grant was started with
+   * is refused before any token request (mix-up, RFC 9700 § 4.4.2). Names are 1-64 letters,
+   * digits, `.`, `_` or `-`.
+   */
   providers: Readonly<Record<string, AuthorizationServerConfig>>;
   /** At least 32 bytes; seals the session cookie and signs CSRF tokens. */
   cookieSecret: string | Uint8Array;
@@ -66,11 +72,11 @@ function withoutDetails(error: unknown): Error {
 
 /**
  * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (secret form), `GET
- * /connect/callback` (third-party redirect) and `GET <login.redirectPath>`; anything else is 404.
- * Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options: DENY`. Under
- * a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
- * @throws RangeError when `login.redirectPath` is not under the connect pages' path, or
- *   `cookieSecret` is shorter than 32 bytes.
+ * /connect/callback/<provider>` (third-party redirects) and `GET <login.redirectPath>`; anything
+ * else is 404. Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options:
+ * DENY`. Under a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
+ * @throws RangeError when `login.redirectPath` is not under the connect pages' path, a provider's
+ *   name cannot be a path segment, or `cookieSecret` is shorter than 32 bytes.
  */
 export function createConnectHandler(options: ConnectHandlerOptions): (request: Request) => Promise<Response> {
   const now = options.now ?? Date.now;
@@ -93,9 +99,10 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     providers: options.providers,
     servers,
     states: options.states ?? new MemoryGrantStateStore(now),
-    callbackUrl: new URL("connect/callback", baseUrl).href,
+    baseUrl,
     now,
   };
+  for (const name of Object.keys(options.providers)) redirectUriFor(baseUrl, name);
   const loginPath = new URL(options.login.redirectPath, baseUrl).pathname;
   if (!loginPath.startsWith(prefix)) {
     throw new RangeError(`login.redirectPath must lie under ${prefix}, where the login cookie is sent`);
@@ -168,18 +175,30 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     return redirect(location);
   }
 
-  async function callback(request: Request): Promise<Response> {
+  /** A third party's answer at `provider`'s own redirect URI. */
+  async function callback(request: Request, provider: string): Promise<Response> {
     const url = new URL(request.url);
     const state = url.searchParams.get("state");
     const refused = () => notice(403, "Not accepted", "This answer cannot be used. Nothing was stored.");
     const session = readSession(login, request);
     if (state === null || session === undefined) return refused();
+    // Taken even when refused below: a state is good for one answer only.
     const grant = await flow.states.take(state);
     if (
       grant === undefined ||
       grant.user.issuer !== session.user.issuer ||
       grant.user.subject !== session.user.subject
     ) {
+      return refused();
+    }
+    if (grant.provider !== provider) {
+      // Mix-up (RFC 9700 § 4.4): the grant was started with one provider, and another answered.
+      report(
+        "A third-party answer came back to another provider's redirect URI",
+        new Error(
+          `A grant started for ${JSON.stringify(grant.provider)} was answered at the redirect URI of ${JSON.stringify(provider)}`,
+        ),
+      );
       return refused();
     }
     const interaction = await open(grant.interactionId, session);
@@ -202,7 +221,21 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
         if (finished === undefined) return notice(403, "Sign-in failed", "The sign-in could not be verified.");
         return redirect(new URL(`connect/${finished.returnTo}`, baseUrl).href, finished.cookies);
       }
-      if (path === `${prefix}callback` && request.method === "GET") return await callback(request);
+      if (path.startsWith(`${prefix}callback/`) && request.method === "GET") {
+        const provider = path.slice(`${prefix}callback/`.length);
+        if (PROVIDER_NAME.test(provider) && Object.hasOwn(options.providers, provider)) {
+          return await callback(request, provider);
+        }
+        return notice(404, "Not found", "There is nothing here.");
+      }
+      if (path === `${prefix}callback`) {
+        const advice = `register ${prefix}callback/<provider> with each provider instead of ${prefix}callback`;
+        report(
+          `A third-party answer came to ${prefix}callback, which is no longer served: ${advice}`,
+          new Error(advice),
+        );
+        return notice(404, "Not accepted", "This answer cannot be used. Nothing was stored.");
+      }
       if (path.startsWith(prefix) && (request.method === "GET" || request.method === "POST")) {
         return await connectPage(request, path.slice(prefix.length));
       }

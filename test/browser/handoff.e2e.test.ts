@@ -114,7 +114,7 @@ describe.skipIf(SKIP_BROWSER)("hand-off end to end in headless Chromium", () => 
         const thirdParty = host(world.thirdPartyIssuer);
         expect(visited.filter((v) => v.startsWith(`POST ${mcpAs}/interaction/`))).toHaveLength(2); // login, consent
         expect(visited.filter((v) => v.startsWith(`POST ${thirdParty}/interaction/`))).toHaveLength(2);
-        expect(visited).toContain(`GET ${host(world.origin)}/connect/callback`);
+        expect(visited).toContain(`GET ${host(world.origin)}/connect/callback/items`);
 
         // The connect session cookie is one the page's scripts cannot read and other sites do not send.
         const cookies = await window.context.cookies(`${world.origin}/connect/`);
@@ -215,7 +215,7 @@ describe.skipIf(SKIP_BROWSER)("hand-off end to end in headless Chromium", () => 
       const visited = window.navigations.map((n) => `${n.method} ${host(n.url)}${new URL(n.url).pathname}`);
       expect(visited.filter((v) => v.startsWith(`POST ${host(world.mcpIssuer)}/interaction/`))).toHaveLength(2);
       expect(visited.filter((v) => v.startsWith(`POST ${host(world.thirdPartyIssuer)}/interaction/`))).toHaveLength(2);
-      expect(visited).toContain(`GET ${host(world.origin)}/connect/callback`);
+      expect(visited).toContain(`GET ${host(world.origin)}/connect/callback/items`);
 
       // The vault holds alice's grant; neither the wire (requestState included) nor the page carries it.
       const secret = await world.storedSecret("alice");

@@ -1,6 +1,7 @@
 /** The connect flow's small parts: sealed cookies, single-use state, purposes, escaping. */
 import { describe, expect, it } from "vitest";
 import { escapeHtml, secretForm } from "../../src/connect/pages.js";
+import { redirectUriFor } from "../../src/connect/provider-flow.js";
 import { readPurpose } from "../../src/connect/purpose.js";
 import { CookieSealer } from "../../src/connect/sealed-cookie.js";
 import { MemoryGrantStateStore } from "../../src/connect/state-store.js";
@@ -89,5 +90,20 @@ describe("pages", () => {
     const html = await secretForm("<b>x</b>", "key\"'", "tok").text();
     expect(html).not.toContain("<b>x</b>");
     expect(html).toContain("&#60;b&#62;x&#60;/b&#62;");
+  });
+});
+
+describe("redirect URIs", () => {
+  it("are one per provider, under the base URL's path", () => {
+    expect(redirectUriFor("https://mcp.example.com", "github")).toBe("https://mcp.example.com/connect/callback/github");
+    expect(redirectUriFor("https://mcp.example.com/app/", "git-hub.v2")).toBe(
+      "https://mcp.example.com/app/connect/callback/git-hub.v2",
+    );
+  });
+
+  it("refuse a provider name that is not one path segment", () => {
+    for (const name of ["", "..", ".hidden", "a/b", "a?b", "ä", "x".repeat(65)]) {
+      expect(() => redirectUriFor("https://mcp.example.com", name), name).toThrow(RangeError);
+    }
   });
 });

@@ -70,7 +70,7 @@ describe("connect: refusals", () => {
     const bob = new Browser();
     await bob.goSigningIn(url, "bob"); // bob's own connect login; alice's link is refused
     const page = await bob.goSigningIn(authorize, "bob");
-    expect(new URL(page.url).pathname).toBe("/connect/callback");
+    expect(new URL(page.url).pathname).toBe("/connect/callback/github");
     expect(page.response.status).toBe(403);
     expect(page.text).toContain("Nothing was stored");
     await nothingStored();
@@ -83,7 +83,7 @@ describe("connect: refusals", () => {
     const done = await alice.goSigningIn(url, "alice");
     expect(done.text).toContain("Done — return to your app");
     const stored = await world.vault.get(user("alice"), "github");
-    const callback = alice.hops.find((hop) => new URL(hop.url).pathname === "/connect/callback")?.url ?? "";
+    const callback = alice.hops.find((hop) => new URL(hop.url).pathname === "/connect/callback/github")?.url ?? "";
     expect(callback).toContain("state=");
 
     const replay = await alice.go(callback);
@@ -98,7 +98,7 @@ describe("connect: refusals", () => {
     const browser = new Browser();
     const url = await handOffUrl(world, await peerFor(world, "alice"), "repos");
     await browser.goSigningIn(url, "alice", onThirdParty);
-    const page = await browser.go(`${world.connectOrigin}/connect/callback?code=x&state=made-up`);
+    const page = await browser.go(`${world.connectOrigin}/connect/callback/github?code=x&state=made-up`);
     expect(page.response.status).toBe(403);
     await nothingStored();
   });
@@ -110,7 +110,7 @@ describe("connect: refusals", () => {
     const login = await alice.go(atThirdParty.response.headers.get("location") ?? "");
     const uid = /\/interaction\/([^/?#]+)/.exec(login.url)?.[1] ?? "";
     const page = await alice.go(`${world.thirdParty.issuer}/interaction/${uid}/abort`);
-    expect(new URL(page.url).pathname).toBe("/connect/callback");
+    expect(new URL(page.url).pathname).toBe("/connect/callback/github");
     expect(page.response.status).toBe(502);
     expect(page.text).toContain("did not grant access");
     expect(world.reports).toContain("The provider did not grant access");
