@@ -20,13 +20,17 @@ import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oaut
 import { notice, redirect, secretForm } from "./pages.js";
 import { finishGrant, PROVIDER_NAME, type ProviderFlowDeps, redirectUriFor, startGrant } from "./provider-flow.js";
 import { readPurpose } from "./purpose.js";
-import { CookieSealer } from "./sealed-cookie.js";
+import { CookieSealer, cookieScope } from "./sealed-cookie.js";
 import { type GrantStateStore, MemoryGrantStateStore } from "./state-store.js";
 
 export interface ConnectHandlerOptions {
   manager: Pick<InteractionManager, "get" | "complete">;
   vault: CredentialVault;
-  /** Origin (and optional path prefix) the pages are served at, e.g. `https://mcp.example.com`. */
+  /**
+   * Origin (and optional path prefix) the pages are served at, e.g. `https://mcp.example.com`:
+   * https, or plain http on loopback for development. The cookies follow it (`__Host-` names at an
+   * https origin's root, `__Secure-` under a path, plain names on http loopback).
+   */
   baseUrl: string;
   /** The MCP authorization server, where the browser's user logs in (OpenID Connect). */
   login: LoginConfig;
@@ -75,8 +79,9 @@ function withoutDetails(error: unknown): Error {
  * /connect/callback/<provider>` (third-party redirects) and `GET <login.redirectPath>`; anything
  * else is 404. Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options:
  * DENY`. Under a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
- * @throws RangeError when `login.redirectPath` is not under the connect pages' path, a provider's
- *   name cannot be a path segment, or `cookieSecret` is shorter than 32 bytes.
+ * @throws RangeError when `baseUrl` is plain http elsewhere than loopback, `login.redirectPath` is
+ *   not under the connect pages' path, a provider's name cannot be a path segment, or
+ *   `cookieSecret` is shorter than 32 bytes.
  */
 export function createConnectHandler(options: ConnectHandlerOptions): (request: Request) => Promise<Response> {
   const now = options.now ?? Date.now;
@@ -91,7 +96,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     servers,
     sealer,
     baseUrl,
-    secure: !(isLoopback(baseUrl) && baseUrl.protocol === "http:"),
+    cookies: cookieScope(baseUrl, isLoopback(baseUrl)),
     now,
     sessionMs: options.sessionMs ?? 3_600_000,
   };

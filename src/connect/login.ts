@@ -7,8 +7,9 @@ import { randomBytes } from "node:crypto";
 import * as oauth from "oauth4webapi";
 import type { UserRef } from "../interaction/model.js";
 import type { AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
-import { type CookieSealer, cookieHeader, readCookie } from "./sealed-cookie.js";
+import { type CookieScope, type CookieSealer, cookieHeader, readCookie } from "./sealed-cookie.js";
 
+/** The cookies' names, after `CookieScope.prefix`. */
 export const SESSION_COOKIE = "mcp_connect_session";
 const LOGIN_COOKIE = "mcp_connect_login";
 const LOGIN_MS = 600_000;
@@ -41,14 +42,15 @@ export interface LoginDeps {
   servers: OAuthServers;
   sealer: CookieSealer;
   baseUrl: URL;
-  secure: boolean;
+  /** Names, path and Secure flag of both cookies. */
+  cookies: CookieScope;
   now: () => number;
   /** ms a login lasts. */
   sessionMs: number;
 }
 
 export function readSession(deps: LoginDeps, request: Request): BrowserSession | undefined {
-  const value = deps.sealer.open("session", readCookie(request, SESSION_COOKIE), deps.now()) as
+  const value = deps.sealer.open("session", readCookie(request, deps.cookies.prefix + SESSION_COOKIE), deps.now()) as
     | Partial<BrowserSession>
     | undefined;
   const user = value?.user;
@@ -58,9 +60,9 @@ export function readSession(deps: LoginDeps, request: Request): BrowserSession |
   return { user: { issuer: user.issuer, subject: user.subject }, sid: value.sid };
 }
 
-/** The connect pages' path (`<baseUrl path>connect`), which both cookies are scoped to. */
-function cookiePath(deps: LoginDeps): string {
-  return `${deps.baseUrl.pathname}connect`;
+function setCookie(deps: LoginDeps, name: string, value: string, maxAgeS: number): string {
+  const { prefix, path, secure } = deps.cookies;
+  return cookieHeader(prefix + name, value, { secure, maxAgeS, path });
 }
 
 function redirectUri(deps: LoginDeps): string {
@@ -90,11 +92,7 @@ export async function startLogin(deps: LoginDeps, returnTo: string): Promise<{ l
   const sealed = deps.sealer.seal("login", pending, deps.now() + LOGIN_MS);
   return {
     location: url.href,
-    cookie: cookieHeader(LOGIN_COOKIE, sealed, {
-      secure: deps.secure,
-      maxAgeS: LOGIN_MS / 1000,
-      path: cookiePath(deps),
-    }),
+    cookie: setCookie(deps, LOGIN_COOKIE, sealed, LOGIN_MS / 1000),
   };
 }
 
@@ -107,7 +105,7 @@ export async function finishLogin(
   deps: LoginDeps,
   request: Request,
 ): Promise<{ returnTo: string; cookies: string[] } | undefined> {
-  const pending = deps.sealer.open("login", readCookie(request, LOGIN_COOKIE), deps.now()) as
+  const pending = deps.sealer.open("login", readCookie(request, deps.cookies.prefix + LOGIN_COOKIE), deps.now()) as
     | Partial<PendingLogin>
     | undefined;
   if (
@@ -144,12 +142,8 @@ export async function finishLogin(
     return {
       returnTo: pending.returnTo,
       cookies: [
-        cookieHeader(SESSION_COOKIE, sealed, {
-          secure: deps.secure,
-          maxAgeS: Math.floor(deps.sessionMs / 1000),
-          path: cookiePath(deps),
-        }),
-        cookieHeader(LOGIN_COOKIE, "", { secure: deps.secure, maxAgeS: 0, path: cookiePath(deps) }),
+        setCookie(deps, SESSION_COOKIE, sealed, Math.floor(deps.sessionMs / 1000)),
+        setCookie(deps, LOGIN_COOKIE, "", 0),
       ],
     };
   } catch {
