@@ -1,25 +1,19 @@
 /**
  * The connect pages: where a hand-off URL (`${baseUrl}/connect/<id>`) leads. The browser's user is
  * established by a login at the MCP authorization server and must be the interaction's user;
- * then, per the interaction's purpose, the user grants access at a third party (OAuth) or enters a
- * secret in a form, the result goes into the vault for that user, and the interaction completes.
- * Nothing secret is written to a page, a log or an error text.
+ * then, per the interaction's purpose, the user confirms the account being linked and grants
+ * access at a third party (OAuth), or enters a secret in a form that names the account; the result
+ * goes into the vault for that user, and the interaction completes. Nothing secret is written to a
+ * page, a log or an error text.
  */
 import type { StoredCredential, UserInteraction } from "../interaction/model.js";
 import type { InteractionManager } from "../interaction/server/index.js";
 import type { CredentialVault } from "../stores/types.js";
-import {
-  type BrowserSession,
-  finishLogin,
-  type LoginConfig,
-  type LoginDeps,
-  readSession,
-  startLogin,
-} from "./login.js";
+import { type ConnectPageDeps, connectPage, ID } from "./connect-page.js";
+import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
 import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
-import { notice, redirect, secretForm } from "./pages.js";
-import { finishGrant, PROVIDER_NAME, type ProviderFlowDeps, redirectUriFor, startGrant } from "./provider-flow.js";
-import { readPurpose } from "./purpose.js";
+import { notice, redirect } from "./pages.js";
+import { finishGrant, PROVIDER_NAME, type ProviderFlowDeps, redirectUriFor } from "./provider-flow.js";
 import { CookieSealer, cookieScope } from "./sealed-cookie.js";
 import { type GrantStateStore, MemoryGrantStateStore } from "./state-store.js";
 
@@ -58,8 +52,6 @@ export interface ConnectHandlerOptions {
   report?: (message: string, error: unknown) => void;
 }
 
-const ID = /^[A-Za-z0-9_-]{16,64}$/;
-
 /**
  * The error's kind, message and code only: OAuth libraries attach the server's whole answer (a
  * token response with its tokens, request headers) as `cause` and further fields.
@@ -75,7 +67,9 @@ function withoutDetails(error: unknown): Error {
 }
 
 /**
- * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (secret form), `GET
+ * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (the confirmation, the
+ * secret form, "sign in as someone else"; only from `baseUrl`'s origin, by `Origin` and
+ * `Sec-Fetch-Site`, and with the session's CSRF token), `GET
  * /connect/callback/<provider>` (third-party redirects) and `GET <login.redirectPath>`; anything
  * else is 404. Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options:
  * DENY`. Under a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
@@ -144,43 +138,9 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     return notice(200, "Done", "Done — return to your app.");
   }
 
-  async function connectPage(request: Request, id: string): Promise<Response> {
-    // Only something shaped like an id is worth a login; it is also all the login may return to.
-    if (!ID.test(id)) return notice(404, "Link not found", "This link is unknown or no longer valid.");
-    const session = readSession(login, request);
-    if (session === undefined) {
-      if (request.method !== "GET") return notice(403, "Please sign in", "Open the link again to sign in.");
-      const started = await startLogin(login, id);
-      return redirect(started.location, [started.cookie]);
-    }
-    const interaction = await open(id, session);
-    if (interaction instanceof Response) return interaction;
-    const purpose = readPurpose(interaction.purpose);
-    if (purpose === undefined) return notice(400, "Nothing to do", "This link does not ask for anything here.");
-    const csrfText = `${session.sid}\n${interaction.id}`;
-    if (purpose.kind === "secret") {
-      if (request.method === "GET") return secretForm(purpose.provider, purpose.label, sealer.tag(csrfText));
-      const form = await request.formData().catch(() => undefined);
-      const csrf = form?.get("csrf");
-      const secret = form?.get("secret");
-      if (typeof csrf !== "string" || !sealer.verify(csrfText, csrf)) {
-        return notice(403, "Form expired", "This form is no longer valid. Open the link again.");
-      }
-      if (typeof secret !== "string" || secret === "") return notice(400, "Nothing entered", "Enter a value.");
-      return store(interaction.id, session, { provider: purpose.provider, secret, updatedAt: now() });
-    }
-    if (request.method !== "GET") return notice(405, "Not allowed", "Open the link instead.");
-    const location = await startGrant(flow, {
-      interactionId: interaction.id,
-      user: session.user,
-      provider: purpose.provider,
-      scopes: purpose.scopes,
-      expiresAt: interaction.expiresAt,
-    });
-    return redirect(location);
-  }
-
   /** A third party's answer at `provider`'s own redirect URI. */
+  const pageDeps: ConnectPageDeps = { login, flow, sealer, now, open, store };
+
   async function callback(request: Request, provider: string): Promise<Response> {
     const url = new URL(request.url);
     const state = url.searchParams.get("state");
@@ -242,7 +202,10 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
         return notice(404, "Not accepted", "This answer cannot be used. Nothing was stored.");
       }
       if (path.startsWith(prefix) && (request.method === "GET" || request.method === "POST")) {
-        return await connectPage(request, path.slice(prefix.length));
+        const id = path.slice(prefix.length);
+        // Only something shaped like an id is worth a login; it is also all the login may return to.
+        if (!ID.test(id)) return notice(404, "Link not found", "This link is unknown or no longer valid.");
+        return await connectPage(pageDeps, request, id);
       }
       return notice(404, "Not found", "There is nothing here.");
     } catch (error) {

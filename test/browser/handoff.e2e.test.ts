@@ -1,6 +1,7 @@
 /**
  * The hand-off end to end in headless Chromium, for each wire form and each path: a tool call,
  * the hand-off, the client's consent, login at the MCP authorization server and consent there,
+ * the connect page's "Connect items to alice@example.com?" confirmed,
  * login and consent at the third party, the callback storing the grant in the vault, completion,
  * and the call (retried on the error path) returning the user's third-party items. The pages are
  * driven through their forms; cookies live in Chromium's own store. On 2026-07-28 (the client
@@ -114,6 +115,10 @@ describe.skipIf(SKIP_BROWSER)("hand-off end to end in headless Chromium", () => 
         const thirdParty = host(world.thirdPartyIssuer);
         expect(visited.filter((v) => v.startsWith(`POST ${mcpAs}/interaction/`))).toHaveLength(2); // login, consent
         expect(visited.filter((v) => v.startsWith(`POST ${thirdParty}/interaction/`))).toHaveLength(2);
+        // Between the two, the user confirmed on the connect page that it is their account being linked.
+        const confirmed = visited.indexOf(`POST ${host(world.origin)}${new URL(run.shown[0]?.url ?? "").pathname}`);
+        expect(confirmed).toBeGreaterThan(visited.findLastIndex((v) => v.startsWith(`POST ${mcpAs}/`)));
+        expect(confirmed).toBeLessThan(visited.findIndex((v) => v.startsWith(`POST ${thirdParty}/`)));
         expect(visited).toContain(`GET ${host(world.origin)}/connect/callback/items`);
 
         // The connect session cookie is one the page's scripts cannot read and other sites do not send.

@@ -61,6 +61,7 @@ describe.each([
         "browser    GET MCP server /connect/",
         "MCP authorization server /interaction/",
         "(logs in as alice)",
+        "(confirms it is their account)",
         "third party /interaction/",
         "(logs in as alice)",
         "(consents)",

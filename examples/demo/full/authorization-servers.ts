@@ -88,7 +88,10 @@ async function startProvider(
     scopes: spec.scopes,
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, RefreshToken: 86_400, IdToken: 3600 },
     cookies: { keys: ["connect-test-cookie-key-0123456789"] },
-    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    // Every login name is an account, alice@example.com for "alice"; its ID token says so.
+    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...accountClaims(id) }) }),
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username"] },
+    conformIdTokenClaims: false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
   });
@@ -102,6 +105,11 @@ async function startProvider(
   return { provider, issuer: origin, close: () => close(server) };
 }
 
+/** The claims of the account with login name `id`, beside its `sub`. */
+export function accountClaims(id: string): Record<string, unknown> {
+  return { email: `${id}@example.com`, email_verified: true, preferred_username: id };
+}
+
 export const ITEMS: Record<string, string[]> = { alice: ["alice-repo-1", "alice-repo-2"], bob: ["bob-repo"] };
 
 export async function startMcpAuthorizationServer(connectOrigin: string) {
@@ -110,7 +118,7 @@ export async function startMcpAuthorizationServer(connectOrigin: string) {
     clientId: "mcp-connect",
     clientSecret: "mcp-connect-secret-for-tests",
     redirectUris: [`${connectOrigin}/connect/login`],
-    scopes: ["openid"],
+    scopes: ["openid", "email", "profile"],
   });
 }
 
