@@ -9,10 +9,10 @@
 import type { StoredCredential, UserInteraction } from "../interaction/model.js";
 import type { InteractionManager } from "../interaction/server/index.js";
 import type { CredentialVault } from "../stores/types.js";
-import { type ConnectPageDeps, connectPage, ID } from "./connect-page.js";
+import { accountOf, type ConnectPageDeps, connectPage, ID, switchForm } from "./connect-page.js";
 import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
 import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
-import { notice, redirect } from "./pages.js";
+import { linkNotFound, notice, redirect } from "./pages.js";
 import { finishGrant, PROVIDER_NAME, type ProviderFlowDeps, redirectUriFor } from "./provider-flow.js";
 import { CookieSealer, cookieScope } from "./sealed-cookie.js";
 import { type GrantStateStore, MemoryGrantStateStore } from "./state-store.js";
@@ -107,12 +107,18 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     throw new RangeError(`login.redirectPath must lie under ${prefix}, where the login cookie is sent`);
   }
 
-  /** The interaction when this browser's user may act on it, else the page that says why not. */
+  /**
+   * The interaction when this browser's user may act on it, else the page that says why not.
+   * Another user's interaction gets the very page an unknown id gets, whatever its state.
+   */
   async function open(id: string, session: BrowserSession): Promise<UserInteraction | Response> {
     const interaction = ID.test(id) ? await options.manager.get(id) : undefined;
-    if (interaction === undefined) return notice(404, "Link not found", "This link is unknown or no longer valid.");
-    if (interaction.user.issuer !== session.user.issuer || interaction.user.subject !== session.user.subject) {
-      return notice(403, "Not your link", "This link was made for another account. Nothing was changed.");
+    if (
+      interaction === undefined ||
+      interaction.user.issuer !== session.user.issuer ||
+      interaction.user.subject !== session.user.subject
+    ) {
+      return linkNotFound({ account: accountOf(session), switchForm: await switchForm(pageDeps, session) });
     }
     if (interaction.status === "expired")
       return notice(410, "Link expired", "This link has expired. Ask your app again.");

@@ -232,7 +232,7 @@ describe.skipIf(SKIP_BROWSER)("hand-off end to end in headless Chromium", () => 
   );
 
   it(
-    "bob opening alice's connect link in his browser gets the refusal page; nothing is stored",
+    "bob opening alice's connect link in his browser gets the page of an unknown link; nothing is stored",
     async () => {
       // Alice's client gets the hand-off; the link reaches bob (a forwarded link), whose browser logs in as bob.
       run = await startRun(chromium, { wire: "url-elicitation", waitInRequest: false, consent: false });
@@ -244,8 +244,9 @@ describe.skipIf(SKIP_BROWSER)("hand-off end to end in headless Chromium", () => 
       expect(url.startsWith(`${world.origin}/connect/`)).toBe(true);
 
       const page = await window.signIn(url, "bob");
-      expect(page.status).toBe(403);
-      expect(page.text).toContain("This link was made for another account. Nothing was changed.");
+      expect(page.status).toBe(404);
+      expect(page.text).toContain("This link is unknown or no longer valid, or it was made for another account.");
+      expect(page.text).toContain("signed in here as bob@example.com");
       expect(window.navigations.some((n) => host(n.url) === host(world.thirdPartyIssuer))).toBe(false);
       expect(await world.storedSecret("alice")).toBeUndefined();
       expect(await world.storedSecret("bob")).toBeUndefined();

@@ -144,9 +144,10 @@ describe("connect: the confirmation before the third party", () => {
     expect(login.origin).toBe(world.mcpIssuer);
     expect(login.searchParams.get("prompt")).toBe("login");
     expect(switched.headers.getSetCookie().some((c) => /^mcp_connect_session=;.*Max-Age=0/.test(c))).toBe(true);
-    // Signed in as herself, alice is told the link is not one for her.
+    // Signed in as herself, alice is told the link is not one for her, as for any unknown link.
     const after = await alice.goSigningIn(login.href, "alice");
-    expect(after.response.status).toBe(403);
+    expect(after.response.status).toBe(404);
+    expect(after.text).toContain("alice@example.com");
     expect(wentToThirdParty(alice)).toBe(false);
     await nothingStored();
   });

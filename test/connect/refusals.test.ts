@@ -25,16 +25,30 @@ async function nothingStored(): Promise<void> {
 }
 
 describe("connect: refusals", () => {
-  it("bob opening alice's link is refused; nothing is stored and alice's interaction stays pending", async () => {
+  it("bob opening alice's link gets exactly the answer to an unknown link; nothing is stored and alice's interaction stays pending", async () => {
     const url = await handOffUrl(world, await peerFor(world, "alice"), "repos");
     const bob = new Browser();
     const page = await bob.goSigningIn(url, "bob");
-    expect(page.response.status).toBe(403);
-    expect(page.text).toContain("another account");
+    const unknown = await bob.go(`${world.connectOrigin}/connect/${"A".repeat(22)}`);
+    expect(page.response.status).toBe(404);
+    expect(unknown.response.status).toBe(404);
+    expect(page.text).toBe(unknown.text);
+    expect(page.text).toContain("made for another account");
+    expect(page.text).toContain("bob@example.com"); // who is signed in, and a way to sign in as someone else
     expect(page.response.headers.get("cache-control")).toBe("no-store");
     expect(bob.hops.some((hop) => onThirdParty(new URL(hop.url)))).toBe(false);
     await nothingStored();
     expect((await world.manager.get(idOf(url)))?.status).toBe("pending");
+    // Whatever alice's link has become, bob learns nothing of it.
+    const done = await handOffUrl(world, await peerFor(world, "alice"), "repos");
+    await world.manager.complete(idOf(done), { user: user("alice") });
+    const expired = await handOffUrl(world, await peerFor(world, "alice"), "repos");
+    world.clock.time += 600_001;
+    for (const link of [done, expired]) {
+      const answer = await bob.go(link);
+      expect(answer.response.status).toBe(404);
+      expect(answer.text).toBe(unknown.text);
+    }
   });
 
   it("an unknown or altered interaction id gets a plain not-found page", async () => {
