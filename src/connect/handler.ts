@@ -7,7 +7,7 @@
  * page, a log or an error text.
  */
 import type { StoredCredential, UserInteraction } from "../interaction/model.js";
-import type { InteractionManager } from "../interaction/server/index.js";
+import { InteractionError, type InteractionManager } from "../interaction/server/index.js";
 import type { CredentialVault } from "../stores/types.js";
 import { accountOf, type ConnectPageDeps, connectPage, ID, switchForm } from "./connect-page.js";
 import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
@@ -18,6 +18,10 @@ import { CookieSealer, cookieScope } from "./sealed-cookie.js";
 import { type GrantStateStore, MemoryGrantStateStore } from "./state-store.js";
 
 export interface ConnectHandlerOptions {
+  /**
+   * Reads the interactions and completes them: `complete` claims the interaction, runs the vault
+   * write as its `commit`, and announces the completion only once the credential is stored.
+   */
   manager: Pick<InteractionManager, "get" | "complete">;
   vault: CredentialVault;
   /**
@@ -129,22 +133,47 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
   }
 
   /**
-   * Stores what the user gave and completes the interaction, if it is still open: exchanging a
-   * code or reading a form takes time, and a result that arrives after the deadline is dropped.
+   * Completes the interaction with what the user gave, if it is still open (exchanging a code or
+   * reading a form takes time): the manager claims it, the vault write runs inside the claim, and
+   * only then is the completion announced. Of two callbacks of one interaction only the one that
+   * wins the claim writes; a claim made before the deadline stands. A failed write withdraws the
+   * claim: the user gets a 503 page saying nothing was stored, the error is reported, and the link
+   * stays open for another try.
    */
   async function store(id: string, session: BrowserSession, credential: StoredCredential): Promise<Response> {
     const interaction = await open(id, session);
     if (interaction instanceof Response) return interaction;
-    await options.vault.put(session.user, credential);
+    let saving: unknown;
     try {
-      await options.manager.complete(interaction.id, { user: session.user });
-    } catch {
-      return notice(409, "Could not finish", "This link is no longer waiting. Ask your app again.");
+      await options.manager.complete(interaction.id, {
+        user: session.user,
+        commit: async () => {
+          try {
+            await options.vault.put(session.user, credential);
+          } catch (error) {
+            saving = error ?? new Error("The vault failed");
+            throw error;
+          }
+        },
+      });
+    } catch (error) {
+      if (saving !== undefined) {
+        report("Could not store the credential", saving);
+        return notice(
+          503,
+          "Not saved",
+          "What you gave could not be saved, and nothing was stored. Open the link from your app again to try again.",
+        );
+      }
+      if (error instanceof InteractionError && error.code === "EXPIRED") {
+        return notice(410, "Link expired", "This link has expired. Ask your app again.");
+      }
+      if (error instanceof InteractionError) return notice(409, "Already done", "This link has already been used.");
+      throw error;
     }
     return notice(200, "Done", "Done — return to your app.");
   }
 
-  /** A third party's answer at `provider`'s own redirect URI. */
   const pageDeps: ConnectPageDeps = { login, flow, sealer, now, open, store };
 
   async function callback(request: Request, provider: string): Promise<Response> {

@@ -16,7 +16,12 @@ import {
 } from "../../src/connect/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
 import { McpServer, type ServerLogger } from "../../src/server/index.js";
-import { InProcessMessageBus, MemoryCredentialVault, MemoryInteractionStore } from "../../src/stores/index.js";
+import {
+  type CredentialVault,
+  InProcessMessageBus,
+  MemoryCredentialVault,
+  MemoryInteractionStore,
+} from "../../src/stores/index.js";
 import { close, listen, startMcpAuthorizationServer, startThirdParty } from "./authorization-servers.js";
 
 export class Clock {
@@ -64,6 +69,8 @@ export interface WorldOptions {
   thirdParty?: { sendIss?: boolean; sharedCallback?: boolean };
   /** More providers beside `github`, by name. */
   providers?: Record<string, AuthorizationServerConfig>;
+  /** The vault the pages and the broker use, made around the world's own; default that one. */
+  vault?: (inner: CredentialVault) => CredentialVault;
 }
 
 export async function startWorld(options: WorldOptions = {}) {
@@ -81,7 +88,8 @@ export async function startWorld(options: WorldOptions = {}) {
   const manager = new InteractionManager({ store, bus: new InProcessMessageBus(), now: clock.now });
   const vaultKey = randomBytes(32);
   const cookieSecret = "a cookie secret of at least thirty-two bytes";
-  const vault = new MemoryCredentialVault({ encryption: { keys: { k1: vaultKey }, currentKeyId: "k1" } });
+  const inner = new MemoryCredentialVault({ encryption: { keys: { k1: vaultKey }, currentKeyId: "k1" } });
+  const vault = options.vault?.(inner) ?? inner;
   const providers: Record<string, AuthorizationServerConfig> = {
     github: { issuer: thirdParty.issuer, clientId: "repo-connector", clientSecret: "repo-connector-secret-for-tests" },
     ...options.providers,
