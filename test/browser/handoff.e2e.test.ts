@@ -12,6 +12,7 @@
  * `HANDOFF_SKIP_BROWSER=1`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { close, listen } from "../../examples/demo/full/authorization-servers.js";
 import { Chromium } from "../../examples/demo/full/chromium.js";
 import type { Landing } from "../../examples/demo/full/user-agent.js";
 import { errorCodes, methods, type Run, requireChromium, SKIP_BROWSER, startRun, WIRE, type Wired } from "./support.js";
@@ -250,6 +251,58 @@ describe.skipIf(SKIP_BROWSER)("hand-off end to end in headless Chromium", () => 
       expect(window.navigations.some((n) => host(n.url) === host(world.thirdPartyIssuer))).toBe(false);
       expect(await world.storedSecret("alice")).toBeUndefined();
       expect(await world.storedSecret("bob")).toBeUndefined();
+    },
+    TIMEOUT,
+  );
+});
+
+describe.skipIf(SKIP_BROWSER)("the connect pages' confirmation in headless Chromium", () => {
+  it(
+    "posted from a page of the same site on another origin, with a valid CSRF token, is refused; the page's own button goes on",
+    async () => {
+      run = await startRun(chromium, { wire: "url-elicitation", waitInRequest: false, consent: false });
+      const { world, window } = run;
+      await expect(run.handoff.callTool({ name: "list_items", arguments: {} })).rejects.toMatchObject({
+        reason: "declined",
+      });
+      const url = run.shown[0]?.url ?? "";
+      const question = await window.signIn(url, "alice", { confirm: false });
+      expect(question.status).toBe(200);
+      expect(question.text).toContain("signed in here as alice@example.com");
+      const page = await window.context.newPage();
+      await page.goto(url);
+      const csrf = await page.locator('form:has(button[value="connect"]) input[name="csrf"]').getAttribute("value");
+
+      // Another port of 127.0.0.1: the same site, so the browser sends the session cookie along.
+      const sibling = await listen("127.0.0.1");
+      sibling.handle((_req, res) => {
+        res
+          .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          .end(
+            `<!doctype html><form method="post" action="${url}"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="action" value="connect"><button type="submit">Win a prize</button></form>`,
+          );
+      });
+      try {
+        await page.goto(sibling.origin);
+        const answer = page.waitForResponse(
+          (response) => response.url() === url && response.request().method() === "POST",
+        );
+        await page.locator("button").click();
+        expect((await answer).status()).toBe(403);
+        await page.waitForLoadState("load");
+        expect(await page.locator("body").textContent()).toContain("sent from another site");
+        expect(window.navigations.some((n) => host(n.url) === host(world.thirdPartyIssuer))).toBe(false);
+
+        // The same token, from the page's own button, goes on to the third party.
+        await page.goto(url);
+        const leaving = page.waitForRequest((request) => host(request.url()) === host(world.thirdPartyIssuer));
+        await page.locator('button[value="connect"]').click();
+        await leaving;
+      } finally {
+        await page.close();
+        await close(sibling.server);
+      }
+      expect(await world.storedSecret("alice")).toBeUndefined();
     },
     TIMEOUT,
   );

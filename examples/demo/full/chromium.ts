@@ -93,7 +93,8 @@ export class ChromiumWindow implements UserAgent {
     private readonly narration?: Narration,
   ) {}
 
-  async signIn(url: string, login: string): Promise<Landing> {
+  /** @param options.confirm `false` stops at the connect pages' question instead of confirming it. */
+  async signIn(url: string, login: string, options: { confirm?: boolean } = {}): Promise<Landing> {
     const page = await this.context.newPage();
     try {
       this.watch(page);
@@ -104,7 +105,7 @@ export class ChromiumWindow implements UserAgent {
         const connect = page.locator('form button[name="action"][value="connect"]');
         if ((await connect.count()) > 0) {
           const question = (await page.locator("h1").first().textContent()) ?? "";
-          if (!question.includes(login)) break;
+          if (!question.includes(login) || options.confirm === false) break;
           this.doing = CONFIRMS;
           status = await this.submit(page, connect.first());
           continue;
