@@ -1,36 +1,44 @@
 /**
  * The connect pages: where a hand-off URL (`${baseUrl}/connect/<id>`) leads. The browser's user is
  * established by a login at the MCP authorization server and must be the interaction's user;
- * then, per the interaction's purpose, the user grants access at a third party (OAuth) or enters a
- * secret in a form, the result goes into the vault for that user, and the interaction completes.
- * Nothing secret is written to a page, a log or an error text.
+ * then, per the interaction's purpose, the user confirms the account being linked and grants
+ * access at a third party (OAuth), or enters a secret in a form that names the account; the result
+ * goes into the vault for that user, and the interaction completes. Nothing secret is written to a
+ * page, a log or an error text.
  */
 import type { StoredCredential, UserInteraction } from "../interaction/model.js";
-import type { InteractionManager } from "../interaction/server/index.js";
+import { InteractionError, type InteractionManager } from "../interaction/server/index.js";
 import type { CredentialVault } from "../stores/types.js";
-import {
-  type BrowserSession,
-  finishLogin,
-  type LoginConfig,
-  type LoginDeps,
-  readSession,
-  startLogin,
-} from "./login.js";
+import { accountOf, type ConnectPageDeps, connectPage, ID, switchForm } from "./connect-page.js";
+import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
 import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
-import { notice, redirect, secretForm } from "./pages.js";
-import { finishGrant, type ProviderFlowDeps, startGrant } from "./provider-flow.js";
-import { readPurpose } from "./purpose.js";
-import { CookieSealer } from "./sealed-cookie.js";
+import { linkNotFound, notice, redirect } from "./pages.js";
+import { finishGrant, PROVIDER_NAME, type ProviderFlowDeps, redirectUriFor } from "./provider-flow.js";
+import { CookieSealer, cookieScope } from "./sealed-cookie.js";
 import { type GrantStateStore, MemoryGrantStateStore } from "./state-store.js";
 
 export interface ConnectHandlerOptions {
+  /**
+   * Reads the interactions and completes them: `complete` claims the interaction, runs the vault
+   * write as its `commit`, and announces the completion only once the credential is stored.
+   */
   manager: Pick<InteractionManager, "get" | "complete">;
   vault: CredentialVault;
-  /** Origin (and optional path prefix) the pages are served at, e.g. `https://mcp.example.com`. */
+  /**
+   * Origin (and optional path prefix) the pages are served at, e.g. `https://mcp.example.com`:
+   * https, or plain http on loopback for development. The cookies follow it (`__Host-` names at an
+   * https origin's root, `__Secure-` under a path, plain names on http loopback).
+   */
   baseUrl: string;
   /** The MCP authorization server, where the browser's user logs in (OpenID Connect). */
   login: LoginConfig;
-  /** Third-party authorization servers by provider name; their redirect URI is `${baseUrl}/connect/callback`. */
+  /**
+   * Third-party authorization servers by provider name. Each has its own redirect URI,
+   * `${baseUrl}/connect/callback/<provider>` (`redirectUriFor`), to register with that provider:
+   * an answer that comes back to another provider's URI than the one its grant was started with
+   * is refused before any token request (mix-up, RFC 9700 § 4.4.2). Names are 1-64 letters,
+   * digits, `.`, `_` or `-`.
+   */
   providers: Readonly<Record<string, AuthorizationServerConfig>>;
   /** At least 32 bytes; seals the session cookie and signs CSRF tokens. */
   cookieSecret: string | Uint8Array;
@@ -48,8 +56,6 @@ export interface ConnectHandlerOptions {
   report?: (message: string, error: unknown) => void;
 }
 
-const ID = /^[A-Za-z0-9_-]{16,64}$/;
-
 /**
  * The error's kind, message and code only: OAuth libraries attach the server's whole answer (a
  * token response with its tokens, request headers) as `cause` and further fields.
@@ -65,11 +71,14 @@ function withoutDetails(error: unknown): Error {
 }
 
 /**
- * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (secret form), `GET
- * /connect/callback` (third-party redirect) and `GET <login.redirectPath>`; anything else is 404.
- * Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options: DENY`. Under
- * a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
- * @throws RangeError when `login.redirectPath` is not under the connect pages' path, or
+ * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (the confirmation, the
+ * secret form, "sign in as someone else"; only from `baseUrl`'s origin, by `Origin` and
+ * `Sec-Fetch-Site`, and with the session's CSRF token), `GET
+ * /connect/callback/<provider>` (third-party redirects) and `GET <login.redirectPath>`; anything
+ * else is 404. Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options:
+ * DENY`. Under a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
+ * @throws RangeError when `baseUrl` is plain http elsewhere than loopback, `login.redirectPath` is
+ *   not under the connect pages' path, a provider's name cannot be a path segment, or
  *   `cookieSecret` is shorter than 32 bytes.
  */
 export function createConnectHandler(options: ConnectHandlerOptions): (request: Request) => Promise<Response> {
@@ -85,7 +94,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     servers,
     sealer,
     baseUrl,
-    secure: !(isLoopback(baseUrl) && baseUrl.protocol === "http:"),
+    cookies: cookieScope(baseUrl, isLoopback(baseUrl)),
     now,
     sessionMs: options.sessionMs ?? 3_600_000,
   };
@@ -93,20 +102,27 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     providers: options.providers,
     servers,
     states: options.states ?? new MemoryGrantStateStore(now),
-    callbackUrl: new URL("connect/callback", baseUrl).href,
+    baseUrl,
     now,
   };
+  for (const name of Object.keys(options.providers)) redirectUriFor(baseUrl, name);
   const loginPath = new URL(options.login.redirectPath, baseUrl).pathname;
   if (!loginPath.startsWith(prefix)) {
     throw new RangeError(`login.redirectPath must lie under ${prefix}, where the login cookie is sent`);
   }
 
-  /** The interaction when this browser's user may act on it, else the page that says why not. */
+  /**
+   * The interaction when this browser's user may act on it, else the page that says why not.
+   * Another user's interaction gets the very page an unknown id gets, whatever its state.
+   */
   async function open(id: string, session: BrowserSession): Promise<UserInteraction | Response> {
     const interaction = ID.test(id) ? await options.manager.get(id) : undefined;
-    if (interaction === undefined) return notice(404, "Link not found", "This link is unknown or no longer valid.");
-    if (interaction.user.issuer !== session.user.issuer || interaction.user.subject !== session.user.subject) {
-      return notice(403, "Not your link", "This link was made for another account. Nothing was changed.");
+    if (
+      interaction === undefined ||
+      interaction.user.issuer !== session.user.issuer ||
+      interaction.user.subject !== session.user.subject
+    ) {
+      return linkNotFound({ account: accountOf(session), switchForm: await switchForm(pageDeps, session) });
     }
     if (interaction.status === "expired")
       return notice(410, "Link expired", "This link has expired. Ask your app again.");
@@ -117,69 +133,72 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
   }
 
   /**
-   * Stores what the user gave and completes the interaction, if it is still open: exchanging a
-   * code or reading a form takes time, and a result that arrives after the deadline is dropped.
+   * Completes the interaction with what the user gave, if it is still open (exchanging a code or
+   * reading a form takes time): the manager claims it, the vault write runs inside the claim, and
+   * only then is the completion announced. Of two callbacks of one interaction only the one that
+   * wins the claim writes; a claim made before the deadline stands. A failed write withdraws the
+   * claim: the user gets a 503 page saying nothing was stored, the error is reported, and the link
+   * stays open for another try.
    */
   async function store(id: string, session: BrowserSession, credential: StoredCredential): Promise<Response> {
     const interaction = await open(id, session);
     if (interaction instanceof Response) return interaction;
-    await options.vault.put(session.user, credential);
+    let saving: unknown;
     try {
-      await options.manager.complete(interaction.id, { user: session.user });
-    } catch {
-      return notice(409, "Could not finish", "This link is no longer waiting. Ask your app again.");
+      await options.manager.complete(interaction.id, {
+        user: session.user,
+        commit: async () => {
+          try {
+            await options.vault.put(session.user, credential);
+          } catch (error) {
+            saving = error ?? new Error("The vault failed");
+            throw error;
+          }
+        },
+      });
+    } catch (error) {
+      if (saving !== undefined) {
+        report("Could not store the credential", saving);
+        return notice(
+          503,
+          "Not saved",
+          "What you gave could not be saved, and nothing was stored. Open the link from your app again to try again.",
+        );
+      }
+      if (error instanceof InteractionError && error.code === "EXPIRED") {
+        return notice(410, "Link expired", "This link has expired. Ask your app again.");
+      }
+      if (error instanceof InteractionError) return notice(409, "Already done", "This link has already been used.");
+      throw error;
     }
     return notice(200, "Done", "Done — return to your app.");
   }
 
-  async function connectPage(request: Request, id: string): Promise<Response> {
-    // Only something shaped like an id is worth a login; it is also all the login may return to.
-    if (!ID.test(id)) return notice(404, "Link not found", "This link is unknown or no longer valid.");
-    const session = readSession(login, request);
-    if (session === undefined) {
-      if (request.method !== "GET") return notice(403, "Please sign in", "Open the link again to sign in.");
-      const started = await startLogin(login, id);
-      return redirect(started.location, [started.cookie]);
-    }
-    const interaction = await open(id, session);
-    if (interaction instanceof Response) return interaction;
-    const purpose = readPurpose(interaction.purpose);
-    if (purpose === undefined) return notice(400, "Nothing to do", "This link does not ask for anything here.");
-    const csrfText = `${session.sid}\n${interaction.id}`;
-    if (purpose.kind === "secret") {
-      if (request.method === "GET") return secretForm(purpose.provider, purpose.label, sealer.tag(csrfText));
-      const form = await request.formData().catch(() => undefined);
-      const csrf = form?.get("csrf");
-      const secret = form?.get("secret");
-      if (typeof csrf !== "string" || !sealer.verify(csrfText, csrf)) {
-        return notice(403, "Form expired", "This form is no longer valid. Open the link again.");
-      }
-      if (typeof secret !== "string" || secret === "") return notice(400, "Nothing entered", "Enter a value.");
-      return store(interaction.id, session, { provider: purpose.provider, secret, updatedAt: now() });
-    }
-    if (request.method !== "GET") return notice(405, "Not allowed", "Open the link instead.");
-    const location = await startGrant(flow, {
-      interactionId: interaction.id,
-      user: session.user,
-      provider: purpose.provider,
-      scopes: purpose.scopes,
-      expiresAt: interaction.expiresAt,
-    });
-    return redirect(location);
-  }
+  const pageDeps: ConnectPageDeps = { login, flow, sealer, now, open, store };
 
-  async function callback(request: Request): Promise<Response> {
+  async function callback(request: Request, provider: string): Promise<Response> {
     const url = new URL(request.url);
     const state = url.searchParams.get("state");
     const refused = () => notice(403, "Not accepted", "This answer cannot be used. Nothing was stored.");
     const session = readSession(login, request);
     if (state === null || session === undefined) return refused();
+    // Taken even when refused below: a state is good for one answer only.
     const grant = await flow.states.take(state);
     if (
       grant === undefined ||
       grant.user.issuer !== session.user.issuer ||
       grant.user.subject !== session.user.subject
     ) {
+      return refused();
+    }
+    if (grant.provider !== provider) {
+      // Mix-up (RFC 9700 § 4.4): the grant was started with one provider, and another answered.
+      report(
+        "A third-party answer came back to another provider's redirect URI",
+        new Error(
+          `A grant started for ${JSON.stringify(grant.provider)} was answered at the redirect URI of ${JSON.stringify(provider)}`,
+        ),
+      );
       return refused();
     }
     const interaction = await open(grant.interactionId, session);
@@ -202,9 +221,26 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
         if (finished === undefined) return notice(403, "Sign-in failed", "The sign-in could not be verified.");
         return redirect(new URL(`connect/${finished.returnTo}`, baseUrl).href, finished.cookies);
       }
-      if (path === `${prefix}callback` && request.method === "GET") return await callback(request);
+      if (path.startsWith(`${prefix}callback/`) && request.method === "GET") {
+        const provider = path.slice(`${prefix}callback/`.length);
+        if (PROVIDER_NAME.test(provider) && Object.hasOwn(options.providers, provider)) {
+          return await callback(request, provider);
+        }
+        return notice(404, "Not found", "There is nothing here.");
+      }
+      if (path === `${prefix}callback`) {
+        const advice = `register ${prefix}callback/<provider> with each provider instead of ${prefix}callback`;
+        report(
+          `A third-party answer came to ${prefix}callback, which is no longer served: ${advice}`,
+          new Error(advice),
+        );
+        return notice(404, "Not accepted", "This answer cannot be used. Nothing was stored.");
+      }
       if (path.startsWith(prefix) && (request.method === "GET" || request.method === "POST")) {
-        return await connectPage(request, path.slice(prefix.length));
+        const id = path.slice(prefix.length);
+        // Only something shaped like an id is worth a login; it is also all the login may return to.
+        if (!ID.test(id)) return notice(404, "Link not found", "This link is unknown or no longer valid.");
+        return await connectPage(pageDeps, request, id);
       }
       return notice(404, "Not found", "There is nothing here.");
     } catch (error) {

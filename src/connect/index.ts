@@ -6,5 +6,6 @@ export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from 
 export { type ConnectHandlerOptions, createConnectHandler } from "./handler.js";
 export type { LoginConfig } from "./login.js";
 export type { AuthorizationServerConfig } from "./oauth-server.js";
+export { redirectUriFor } from "./provider-flow.js";
 export type { ConnectPurpose } from "./purpose.js";
 export { type GrantStateStore, MemoryGrantStateStore, type PendingGrant } from "./state-store.js";

@@ -7,16 +7,40 @@ import { randomBytes } from "node:crypto";
 import * as oauth from "oauth4webapi";
 import type { UserRef } from "../interaction/model.js";
 import type { AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
-import { type CookieSealer, cookieHeader, readCookie } from "./sealed-cookie.js";
+import { type CookieScope, type CookieSealer, cookieHeader, readCookie } from "./sealed-cookie.js";
 
+/** The cookies' names, after `CookieScope.prefix`. */
 export const SESSION_COOKIE = "mcp_connect_session";
 const LOGIN_COOKIE = "mcp_connect_login";
 const LOGIN_MS = 600_000;
 
-/** The logged-in browser: the user and a random id that CSRF tokens are bound to. */
+/** The logged-in browser: the user, how the pages name them, and a random id that CSRF tokens are bound to. */
 export interface BrowserSession {
   user: UserRef;
+  /** See `displayName`. */
+  name: string;
   sid: string;
+}
+
+const LONGEST_NAME = 128;
+
+/**
+ * How the pages name the signed-in user: the ID token's `email`, else `preferred_username`, else
+ * `name`, else the subject. Control and format characters (bidi overrides among them) are dropped,
+ * so a name cannot disguise itself as another on the page.
+ */
+export function displayName(claims: Readonly<Record<string, unknown>>, subject: string): string {
+  for (const value of [claims.email, claims.preferred_username, claims.name, subject]) {
+    if (typeof value !== "string") continue;
+    const clean = [
+      ...value
+        .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "")
+        .replace(/\s+/g, " ")
+        .trim(),
+    ];
+    if (clean.length > 0) return clean.slice(0, LONGEST_NAME).join("");
+  }
+  return "(an account without a name)";
 }
 
 interface PendingLogin {
@@ -34,6 +58,11 @@ export interface LoginConfig extends AuthorizationServerConfig {
    * connect pages' path, the only path the login cookie is sent to.
    */
   redirectPath: string;
+  /**
+   * Scopes asked for at login; default `["openid", "email", "profile"]`, so that the ID token can
+   * name the user on the pages. `openid` is always asked for.
+   */
+  scopes?: readonly string[];
 }
 
 export interface LoginDeps {
@@ -41,34 +70,49 @@ export interface LoginDeps {
   servers: OAuthServers;
   sealer: CookieSealer;
   baseUrl: URL;
-  secure: boolean;
+  /** Names, path and Secure flag of both cookies. */
+  cookies: CookieScope;
   now: () => number;
   /** ms a login lasts. */
   sessionMs: number;
 }
 
 export function readSession(deps: LoginDeps, request: Request): BrowserSession | undefined {
-  const value = deps.sealer.open("session", readCookie(request, SESSION_COOKIE), deps.now()) as
+  const value = deps.sealer.open("session", readCookie(request, deps.cookies.prefix + SESSION_COOKIE), deps.now()) as
     | Partial<BrowserSession>
     | undefined;
   const user = value?.user;
   if (typeof user?.issuer !== "string" || typeof user.subject !== "string" || typeof value?.sid !== "string") {
     return undefined;
   }
-  return { user: { issuer: user.issuer, subject: user.subject }, sid: value.sid };
+  const name = typeof value.name === "string" ? value.name : displayName({}, user.subject);
+  return { user: { issuer: user.issuer, subject: user.subject }, name, sid: value.sid };
 }
 
-/** The connect pages' path (`<baseUrl path>connect`), which both cookies are scoped to. */
-function cookiePath(deps: LoginDeps): string {
-  return `${deps.baseUrl.pathname}connect`;
+/** The `Set-Cookie` that ends the browser's session. */
+export function endSession(deps: LoginDeps): string {
+  return setCookie(deps, SESSION_COOKIE, "", 0);
+}
+
+function setCookie(deps: LoginDeps, name: string, value: string, maxAgeS: number): string {
+  const { prefix, path, secure } = deps.cookies;
+  return cookieHeader(prefix + name, value, { secure, maxAgeS, path });
 }
 
 function redirectUri(deps: LoginDeps): string {
   return new URL(deps.config.redirectPath, deps.baseUrl).href;
 }
 
-/** The URL to send the browser to, and the cookie that remembers what to check when it returns. */
-export async function startLogin(deps: LoginDeps, returnTo: string): Promise<{ location: string; cookie: string }> {
+/**
+ * The URL to send the browser to, and the cookie that remembers what to check when it returns.
+ * @param options.prompt `login` makes the authorization server ask who the user is, even with a
+ *   session there (OpenID Connect Core § 3.1.2.1).
+ */
+export async function startLogin(
+  deps: LoginDeps,
+  returnTo: string,
+  options: { prompt?: "login" } = {},
+): Promise<{ location: string; cookie: string }> {
   const server = await deps.servers.get(deps.config);
   const pending: PendingLogin = {
     state: oauth.generateRandomState(),
@@ -82,7 +126,9 @@ export async function startLogin(deps: LoginDeps, returnTo: string): Promise<{ l
   url.searchParams.set("client_id", deps.config.clientId);
   url.searchParams.set("redirect_uri", redirectUri(deps));
   url.searchParams.set("response_type", "code");
-  url.searchParams.set("scope", "openid");
+  const scopes = new Set(["openid", ...(deps.config.scopes ?? ["email", "profile"])]);
+  url.searchParams.set("scope", [...scopes].join(" "));
+  if (options.prompt !== undefined) url.searchParams.set("prompt", options.prompt);
   url.searchParams.set("state", pending.state);
   url.searchParams.set("nonce", pending.nonce);
   url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(pending.verifier));
@@ -90,11 +136,7 @@ export async function startLogin(deps: LoginDeps, returnTo: string): Promise<{ l
   const sealed = deps.sealer.seal("login", pending, deps.now() + LOGIN_MS);
   return {
     location: url.href,
-    cookie: cookieHeader(LOGIN_COOKIE, sealed, {
-      secure: deps.secure,
-      maxAgeS: LOGIN_MS / 1000,
-      path: cookiePath(deps),
-    }),
+    cookie: setCookie(deps, LOGIN_COOKIE, sealed, LOGIN_MS / 1000),
   };
 }
 
@@ -107,7 +149,7 @@ export async function finishLogin(
   deps: LoginDeps,
   request: Request,
 ): Promise<{ returnTo: string; cookies: string[] } | undefined> {
-  const pending = deps.sealer.open("login", readCookie(request, LOGIN_COOKIE), deps.now()) as
+  const pending = deps.sealer.open("login", readCookie(request, deps.cookies.prefix + LOGIN_COOKIE), deps.now()) as
     | Partial<PendingLogin>
     | undefined;
   if (
@@ -138,18 +180,15 @@ export async function finishLogin(
     if (claims === undefined) return undefined;
     const session: BrowserSession = {
       user: { issuer: claims.iss, subject: claims.sub },
+      name: displayName(claims, claims.sub),
       sid: randomBytes(16).toString("base64url"),
     };
     const sealed = deps.sealer.seal("session", session, deps.now() + deps.sessionMs);
     return {
       returnTo: pending.returnTo,
       cookies: [
-        cookieHeader(SESSION_COOKIE, sealed, {
-          secure: deps.secure,
-          maxAgeS: Math.floor(deps.sessionMs / 1000),
-          path: cookiePath(deps),
-        }),
-        cookieHeader(LOGIN_COOKIE, "", { secure: deps.secure, maxAgeS: 0, path: cookiePath(deps) }),
+        setCookie(deps, SESSION_COOKIE, sealed, Math.floor(deps.sessionMs / 1000)),
+        setCookie(deps, LOGIN_COOKIE, "", 0),
       ],
     };
   } catch {

@@ -12,6 +12,8 @@ export interface AuthorizationServerConfig {
   clientId: string;
   /** Sent with `client_secret_post`; without it the client is public (`none`). */
   clientSecret?: string;
+  /** How the connect pages name this server to the user, e.g. `GitHub`; default its name in `providers`. */
+  displayName?: string;
 }
 
 export interface OAuthServer {

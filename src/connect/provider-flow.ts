@@ -12,9 +12,28 @@ export interface ProviderFlowDeps {
   providers: Readonly<Record<string, AuthorizationServerConfig>>;
   servers: OAuthServers;
   states: GrantStateStore;
-  /** `${baseUrl}/connect/callback`. */
-  callbackUrl: string;
+  /** The connect pages' base URL, ending in `/`. */
+  baseUrl: URL;
   now: () => number;
+}
+
+/** What a provider's name may be: it is a path segment of its redirect URI. */
+export const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * The redirect URI of one provider, `${baseUrl}/connect/callback/<provider>`: each provider has its
+ * own, so an answer can be matched to the provider it came from even when it carries no `iss`
+ * (RFC 9700 § 4.4.2). Register exactly this URI with the provider.
+ * @throws RangeError when `provider` is not 1-64 letters, digits, `.`, `_` or `-`, starting with a letter or digit.
+ */
+export function redirectUriFor(baseUrl: string | URL, provider: string): string {
+  if (!PROVIDER_NAME.test(provider)) {
+    throw new RangeError(
+      `Provider name ${JSON.stringify(provider)} cannot be part of a redirect URI: use 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+    );
+  }
+  const base = String(baseUrl);
+  return new URL(`connect/callback/${provider}`, base.endsWith("/") ? base : `${base}/`).href;
 }
 
 function providerConfig(deps: Pick<ProviderFlowDeps, "providers">, provider: string): AuthorizationServerConfig {
@@ -33,7 +52,7 @@ export async function startGrant(deps: ProviderFlowDeps, grant: Omit<PendingGran
   await deps.states.put(state, { ...grant, verifier });
   const url = new URL(endpoint);
   url.searchParams.set("client_id", server.client.client_id);
-  url.searchParams.set("redirect_uri", deps.callbackUrl);
+  url.searchParams.set("redirect_uri", redirectUriFor(deps.baseUrl, grant.provider));
   url.searchParams.set("response_type", "code");
   if (grant.scopes.length > 0) url.searchParams.set("scope", grant.scopes.join(" "));
   url.searchParams.set("state", state);
@@ -56,7 +75,11 @@ function credentialOf(
   return credential;
 }
 
-/** Exchanges the code of a callback whose `state` was already taken and checked. */
+/**
+ * Exchanges the code of a callback whose `state` was already taken and checked, and which came to
+ * `grant.provider`'s own redirect URI. `iss` is checked when the provider sends it or says it does
+ * (RFC 9207).
+ */
 export async function finishGrant(
   deps: ProviderFlowDeps,
   grant: PendingGrant,
@@ -70,7 +93,7 @@ export async function finishGrant(
     server.client,
     server.auth,
     params,
-    deps.callbackUrl,
+    redirectUriFor(deps.baseUrl, grant.provider),
     grant.verifier,
     server.options,
   );

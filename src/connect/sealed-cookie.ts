@@ -71,8 +71,34 @@ export function readCookie(request: Request, name: string): string | undefined {
 }
 
 /**
+ * Where the connect pages' cookies live and what their names start with, from the base URL: at an
+ * https origin's root `__Host-` (Secure, `Path=/`, no `Domain`), which no sibling subdomain can set
+ * (cookie tossing); under a path `__Secure-` at `<path>/connect`; plain names only on plain-http
+ * loopback, for development.
+ */
+export interface CookieScope {
+  prefix: "__Host-" | "__Secure-" | "";
+  path: string;
+  secure: boolean;
+}
+
+/** @throws RangeError when `baseUrl` is plain http on a host other than loopback. */
+export function cookieScope(baseUrl: URL, loopback: boolean): CookieScope {
+  const connectPath = `${baseUrl.pathname}connect`;
+  if (baseUrl.protocol === "https:") {
+    return baseUrl.pathname === "/"
+      ? { prefix: "__Host-", path: "/", secure: true }
+      : { prefix: "__Secure-", path: connectPath, secure: true };
+  }
+  if (baseUrl.protocol === "http:" && loopback) return { prefix: "", path: connectPath, secure: false };
+  throw new RangeError(
+    "The connect pages' baseUrl must be https (plain http only on a loopback host, for development)",
+  );
+}
+
+/**
  * A `Set-Cookie` value: HttpOnly, SameSite=Lax, Secure unless served on loopback, scoped to
- * `options.path` (the connect pages' path, e.g. `/connect`, or `/app/connect` under a prefix).
+ * `options.path` (see `CookieScope`).
  */
 export function cookieHeader(
   name: string,

@@ -8,7 +8,8 @@
 
 /**
  * pending → accepted | declined | cancelled (the client's answer) → completed (the web side
- * finished) | expired (the deadline passed first). `completed` and `expired` are final.
+ * finished) | expired (the deadline passed first). `completed` and `expired` are final, except that
+ * a completion not yet announced is withdrawn when storing its result fails (`InteractionManager.complete`).
  */
 export type InteractionStatus = "pending" | "accepted" | "declined" | "cancelled" | "completed" | "expired";
 

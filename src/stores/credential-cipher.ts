@@ -33,6 +33,8 @@ export interface SealedSecret {
 const PLAINTEXT_KEY_ID = "";
 const IV_BYTES = 12;
 const AAD_LABEL = "mcp-handoff credential v1";
+/** What a key check value seals: a constant, so that only the key that sealed it opens it to this text. */
+const KEY_CHECK_TEXT = "mcp-handoff vault key check v1";
 
 export type Secrets = Pick<StoredCredential, "secret" | "refreshToken">;
 
@@ -83,6 +85,41 @@ export class CredentialCipher {
   }
 
   /**
+   * A key check value for the current key: a constant sealed under a random IV. Stored once per key
+   * id, it lets a later vault tell whether it holds the same key under that id, without the key
+   * (or anything derived from it alone) ever being stored. `undefined` without encryption.
+   */
+  keyCheck(): SealedSecret | undefined {
+    const key = this.#keys.get(this.#currentKeyId);
+    if (key === undefined) return undefined;
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv("aes-256-gcm", key, iv);
+    cipher.setAAD(keyCheckData(this.#currentKeyId));
+    const ciphertext = Buffer.concat([cipher.update(KEY_CHECK_TEXT, "utf8"), cipher.final()]);
+    return { keyId: this.#currentKeyId, iv, ciphertext, tag: cipher.getAuthTag() };
+  }
+
+  /**
+   * @throws SdkError "INVALID_ARGUMENT", naming the key id and nothing secret, when `check` (the key
+   *   check value stored for the current key id) was not made with the current key: writing would
+   *   seal credentials that the vault's other users cannot read.
+   */
+  assertCurrentKey(check: SealedSecret): void {
+    const key = this.#keys.get(this.#currentKeyId);
+    if (key === undefined || check.keyId !== this.#currentKeyId) return;
+    let text = "";
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", key, check.iv);
+      decipher.setAAD(keyCheckData(check.keyId));
+      decipher.setAuthTag(check.tag);
+      text = Buffer.concat([decipher.update(check.ciphertext), decipher.final()]).toString("utf8");
+    } catch {
+      // A wrong key fails authentication; the text check below then refuses.
+    }
+    if (text !== KEY_CHECK_TEXT) throw wrongKey(check.keyId);
+  }
+
+  /**
    * @throws SdkError "CREDENTIAL_UNREADABLE" when the key is not configured or wrong, or the sealed
    * secret belongs to another user or provider; the message names the provider and key id only.
    */
@@ -122,6 +159,18 @@ export class CredentialCipher {
       if (plaintext !== sealed.ciphertext) plaintext.fill(0);
     }
   }
+}
+
+/** The refusal to write with a key that is not the one stored credentials were sealed with under `keyId`. */
+export function wrongKey(keyId: string): SdkError {
+  return new SdkError(
+    "INVALID_ARGUMENT",
+    `Vault key "${keyId}" is not the key this vault's credentials were sealed with under that id (its key check value does not match); nothing was written. Configure the original key under "${keyId}", or the new key under a new id.`,
+  );
+}
+
+function keyCheckData(keyId: string): Buffer {
+  return Buffer.from(JSON.stringify([KEY_CHECK_TEXT, keyId]));
 }
 
 /** Binds a sealed secret to its row; a JSON array keeps `("a|b", "c")` apart from `("a", "b|c")`. */

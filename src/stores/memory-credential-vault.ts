@@ -17,6 +17,12 @@ interface MemoryRecord {
   metadata: CredentialMetadata;
 }
 
+/** What vaults opened `from` one another share: the records and the key check value of each key id. */
+interface MemoryStorage {
+  records: Map<string, MemoryRecord>;
+  keyChecks: Map<string, SealedSecret>;
+}
+
 export interface MemoryCredentialVaultOptions {
   /** Keys to seal secrets with, or `INSECURE_PLAINTEXT_VAULT_FOR_TESTS`. */
   encryption: VaultEncryption;
@@ -29,22 +35,32 @@ export interface MemoryCredentialVaultOptions {
 
 /**
  * A `CredentialVault` in this process's memory. It seals secrets exactly as the SQLite vault
- * does, so a heap dump holds ciphertext, not the secrets it keeps.
+ * does, so a heap dump holds ciphertext, not the secrets it keeps. Its first write with a key id
+ * keeps a key check value for it, shared with the vaults opened `from` it, so a vault given another
+ * key under that id refuses to write.
  */
 export class MemoryCredentialVault implements CredentialVault {
   readonly #cipher: CredentialCipher;
-  readonly #records: Map<string, MemoryRecord>;
+  readonly #storage: MemoryStorage;
 
   /** @throws SdkError "INVALID_ARGUMENT" when a key is not 32 bytes or `currentKeyId` is not among the keys. */
   constructor(options: MemoryCredentialVaultOptions) {
     this.#cipher = new CredentialCipher(options.encryption);
-    this.#records = options.from ? options.from.#records : new Map();
+    this.#storage = options.from ? options.from.#storage : { records: new Map(), keyChecks: new Map() };
   }
 
-  /** @throws SdkError "INVALID_ARGUMENT" when a field has the wrong type. */
+  get #records(): Map<string, MemoryRecord> {
+    return this.#storage.records;
+  }
+
+  /**
+   * @throws SdkError "INVALID_ARGUMENT" when a field has the wrong type, or the current key is not
+   *   the one this storage's credentials were sealed with under its id (nothing is written).
+   */
   async put(user: UserRef, credential: StoredCredential): Promise<void> {
     checkUser(user);
     checkCredential(credential);
+    this.#checkCurrentKey();
     const owner = { issuer: user.issuer, subject: user.subject };
     this.#records.set(recordKey(owner, credential.provider), {
       user: owner,
@@ -72,9 +88,11 @@ export class MemoryCredentialVault implements CredentialVault {
   /**
    * Re-seals every credential not sealed with the current key; all or none.
    * @returns how many were re-sealed.
-   * @throws SdkError "CREDENTIAL_UNREADABLE" (and changes nothing) when one cannot be decrypted.
+   * @throws SdkError "CREDENTIAL_UNREADABLE" (and changes nothing) when one cannot be decrypted;
+   *   SdkError "INVALID_ARGUMENT" when the current key fails its key check, as for `put`.
    */
   async rotate(): Promise<number> {
+    this.#checkCurrentKey();
     const resealed: [string, MemoryRecord][] = [];
     for (const [key, record] of this.#records) {
       if (record.sealed.keyId === this.#cipher.currentKeyId) continue;
@@ -83,6 +101,18 @@ export class MemoryCredentialVault implements CredentialVault {
     }
     for (const [key, record] of resealed) this.#records.set(key, record);
     return resealed.length;
+  }
+
+  /** Keeps the current key's check value on first use, and refuses a key that does not match the kept one. */
+  #checkCurrentKey(): void {
+    const keyId = this.#cipher.currentKeyId;
+    const kept = this.#storage.keyChecks.get(keyId);
+    if (kept !== undefined) {
+      this.#cipher.assertCurrentKey(kept);
+      return;
+    }
+    const check = this.#cipher.keyCheck();
+    if (check !== undefined) this.#storage.keyChecks.set(keyId, check);
   }
 }
 

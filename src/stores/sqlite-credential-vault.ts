@@ -1,6 +1,6 @@
 import type { Statement } from "better-sqlite3";
 import type { StoredCredential, UserRef } from "../interaction/model.js";
-import { CredentialCipher, type SealedSecret, type VaultEncryption } from "./credential-cipher.js";
+import { CredentialCipher, type SealedSecret, type VaultEncryption, wrongKey } from "./credential-cipher.js";
 import { assertOpen, openSqlite, type SqliteDatabase, type SqliteFileOptions } from "./sqlite.js";
 import type { CredentialVault } from "./types.js";
 import {
@@ -28,6 +28,16 @@ CREATE TABLE handoff_credentials (
 ) WITHOUT ROWID;
 `;
 
+/** Version 2: the key check value of each key id (a constant sealed with that key), written once. */
+const KEY_CHECKS = `
+CREATE TABLE handoff_credential_key_checks (
+  key_id TEXT PRIMARY KEY,
+  iv BLOB NOT NULL,
+  ciphertext BLOB NOT NULL,
+  tag BLOB NOT NULL
+) WITHOUT ROWID;
+`;
+
 interface Row {
   issuer: string;
   subject: string;
@@ -43,6 +53,8 @@ interface Row {
 
 type RowKey = Pick<Row, "issuer" | "subject" | "provider">;
 
+type KeyCheckRow = Pick<Row, "key_id" | "iv" | "ciphertext" | "tag">;
+
 export type SqliteCredentialVaultOptions = SqliteFileOptions & {
   /** Keys to seal secrets with, or `INSECURE_PLAINTEXT_VAULT_FOR_TESTS`. */
   encryption: VaultEncryption;
@@ -51,6 +63,9 @@ export type SqliteCredentialVaultOptions = SqliteFileOptions & {
 /**
  * A `CredentialVault` in a SQLite database (better-sqlite3). Secrets rest sealed with AES-256-GCM;
  * each row records its key id, so rows sealed with an older key stay readable until `rotate()`.
+ * The first write with a key id stores a key check value for it (in a file written before there
+ * were any, one of that id's rows is opened instead), so a vault given another key under that id
+ * refuses to write rather than mix rows that the other vaults cannot read.
  */
 export class SqliteCredentialVault implements CredentialVault {
   readonly #cipher: CredentialCipher;
@@ -62,6 +77,11 @@ export class SqliteCredentialVault implements CredentialVault {
   readonly #delete: Statement<[RowKey]>;
   readonly #stale: Statement<[string], Row>;
   readonly #reseal: Statement<[Pick<Row, "key_id" | "iv" | "ciphertext" | "tag"> & RowKey & { old_key_id: string }]>;
+  readonly #selectKeyCheck: Statement<[string], KeyCheckRow>;
+  readonly #insertKeyCheck: Statement<[KeyCheckRow]>;
+  readonly #anySealedWith: Statement<[string], Row>;
+  /** Whether the current key passed its key check; it cannot stop passing, since checks are never changed. */
+  #keyChecked = false;
 
   /**
    * @throws SdkError "INVALID_ARGUMENT" when a key is not 32 bytes, `currentKeyId` is not among the
@@ -69,7 +89,7 @@ export class SqliteCredentialVault implements CredentialVault {
    */
   constructor(options: SqliteCredentialVaultOptions) {
     this.#cipher = new CredentialCipher(options.encryption);
-    const { db, owned } = openSqlite(options, "credentials", 1, SCHEMA);
+    const { db, owned } = openSqlite(options, "credentials", 2, SCHEMA + KEY_CHECKS, { 2: KEY_CHECKS });
     this.#db = db;
     this.#ownsDb = owned;
     const where = "issuer = @issuer AND subject = @subject AND provider = @provider";
@@ -88,13 +108,23 @@ export class SqliteCredentialVault implements CredentialVault {
       `UPDATE handoff_credentials SET key_id = @key_id, iv = @iv, ciphertext = @ciphertext, tag = @tag
        WHERE ${where} AND key_id = @old_key_id`,
     );
+    this.#selectKeyCheck = this.#db.prepare("SELECT * FROM handoff_credential_key_checks WHERE key_id = ?");
+    this.#insertKeyCheck = this.#db.prepare(
+      `INSERT INTO handoff_credential_key_checks (key_id, iv, ciphertext, tag)
+       VALUES (@key_id, @iv, @ciphertext, @tag) ON CONFLICT (key_id) DO NOTHING`,
+    );
+    this.#anySealedWith = this.#db.prepare("SELECT * FROM handoff_credentials WHERE key_id = ? LIMIT 1");
   }
 
-  /** @throws SdkError "INVALID_ARGUMENT" when a field has the wrong type. */
+  /**
+   * @throws SdkError "INVALID_ARGUMENT" when a field has the wrong type, or the current key is not
+   *   the one this file's credentials were sealed with under its id (nothing is written).
+   */
   async put(user: UserRef, credential: StoredCredential): Promise<void> {
     assertOpen(this.#db, this.#closed);
     checkUser(user);
     checkCredential(credential);
+    this.#checkCurrentKey();
     const sealed = this.#cipher.seal(user, credential.provider, credential);
     const metadata = metadataOf(credential);
     this.#upsert.run({
@@ -127,10 +157,12 @@ export class SqliteCredentialVault implements CredentialVault {
    * Re-seals, in one transaction, every row not sealed with the current key. Afterwards the old
    * keys can be dropped from the configuration.
    * @returns how many rows were re-sealed.
-   * @throws SdkError "CREDENTIAL_UNREADABLE" (and changes nothing) when a row cannot be decrypted.
+   * @throws SdkError "CREDENTIAL_UNREADABLE" (and changes nothing) when a row cannot be decrypted;
+   *   SdkError "INVALID_ARGUMENT" when the current key fails its key check, as for `put`.
    */
   async rotate(): Promise<number> {
     assertOpen(this.#db, this.#closed);
+    this.#checkCurrentKey();
     const rotateAll = this.#db.transaction(() => {
       let count = 0;
       for (const row of this.#stale.all(this.#cipher.currentKeyId)) {
@@ -147,6 +179,30 @@ export class SqliteCredentialVault implements CredentialVault {
     });
     // IMMEDIATE takes the write lock before reading, so no other connection writes in between.
     return rotateAll.immediate();
+  }
+
+  /** Stores the current key's check value on first use, and refuses a key that does not match the stored one. */
+  #checkCurrentKey(): void {
+    const keyId = this.#cipher.currentKeyId;
+    if (this.#keyChecked || keyId === "") return;
+    let stored = this.#selectKeyCheck.get(keyId);
+    if (stored === undefined) {
+      // Rows written before key checks existed: the current key must open one of its id's rows.
+      const row = this.#anySealedWith.get(keyId);
+      if (row !== undefined) {
+        try {
+          this.#cipher.open({ issuer: row.issuer, subject: row.subject }, row.provider, sealedOf(row));
+        } catch {
+          throw wrongKey(keyId);
+        }
+      }
+      const check = this.#cipher.keyCheck();
+      if (check !== undefined) this.#insertKeyCheck.run(sealedColumns(check));
+      // Another connection may have stored its own first; that one is the check.
+      stored = this.#selectKeyCheck.get(keyId);
+    }
+    if (stored !== undefined) this.#cipher.assertCurrentKey(sealedOf(stored));
+    this.#keyChecked = true;
   }
 
   /**
@@ -167,7 +223,7 @@ function sealedColumns(sealed: SealedSecret): Pick<Row, "key_id" | "iv" | "ciphe
   return { key_id: sealed.keyId, iv: sealed.iv, ciphertext: sealed.ciphertext, tag: sealed.tag };
 }
 
-function sealedOf(row: Row): SealedSecret {
+function sealedOf(row: KeyCheckRow): SealedSecret {
   return { keyId: row.key_id, iv: row.iv, ciphertext: row.ciphertext, tag: row.tag };
 }
 

@@ -32,8 +32,10 @@ const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS handoff_schema_versions (
 )`;
 
 /**
- * Opens the database and creates `component`'s tables with `schema` unless the version table says
- * they exist. A file the store opens itself uses WAL, so readers never wait for a writer.
+ * Opens the database and creates `component`'s tables with `schema` (the tables of `version`) unless
+ * the version table says they exist; tables of an older version are brought up to `version` by the
+ * `migrations` to each later version, in one transaction. A file the store opens itself uses WAL,
+ * so readers never wait for a writer.
  * @throws SdkError "INVALID_ARGUMENT" when the database holds a newer schema version than `version`.
  */
 export function openSqlite(
@@ -41,6 +43,7 @@ export function openSqlite(
   component: string,
   version: number,
   schema: string,
+  migrations: Readonly<Record<number, string>> = {},
 ): SqliteHandle {
   const owned = options.database === undefined;
   const db = options.database ?? new Database(options.filename);
@@ -55,11 +58,19 @@ export function openSqlite(
       if (row === undefined) {
         db.exec(schema);
         db.prepare("INSERT INTO handoff_schema_versions (component, version) VALUES (?, ?)").run(component, version);
-      } else if (row.version > version) {
+        return;
+      }
+      // Schema numbers, not protocol revisions: each step from the stored one up to this one.
+      const steps = version - row.version;
+      if (steps < 0) {
         throw new SdkError(
           "INVALID_ARGUMENT",
           `The database holds ${component} schema version ${row.version}; this version of mcp-handoff reads up to ${version}.`,
         );
+      }
+      for (let step = 1; step <= steps; step++) db.exec(migrations[row.version + step] ?? "");
+      if (steps > 0) {
+        db.prepare("UPDATE handoff_schema_versions SET version = ? WHERE component = ?").run(version, component);
       }
     }).immediate();
     return { db, owned };

@@ -1,6 +1,7 @@
 /**
  * The hand-off end to end in headless Chromium, for each wire form and each path: a tool call,
  * the hand-off, the client's consent, login at the MCP authorization server and consent there,
+ * the connect page's "Connect items to alice@example.com?" confirmed,
  * login and consent at the third party, the callback storing the grant in the vault, completion,
  * and the call (retried on the error path) returning the user's third-party items. The pages are
  * driven through their forms; cookies live in Chromium's own store. On 2026-07-28 (the client
@@ -11,6 +12,7 @@
  * line, unless `CI` is set, where they fail naming what to install (`chromium-rule.ts`).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { close, listen } from "../../examples/demo/full/authorization-servers.js";
 import { Chromium } from "../../examples/demo/full/chromium.js";
 import type { Landing } from "../../examples/demo/full/user-agent.js";
 import { errorCodes, methods, type Run, requireChromium, SKIP_BROWSER, startRun, WIRE, type Wired } from "./support.js";
@@ -114,7 +116,11 @@ describe.skipIf(SKIP_BROWSER !== undefined)("hand-off end to end in headless Chr
         const thirdParty = host(world.thirdPartyIssuer);
         expect(visited.filter((v) => v.startsWith(`POST ${mcpAs}/interaction/`))).toHaveLength(2); // login, consent
         expect(visited.filter((v) => v.startsWith(`POST ${thirdParty}/interaction/`))).toHaveLength(2);
-        expect(visited).toContain(`GET ${host(world.origin)}/connect/callback`);
+        // Between the two, the user confirmed on the connect page that it is their account being linked.
+        const confirmed = visited.indexOf(`POST ${host(world.origin)}${new URL(run.shown[0]?.url ?? "").pathname}`);
+        expect(confirmed).toBeGreaterThan(visited.findLastIndex((v) => v.startsWith(`POST ${mcpAs}/`)));
+        expect(confirmed).toBeLessThan(visited.findIndex((v) => v.startsWith(`POST ${thirdParty}/`)));
+        expect(visited).toContain(`GET ${host(world.origin)}/connect/callback/items`);
 
         // The connect session cookie is one the page's scripts cannot read and other sites do not send.
         const cookies = await window.context.cookies(`${world.origin}/connect/`);
@@ -215,7 +221,7 @@ describe.skipIf(SKIP_BROWSER !== undefined)("hand-off end to end in headless Chr
       const visited = window.navigations.map((n) => `${n.method} ${host(n.url)}${new URL(n.url).pathname}`);
       expect(visited.filter((v) => v.startsWith(`POST ${host(world.mcpIssuer)}/interaction/`))).toHaveLength(2);
       expect(visited.filter((v) => v.startsWith(`POST ${host(world.thirdPartyIssuer)}/interaction/`))).toHaveLength(2);
-      expect(visited).toContain(`GET ${host(world.origin)}/connect/callback`);
+      expect(visited).toContain(`GET ${host(world.origin)}/connect/callback/items`);
 
       // The vault holds alice's grant; neither the wire (requestState included) nor the page carries it.
       const secret = await world.storedSecret("alice");
@@ -227,7 +233,7 @@ describe.skipIf(SKIP_BROWSER !== undefined)("hand-off end to end in headless Chr
   );
 
   it(
-    "bob opening alice's connect link in his browser gets the refusal page; nothing is stored",
+    "bob opening alice's connect link in his browser gets the page of an unknown link; nothing is stored",
     async () => {
       // Alice's client gets the hand-off; the link reaches bob (a forwarded link), whose browser logs in as bob.
       run = await startRun(chromium, { wire: "url-elicitation", waitInRequest: false, consent: false });
@@ -239,11 +245,64 @@ describe.skipIf(SKIP_BROWSER !== undefined)("hand-off end to end in headless Chr
       expect(url.startsWith(`${world.origin}/connect/`)).toBe(true);
 
       const page = await window.signIn(url, "bob");
-      expect(page.status).toBe(403);
-      expect(page.text).toContain("This link was made for another account. Nothing was changed.");
+      expect(page.status).toBe(404);
+      expect(page.text).toContain("This link is unknown or no longer valid, or it was made for another account.");
+      expect(page.text).toContain("signed in here as bob@example.com");
       expect(window.navigations.some((n) => host(n.url) === host(world.thirdPartyIssuer))).toBe(false);
       expect(await world.storedSecret("alice")).toBeUndefined();
       expect(await world.storedSecret("bob")).toBeUndefined();
+    },
+    TIMEOUT,
+  );
+});
+
+describe.skipIf(SKIP_BROWSER)("the connect pages' confirmation in headless Chromium", () => {
+  it(
+    "posted from a page of the same site on another origin, with a valid CSRF token, is refused; the page's own button goes on",
+    async () => {
+      run = await startRun(chromium, { wire: "url-elicitation", waitInRequest: false, consent: false });
+      const { world, window } = run;
+      await expect(run.handoff.callTool({ name: "list_items", arguments: {} })).rejects.toMatchObject({
+        reason: "declined",
+      });
+      const url = run.shown[0]?.url ?? "";
+      const question = await window.signIn(url, "alice", { confirm: false });
+      expect(question.status).toBe(200);
+      expect(question.text).toContain("signed in here as alice@example.com");
+      const page = await window.context.newPage();
+      await page.goto(url);
+      const csrf = await page.locator('form:has(button[value="connect"]) input[name="csrf"]').getAttribute("value");
+
+      // Another port of 127.0.0.1: the same site, so the browser sends the session cookie along.
+      const sibling = await listen("127.0.0.1");
+      sibling.handle((_req, res) => {
+        res
+          .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          .end(
+            `<!doctype html><form method="post" action="${url}"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="action" value="connect"><button type="submit">Win a prize</button></form>`,
+          );
+      });
+      try {
+        await page.goto(sibling.origin);
+        const answer = page.waitForResponse(
+          (response) => response.url() === url && response.request().method() === "POST",
+        );
+        await page.locator("button").click();
+        expect((await answer).status()).toBe(403);
+        await page.waitForLoadState("load");
+        expect(await page.locator("body").textContent()).toContain("sent from another site");
+        expect(window.navigations.some((n) => host(n.url) === host(world.thirdPartyIssuer))).toBe(false);
+
+        // The same token, from the page's own button, goes on to the third party.
+        await page.goto(url);
+        const leaving = page.waitForRequest((request) => host(request.url()) === host(world.thirdPartyIssuer));
+        await page.locator('button[value="connect"]').click();
+        await leaving;
+      } finally {
+        await page.close();
+        await close(sibling.server);
+      }
+      expect(await world.storedSecret("alice")).toBeUndefined();
     },
     TIMEOUT,
   );

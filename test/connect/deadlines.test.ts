@@ -31,7 +31,7 @@ describe("connect: the interaction's deadline", () => {
     const atThirdParty = await browser.goSigningIn(url, "alice", onThirdParty);
     world.clock.time += TEN_MINUTES + 1;
     const page = await browser.goSigningIn(atThirdParty.response.headers.get("location") ?? "", "alice");
-    expect(new URL(page.url).pathname).toBe("/connect/callback");
+    expect(new URL(page.url).pathname).toBe("/connect/callback/github");
     expect(page.text).not.toContain("Done");
     expect(await world.vault.get(alice(), "github")).toBeUndefined();
     expect((await world.manager.get(idOf(url)))?.status).toBe("expired");
@@ -50,7 +50,7 @@ describe("connect: the interaction's deadline", () => {
       return response;
     });
     const page = await browser.goSigningIn(atThirdParty.response.headers.get("location") ?? "", "alice");
-    expect(new URL(page.url).pathname).toBe("/connect/callback");
+    expect(new URL(page.url).pathname).toBe("/connect/callback/github");
     expect(page.text).not.toContain("Done");
     expect(await world.vault.get(alice(), "github")).toBeUndefined();
     expect((await world.manager.get(idOf(url)))?.status).toBe("expired");

@@ -123,11 +123,13 @@ describe("connect: no secret reaches MCP traffic or logs", () => {
     expect(await callText(peer, "forecast")).toBe(`key of length ${apiKey.length}`);
 
     // A failing step, so the report path has something to say too.
-    const stale = await browser.go(`${world.connectOrigin}/connect/callback?state=unknown&code=whatever`);
+    const stale = await browser.go(`${world.connectOrigin}/connect/callback/github?state=unknown&code=whatever`);
     expect(stale.response.status).toBe(403);
 
     const stored = await world.vault.get(alice, "github");
-    const callback = browser.hops.map((hop) => new URL(hop.url)).find((url) => url.pathname === "/connect/callback");
+    const callback = browser.hops
+      .map((hop) => new URL(hop.url))
+      .find((url) => url.pathname === "/connect/callback/github");
     const secrets: Record<string, string | undefined> = {
       "access token": stored?.secret,
       "refresh token": stored?.refreshToken,

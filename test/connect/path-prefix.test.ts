@@ -26,6 +26,7 @@ describe("connect: pages under a path prefix", () => {
     expect(page.text).toContain("Done — return to your app");
     expect((await world.manager.get(idOf(url)))?.status).toBe("completed");
     expect(JSON.parse(await callText(peer, "repos"))).toEqual(["alice-repo-1", "alice-repo-2"]);
+    expect(browser.hops.map((hop) => new URL(hop.url).pathname)).toContain("/app/connect/callback/github");
     const paths = browser.hops
       .flatMap((hop) => hop.setCookies)
       .filter((header) => header.startsWith("mcp_connect_"))
@@ -45,5 +46,9 @@ describe("connect: pages under a path prefix", () => {
     const login = (redirectPath: string) => ({ issuer: world.mcpIssuer, clientId: "mcp-connect", redirectPath });
     expect(() => createConnectHandler({ ...options, login: login("/connect/login") })).toThrow(RangeError);
     expect(() => createConnectHandler({ ...options, login: login("/app/connect/login") })).not.toThrow();
+    const providers = { "my/provider": { issuer: world.mcpIssuer, clientId: "x" } };
+    expect(() => createConnectHandler({ ...options, providers, login: login("/app/connect/login") })).toThrow(
+      RangeError,
+    );
   });
 });

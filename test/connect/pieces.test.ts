@@ -1,6 +1,8 @@
 /** The connect flow's small parts: sealed cookies, single-use state, purposes, escaping. */
 import { describe, expect, it } from "vitest";
+import { displayName } from "../../src/connect/login.js";
 import { escapeHtml, secretForm } from "../../src/connect/pages.js";
+import { redirectUriFor } from "../../src/connect/provider-flow.js";
 import { readPurpose } from "../../src/connect/purpose.js";
 import { CookieSealer } from "../../src/connect/sealed-cookie.js";
 import { MemoryGrantStateStore } from "../../src/connect/state-store.js";
@@ -86,8 +88,43 @@ describe("purposes", () => {
 describe("pages", () => {
   it("escape every dynamic text", async () => {
     expect(escapeHtml(`<script>"'&`)).toBe("&#60;script&#62;&#34;&#39;&#38;");
-    const html = await secretForm("<b>x</b>", "key\"'", "tok").text();
+    const account = { name: "<i>mallory</i>", subject: 'm"', issuer: "https://as" };
+    const html = await secretForm("<b>x</b>", "key\"'", account, { csrf: "tok" }, { csrf: "t2" }).text();
     expect(html).not.toContain("<b>x</b>");
+    expect(html).not.toContain("<i>");
     expect(html).toContain("&#60;b&#62;x&#60;/b&#62;");
+    expect(html).toContain("&#60;i&#62;mallory&#60;/i&#62;");
+  });
+});
+
+describe("redirect URIs", () => {
+  it("are one per provider, under the base URL's path", () => {
+    expect(redirectUriFor("https://mcp.example.com", "github")).toBe("https://mcp.example.com/connect/callback/github");
+    expect(redirectUriFor("https://mcp.example.com/app/", "git-hub.v2")).toBe(
+      "https://mcp.example.com/app/connect/callback/git-hub.v2",
+    );
+  });
+
+  it("refuse a provider name that is not one path segment", () => {
+    for (const name of ["", "..", ".hidden", "a/b", "a?b", "ä", "x".repeat(65)]) {
+      expect(() => redirectUriFor("https://mcp.example.com", name), name).toThrow(RangeError);
+    }
+  });
+});
+
+describe("display names", () => {
+  it("come from email, then preferred_username, then name, then the subject", () => {
+    const all = { email: "alice@example.com", preferred_username: "alice", name: "Alice A." };
+    expect(displayName(all, "sub-1")).toBe("alice@example.com");
+    expect(displayName({ ...all, email: undefined }, "sub-1")).toBe("alice");
+    expect(displayName({ name: "Alice A.", email: 3 }, "sub-1")).toBe("Alice A.");
+    expect(displayName({}, "sub-1")).toBe("sub-1");
+  });
+
+  it("drop control and format characters (bidi overrides), so a name cannot pass for another", () => {
+    expect(displayName({ email: "\u202Emoc.elpmaxe@ecila\u202C" }, "s")).toBe("moc.elpmaxe@ecila");
+    expect(displayName({ name: "alice\n@example.com\u0007" }, "s")).toBe("alice@example.com");
+    expect(displayName({ email: "\u200B\u2066" }, "s")).toBe("s");
+    expect([...displayName({ name: "x".repeat(500) }, "s")]).toHaveLength(128);
   });
 });

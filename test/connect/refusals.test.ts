@@ -25,16 +25,30 @@ async function nothingStored(): Promise<void> {
 }
 
 describe("connect: refusals", () => {
-  it("bob opening alice's link is refused; nothing is stored and alice's interaction stays pending", async () => {
+  it("bob opening alice's link gets exactly the answer to an unknown link; nothing is stored and alice's interaction stays pending", async () => {
     const url = await handOffUrl(world, await peerFor(world, "alice"), "repos");
     const bob = new Browser();
     const page = await bob.goSigningIn(url, "bob");
-    expect(page.response.status).toBe(403);
-    expect(page.text).toContain("another account");
+    const unknown = await bob.go(`${world.connectOrigin}/connect/${"A".repeat(22)}`);
+    expect(page.response.status).toBe(404);
+    expect(unknown.response.status).toBe(404);
+    expect(page.text).toBe(unknown.text);
+    expect(page.text).toContain("made for another account");
+    expect(page.text).toContain("bob@example.com"); // who is signed in, and a way to sign in as someone else
     expect(page.response.headers.get("cache-control")).toBe("no-store");
     expect(bob.hops.some((hop) => onThirdParty(new URL(hop.url)))).toBe(false);
     await nothingStored();
     expect((await world.manager.get(idOf(url)))?.status).toBe("pending");
+    // Whatever alice's link has become, bob learns nothing of it.
+    const done = await handOffUrl(world, await peerFor(world, "alice"), "repos");
+    await world.manager.complete(idOf(done), { user: user("alice") });
+    const expired = await handOffUrl(world, await peerFor(world, "alice"), "repos");
+    world.clock.time += 600_001;
+    for (const link of [done, expired]) {
+      const answer = await bob.go(link);
+      expect(answer.response.status).toBe(404);
+      expect(answer.text).toBe(unknown.text);
+    }
   });
 
   it("an unknown or altered interaction id gets a plain not-found page", async () => {
@@ -70,7 +84,7 @@ describe("connect: refusals", () => {
     const bob = new Browser();
     await bob.goSigningIn(url, "bob"); // bob's own connect login; alice's link is refused
     const page = await bob.goSigningIn(authorize, "bob");
-    expect(new URL(page.url).pathname).toBe("/connect/callback");
+    expect(new URL(page.url).pathname).toBe("/connect/callback/github");
     expect(page.response.status).toBe(403);
     expect(page.text).toContain("Nothing was stored");
     await nothingStored();
@@ -83,7 +97,7 @@ describe("connect: refusals", () => {
     const done = await alice.goSigningIn(url, "alice");
     expect(done.text).toContain("Done — return to your app");
     const stored = await world.vault.get(user("alice"), "github");
-    const callback = alice.hops.find((hop) => new URL(hop.url).pathname === "/connect/callback")?.url ?? "";
+    const callback = alice.hops.find((hop) => new URL(hop.url).pathname === "/connect/callback/github")?.url ?? "";
     expect(callback).toContain("state=");
 
     const replay = await alice.go(callback);
@@ -98,7 +112,7 @@ describe("connect: refusals", () => {
     const browser = new Browser();
     const url = await handOffUrl(world, await peerFor(world, "alice"), "repos");
     await browser.goSigningIn(url, "alice", onThirdParty);
-    const page = await browser.go(`${world.connectOrigin}/connect/callback?code=x&state=made-up`);
+    const page = await browser.go(`${world.connectOrigin}/connect/callback/github?code=x&state=made-up`);
     expect(page.response.status).toBe(403);
     await nothingStored();
   });
@@ -110,7 +124,7 @@ describe("connect: refusals", () => {
     const login = await alice.go(atThirdParty.response.headers.get("location") ?? "");
     const uid = /\/interaction\/([^/?#]+)/.exec(login.url)?.[1] ?? "";
     const page = await alice.go(`${world.thirdParty.issuer}/interaction/${uid}/abort`);
-    expect(new URL(page.url).pathname).toBe("/connect/callback");
+    expect(new URL(page.url).pathname).toBe("/connect/callback/github");
     expect(page.response.status).toBe(502);
     expect(page.text).toContain("did not grant access");
     expect(world.reports).toContain("The provider did not grant access");

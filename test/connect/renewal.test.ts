@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConnectHandler } from "../../src/connect/index.js";
+import { CookieSealer } from "../../src/connect/sealed-cookie.js";
 import { Browser } from "./browser.js";
 import { callText, handOffUrl, peerFor, type World } from "./calls.js";
 import { startWorld } from "./world.js";
@@ -44,19 +45,58 @@ describe("connect: credentials over time", () => {
     await world.vault.delete(alice(), "github");
   });
 
-  it("served at an https base URL, its cookies are Secure", async () => {
+  it("served at an https origin, its cookies are __Host- (Secure, Path=/); under a path, __Secure-; plain http elsewhere than loopback is refused", async () => {
+    const handlerAt = (baseUrl: string) =>
+      createConnectHandler({
+        manager: world.manager,
+        vault: world.vault,
+        baseUrl,
+        login: {
+          issuer: world.mcpIssuer,
+          clientId: "mcp-connect",
+          redirectPath: `${new URL(baseUrl).pathname.replace(/\/$/, "")}/connect/login`,
+        },
+        providers: {},
+        cookieSecret: "another cookie secret of thirty-two bytes",
+      });
+    const cookieAt = async (baseUrl: string) => {
+      const response = await handlerAt(baseUrl)(new Request(`${baseUrl}/connect/AAAAAAAAAAAAAAAAAAAAAA`));
+      expect(response.status).toBe(303);
+      return (response.headers.getSetCookie()[0] ?? "").split("; ");
+    };
+    const root = await cookieAt("https://mcp.example.com");
+    expect(root[0]).toMatch(/^__Host-mcp_connect_login=/);
+    expect(root).toEqual(expect.arrayContaining(["Path=/", "HttpOnly", "SameSite=Lax", "Secure"]));
+    expect(root.some((part) => part.startsWith("Domain="))).toBe(false);
+    const underPath = await cookieAt("https://mcp.example.com/app");
+    expect(underPath[0]).toMatch(/^__Secure-mcp_connect_login=/);
+    expect(underPath).toEqual(expect.arrayContaining(["Path=/app/connect", "HttpOnly", "SameSite=Lax", "Secure"]));
+    expect(() => handlerAt("http://mcp.example.com/app")).toThrow(RangeError);
+  });
+
+  it("at an https origin, a session cookie without the __Host- prefix (as a sibling subdomain could set) is not read", async () => {
+    const secret = "another cookie secret of thirty-two bytes";
     const handler = createConnectHandler({
       manager: world.manager,
       vault: world.vault,
       baseUrl: "https://mcp.example.com",
       login: { issuer: world.mcpIssuer, clientId: "mcp-connect", redirectPath: "/connect/login" },
       providers: {},
-      cookieSecret: "another cookie secret of thirty-two bytes",
+      cookieSecret: secret,
     });
-    const response = await handler(new Request("https://mcp.example.com/connect/AAAAAAAAAAAAAAAAAAAAAA"));
-    expect(response.status).toBe(303);
-    const cookie = response.headers.getSetCookie()[0] ?? "";
-    expect(cookie.split("; ")).toEqual(expect.arrayContaining(["HttpOnly", "SameSite=Lax", "Secure"]));
+    // A session of the attacker's own, sealed as the pages seal it: valid, but under the plain name.
+    const session = new CookieSealer(secret).seal(
+      "session",
+      { user: { issuer: world.mcpIssuer, subject: "mallory" }, sid: "sid-of-mallory", name: "mallory" },
+      Date.now() + 60_000,
+    );
+    const open = (cookie: string) =>
+      handler(new Request("https://mcp.example.com/connect/AAAAAAAAAAAAAAAAAAAAAA", { headers: { cookie } }));
+    const tossed = await open(`mcp_connect_session=${session}`);
+    expect(tossed.status).toBe(303); // sent to sign in: the planted session counts for nothing
+    expect(new URL(tossed.headers.get("location") ?? "").origin).toBe(world.mcpIssuer);
+    const own = await open(`__Host-mcp_connect_session=${session}`);
+    expect(own.status).toBe(404); // read as a session: the (unknown) link itself answers
   });
 
   it("an expired access token is renewed with the refresh token; the call still lists alice's items", async () => {

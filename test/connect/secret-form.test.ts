@@ -23,6 +23,8 @@ describe("connect: secret form", () => {
     const form = await browser.goSigningIn(url, "alice");
     expect(form.response.status).toBe(200);
     expect(form.text).toContain('type="password"');
+    // It names the account the key will be kept for.
+    expect(/<h1>([^<]*)<\/h1>/.exec(form.text)?.[1]).toBe("Save your forecast API key for alice@example.com");
     expect(form.response.headers.get("content-security-policy")).toContain("default-src 'none'");
 
     const secret = "fc-live-4f1c2a9e7b";
@@ -49,5 +51,32 @@ describe("connect: secret form", () => {
     expect(unsigned.response.status).toBe(403);
     expect(await world.vault.get(alice(), "forecast")).toBeUndefined();
     expect((await world.manager.get(idOf(url)))?.status).toBe("pending");
+  });
+
+  it("a post from another site, even with the session's valid token, stores nothing; the page's own origin saves", async () => {
+    const url = await handOffUrl(world, await peerFor(world, "alice"), "forecast");
+    const browser = new Browser();
+    const form = await browser.goSigningIn(url, "alice");
+    const csrf = csrfOf(form.text);
+    const own = new URL(world.connectOrigin).origin;
+    const attempts: Record<string, string>[] = [
+      { origin: "http://evil.localhost:4444", "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site" },
+      { origin: "http://other.127.0.0.1.nip.io" },
+      { origin: own, "sec-fetch-site": "cross-site" },
+    ];
+    for (const headers of attempts) {
+      const page = await browser.go(url, { form: { csrf, secret: "planted-by-another-site" }, headers });
+      expect(page.response.status, JSON.stringify(headers)).toBe(403);
+    }
+    expect(await world.vault.get(alice(), "forecast")).toBeUndefined();
+    expect((await world.manager.get(idOf(url)))?.status).toBe("pending");
+    const saved = await browser.go(url, {
+      form: { csrf, secret: "fc-live-own-origin" },
+      headers: { origin: own, "sec-fetch-site": "same-origin" },
+    });
+    expect(saved.text).toContain("Done — return to your app");
+    expect((await world.vault.get(alice(), "forecast"))?.secret).toBe("fc-live-own-origin");
+    await world.vault.delete(alice(), "forecast");
   });
 });

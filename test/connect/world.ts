@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import {
+  type AuthorizationServerConfig,
   CredentialBroker,
   createConnectHandler,
   type GrantStateStore,
@@ -15,7 +16,12 @@ import {
 } from "../../src/connect/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
 import { McpServer, type ServerLogger } from "../../src/server/index.js";
-import { InProcessMessageBus, MemoryCredentialVault, MemoryInteractionStore } from "../../src/stores/index.js";
+import {
+  type CredentialVault,
+  InProcessMessageBus,
+  MemoryCredentialVault,
+  MemoryInteractionStore,
+} from "../../src/stores/index.js";
 import { close, listen, startMcpAuthorizationServer, startThirdParty } from "./authorization-servers.js";
 
 export class Clock {
@@ -56,6 +62,15 @@ export interface WorldOptions {
   report?: (message: string, error: unknown) => void;
   /** A path the pages are served under, e.g. `/app` (then `/app/connect/<id>`); default none. */
   prefix?: string;
+  /**
+   * How the third-party service (provider `github`) answers: `sendIss` as for `startThirdParty`;
+   * `sharedCallback` also registers `<connect origin>/connect/callback`, one redirect URI for every provider.
+   */
+  thirdParty?: { sendIss?: boolean; sharedCallback?: boolean };
+  /** More providers beside `github`, by name. */
+  providers?: Record<string, AuthorizationServerConfig>;
+  /** The vault the pages and the broker use, made around the world's own; default that one. */
+  vault?: (inner: CredentialVault) => CredentialVault;
 }
 
 export async function startWorld(options: WorldOptions = {}) {
@@ -65,14 +80,19 @@ export async function startWorld(options: WorldOptions = {}) {
   const prefix = options.prefix ?? "";
   const baseUrl = `${web.origin}${prefix}`;
   const mcpAs = await startMcpAuthorizationServer(baseUrl);
-  const thirdParty = await startThirdParty(baseUrl);
+  const thirdParty = await startThirdParty(baseUrl, "github", {
+    ...(options.thirdParty?.sendIss === undefined ? {} : { sendIss: options.thirdParty.sendIss }),
+    alsoRedirectTo: options.thirdParty?.sharedCallback ? [`${baseUrl}/connect/callback`] : [],
+  });
   const store = new MemoryInteractionStore({ now: clock.now });
   const manager = new InteractionManager({ store, bus: new InProcessMessageBus(), now: clock.now });
   const vaultKey = randomBytes(32);
   const cookieSecret = "a cookie secret of at least thirty-two bytes";
-  const vault = new MemoryCredentialVault({ encryption: { keys: { k1: vaultKey }, currentKeyId: "k1" } });
-  const providers = {
+  const inner = new MemoryCredentialVault({ encryption: { keys: { k1: vaultKey }, currentKeyId: "k1" } });
+  const vault = options.vault?.(inner) ?? inner;
+  const providers: Record<string, AuthorizationServerConfig> = {
     github: { issuer: thirdParty.issuer, clientId: "repo-connector", clientSecret: "repo-connector-secret-for-tests" },
+    ...options.providers,
   };
   const handler = createConnectHandler({
     manager,

@@ -68,6 +68,7 @@ describe.each([
         "browser    GET MCP server /connect/",
         "MCP authorization server /interaction/",
         "(logs in as alice)",
+        "(confirms it is their account)",
         "third party /interaction/",
         "(logs in as alice)",
         "(consents)",
@@ -83,7 +84,7 @@ describe.each([
       // The browser's own view of the end: the callback page, then what it says.
       expectInOrder(lines, [
         'server   the callback stored alice\'s "items" token',
-        "browser    GET MCP server /connect/callback → 200",
+        "browser    GET MCP server /connect/callback/items → 200",
         "browser  the last page says: Done — return to your app.",
       ]);
 

@@ -53,7 +53,7 @@ describe("the README's hand-off snippets", () => {
     const web = await listen("127.0.0.1");
     const resource = `${web.origin}/mcp`;
     const mcpAs = await startMcpLoginServer(resource, web.origin);
-    const thirdParty = await startThirdParty(web.origin);
+    const thirdParty = await startThirdParty(web.origin, "github");
     closers.push(mcpAs.close, thirdParty.close);
 
     vi.stubEnv("BASE_URL", web.origin);

@@ -188,6 +188,37 @@ export function runCredentialVaultContract(name: string, makeHarness: () => Vaul
       ]);
     });
 
+    it("refuses to write with another key under a key id it already knows, naming the id and no key", async () => {
+      const { open } = setup();
+      const credential = github();
+      await open(keys("k1", { k1 })).put(alice, credential);
+      const impostor = randomBytes(32);
+      const wrong = open(keys("k1", { k1: impostor }));
+      for (const write of [() => wrong.put(bob, github()), () => wrong.put(alice, github()), () => wrong.rotate()]) {
+        const error = await write().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(SdkError);
+        expect(error).toMatchObject({ code: "INVALID_ARGUMENT" });
+        expect((error as Error).message).toContain('"k1"');
+        expect((error as Error).message).toContain("key check value");
+        expectNoLeak(error, [
+          credential.secret,
+          k1.toString("hex"),
+          impostor.toString("hex"),
+          impostor.toString("base64"),
+        ]);
+      }
+      // Nothing was written: the right key still reads alice's credential, and bob has none.
+      const right = open(keys("k1", { k1 }));
+      expect(await right.get(alice, "github")).toStrictEqual(credential);
+      expect(await right.get(bob, "github")).toBeUndefined();
+      // The right key, and a new key id beside it, write as before.
+      await right.put(bob, github());
+      await open(keys("k2", { k1, k2 })).put(otherAlice, github());
+      await expect(open(keys("k2", { k1, k2: randomBytes(32) })).put(bob, github())).rejects.toMatchObject({
+        code: "INVALID_ARGUMENT",
+      });
+    });
+
     it("rotates all or nothing: one unreadable row leaves every row as it was", async () => {
       const { open } = setup();
       const k0 = randomBytes(32);

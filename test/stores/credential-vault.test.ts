@@ -135,6 +135,38 @@ describe("SqliteCredentialVault", () => {
     await again.close();
   });
 
+  it("brings a file of schema 1 (before key checks) up to 2, and refuses a wrong key there by one of its rows", async () => {
+    const filename = nextFile();
+    const k1 = randomBytes(32);
+    const credential = github();
+    const first = new SqliteCredentialVault({ filename, encryption: keys("k1", { k1 }) });
+    await first.put(alice, credential);
+    await first.close();
+    // As a file written before key checks: no such table, schema version 1.
+    const raw = new Database(filename);
+    raw.exec("DROP TABLE handoff_credential_key_checks");
+    raw.prepare("UPDATE handoff_schema_versions SET version = 1 WHERE component = 'credentials'").run();
+    raw.close();
+
+    const impostor = new SqliteCredentialVault({ filename, encryption: keys("k1", { k1: randomBytes(32) }) });
+    await expect(impostor.put(bob, github())).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringContaining("key check value"),
+    });
+    await impostor.close();
+    const right = new SqliteCredentialVault({ filename, encryption: keys("k1", { k1 }) });
+    expect(await right.get(alice, "github")).toStrictEqual(credential);
+    expect(await right.get(bob, "github")).toBeUndefined();
+    await right.put(bob, github());
+    await right.close();
+    const after = new Database(filename, { readonly: true });
+    expect(after.prepare("SELECT version FROM handoff_schema_versions WHERE component = 'credentials'").get()).toEqual({
+      version: 2,
+    });
+    expect(after.prepare("SELECT key_id FROM handoff_credential_key_checks").all()).toEqual([{ key_id: "k1" }]);
+    after.close();
+  });
+
   it("records the key id of each row", async () => {
     const database = new Database(":memory:");
     const [k1, k2] = [randomBytes(32), randomBytes(32)];

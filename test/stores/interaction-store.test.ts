@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { MemoryInteractionStore, SqliteInteractionStore } from "../../src/stores/index.js";
+import { InteractionManager } from "../../src/interaction/server/index.js";
+import { InProcessMessageBus, MemoryInteractionStore, SqliteInteractionStore } from "../../src/stores/index.js";
 import { newInteraction, runInteractionStoreContract } from "./interaction-store.contract.js";
 import { tempDir } from "./temp-dir.js";
 
@@ -70,5 +71,42 @@ describe("SqliteInteractionStore", () => {
     await store.close();
     await expect(store.create(newInteraction("late"))).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
     await expect(store.purgeExpired()).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+  });
+});
+
+describe("claiming a completion", () => {
+  const user = { issuer: "https://auth.example.com", subject: "alice" };
+  const input = { url: "https://mcp.example.com/connect/x", message: "Connect.", user, sessionId: "s" };
+
+  /** Two completions of one interaction race, each committing slowly: how many commits ran. */
+  async function race(first: InteractionManager, second: InteractionManager): Promise<number> {
+    const created = await first.create(input);
+    let commits = 0;
+    const commit = async () => {
+      commits += 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const outcomes = await Promise.allSettled([
+      first.complete(created.id, { user, commit }),
+      second.complete(created.id, { user, commit }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect((await second.get(created.id))?.status).toBe("completed");
+    return commits;
+  }
+
+  it("lets one of two completions commit, in memory and across two instances sharing a SQLite file", async () => {
+    const memory = new MemoryInteractionStore();
+    const shared = new InteractionManager({ store: memory, bus: new InProcessMessageBus(), sweepIntervalMs: 0 });
+    expect(await race(shared, shared)).toBe(1);
+
+    const filename = nextFile();
+    const [a, b] = [new SqliteInteractionStore({ filename }), new SqliteInteractionStore({ filename })];
+    const managers = [a, b].map(
+      (store) => new InteractionManager({ store, bus: new InProcessMessageBus(), sweepIntervalMs: 0 }),
+    );
+    expect(await race(managers[0] as InteractionManager, managers[1] as InteractionManager)).toBe(1);
+    await a.close();
+    await b.close();
   });
 });

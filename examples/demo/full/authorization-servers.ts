@@ -2,7 +2,9 @@
  * Real authorization servers for the connect tests and the full demo, each an `oidc-provider` on
  * loopback with its development login pages (any login name is an account): the MCP authorization
  * server on 127.0.0.1 and a third-party service on `localhost` (another cookie host, as two sites would be)
- * whose `/api/items` returns the items of the user a valid access token was issued to.
+ * whose `/api/items` returns the items of the user a valid access token was issued to. The third
+ * party sends the connect pages back to that provider's own redirect URI,
+ * `<connect origin>/connect/callback/<provider>`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -39,8 +41,32 @@ interface ProviderSpec {
   host: string;
   clientId: string;
   clientSecret: string;
-  redirectUri: string;
+  redirectUris: string[];
   scopes: string[];
+  /**
+   * Whether authorization responses carry `iss` (RFC 9207) and discovery says so; default true.
+   * Without it the server answers as providers that never adopted RFC 9207 do (GitHub among them).
+   */
+  sendIss?: boolean;
+}
+
+/** Takes `iss` out of authorization responses and their announcement in discovery. */
+function withoutIss(provider: Provider): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.path === "/.well-known/openid-configuration" && typeof ctx.body === "object" && ctx.body !== null) {
+      delete (ctx.body as Record<string, unknown>).authorization_response_iss_parameter_supported;
+    }
+    const location = ctx.response.get("location");
+    // Only the redirect back to the client is absolute; the provider's own pages are relative.
+    if (location && URL.canParse(location)) {
+      const url = new URL(location);
+      if (url.searchParams.has("iss")) {
+        url.searchParams.delete("iss");
+        ctx.set("location", url.href);
+      }
+    }
+  });
 }
 
 async function startProvider(
@@ -53,7 +79,7 @@ async function startProvider(
       {
         client_id: spec.clientId,
         client_secret: spec.clientSecret,
-        redirect_uris: [spec.redirectUri],
+        redirect_uris: spec.redirectUris,
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_post",
@@ -62,10 +88,14 @@ async function startProvider(
     scopes: spec.scopes,
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, RefreshToken: 86_400, IdToken: 3600 },
     cookies: { keys: ["connect-test-cookie-key-0123456789"] },
-    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    // Every login name is an account, alice@example.com for "alice"; its ID token says so.
+    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...accountClaims(id) }) }),
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username"] },
+    conformIdTokenClaims: false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
   });
+  if (spec.sendIss === false) withoutIss(provider);
   const callback = provider.callback();
   const own = extra?.(provider);
   handle((req, res) => {
@@ -75,6 +105,11 @@ async function startProvider(
   return { provider, issuer: origin, close: () => close(server) };
 }
 
+/** The claims of the account with login name `id`, beside its `sub`. */
+export function accountClaims(id: string): Record<string, unknown> {
+  return { email: `${id}@example.com`, email_verified: true, preferred_username: id };
+}
+
 export const ITEMS: Record<string, string[]> = { alice: ["alice-repo-1", "alice-repo-2"], bob: ["bob-repo"] };
 
 export async function startMcpAuthorizationServer(connectOrigin: string) {
@@ -82,19 +117,29 @@ export async function startMcpAuthorizationServer(connectOrigin: string) {
     host: "127.0.0.1",
     clientId: "mcp-connect",
     clientSecret: "mcp-connect-secret-for-tests",
-    redirectUri: `${connectOrigin}/connect/login`,
-    scopes: ["openid"],
+    redirectUris: [`${connectOrigin}/connect/login`],
+    scopes: ["openid", "email", "profile"],
   });
 }
 
-export async function startThirdParty(connectOrigin: string) {
+/**
+ * The third-party service, known to the connect pages at `connectOrigin` as `provider`.
+ * @param options.sendIss see `ProviderSpec.sendIss`; `options.alsoRedirectTo` lists more redirect
+ *   URIs to register, as for an operator still moving from an older one.
+ */
+export async function startThirdParty(
+  connectOrigin: string,
+  provider: string,
+  options: { sendIss?: boolean; alsoRedirectTo?: string[] } = {},
+) {
   return startProvider(
     {
       host: "localhost",
       clientId: "repo-connector",
       clientSecret: "repo-connector-secret-for-tests",
-      redirectUri: `${connectOrigin}/connect/callback`,
+      redirectUris: [`${connectOrigin}/connect/callback/${provider}`, ...(options.alsoRedirectTo ?? [])],
       scopes: ["openid", "offline_access", "repo"],
+      ...(options.sendIss === undefined ? {} : { sendIss: options.sendIss }),
     },
     (provider) => (req, res) => {
       if (req.url !== "/api/items") return false;

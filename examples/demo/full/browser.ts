@@ -1,8 +1,26 @@
 /**
  * A scripted browser: fetch with a cookie jar (per host, path-scoped, Max-Age=0 deletes) that
  * follows redirects itself, so every hop's cookies are kept, and submits oidc-provider's
- * development login and consent pages.
+ * development login and consent pages, and the connect pages' confirmation when it names the
+ * account the browser's user signed in as.
  */
+
+/** What one request may carry besides cookies. */
+export interface RequestInit {
+  method?: string;
+  form?: Record<string, string>;
+  /** Extra request headers, e.g. `Origin` or `Sec-Fetch-Site` as a browser would send them. */
+  headers?: Record<string, string>;
+}
+
+/** The connect pages' confirmation: its question (the heading, unescaped) and the token its form posts. */
+export function confirmationOf(html: string): { question: string; csrf: string } | undefined {
+  const form = html.split("<form").find((part) => part.includes('name="action" value="connect"'));
+  const csrf = form === undefined ? undefined : /name="csrf" value="([^"]+)"/.exec(form)?.[1];
+  const heading = /<h1>([^<]*)<\/h1>/.exec(html)?.[1];
+  if (csrf === undefined || heading === undefined) return undefined;
+  return { question: heading.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))), csrf };
+}
 
 interface Cookie {
   name: string;
@@ -25,6 +43,11 @@ export class Browser {
 
   cookies(host: string): Cookie[] {
     return [...(this.jar.get(host)?.values() ?? [])];
+  }
+
+  /** Stores a cookie as if `url` had set it with `header`, e.g. one planted by another site. */
+  setCookie(url: string, header: string): void {
+    this.#store(new URL(url), header);
   }
 
   #store(url: URL, header: string): void {
@@ -64,9 +87,9 @@ export class Browser {
   }
 
   /** One request, without following redirects. */
-  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+  async request(url: string, init: RequestInit = {}): Promise<Response> {
     const target = new URL(url);
-    const headers = new Headers();
+    const headers = new Headers(init.headers);
     const cookie = this.#cookieHeader(target);
     if (cookie) headers.set("cookie", cookie);
     let body: URLSearchParams | undefined;
@@ -89,7 +112,7 @@ export class Browser {
   /** Requests `url` and follows redirects; resolves with the final response and its URL. */
   async go(
     url: string,
-    init: { method?: string; form?: Record<string, string> } = {},
+    init: RequestInit = {},
     stopBefore?: (url: URL) => boolean,
   ): Promise<{ response: Response; url: string; text: string }> {
     let current = url;
@@ -106,7 +129,9 @@ export class Browser {
 
   /**
    * Goes to `url` and, while the page is an oidc-provider development login or consent page,
-   * logs in as `login` and consents. Resolves with the first page that is neither.
+   * logs in as `login` and consents; on the connect pages' confirmation it confirms when the
+   * question names `login` (as the user checks that it names their own account). Resolves with
+   * the first page that is none of these, or a confirmation naming someone else.
    */
   async goSigningIn(
     url: string,
@@ -114,7 +139,13 @@ export class Browser {
     stopBefore?: (url: URL) => boolean,
   ): Promise<{ response: Response; url: string; text: string }> {
     let page = await this.go(url, {}, stopBefore);
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 8; i++) {
+      const confirmation = confirmationOf(page.text);
+      if (confirmation !== undefined) {
+        if (!confirmation.question.includes(login)) return page;
+        page = await this.go(page.url, { form: { csrf: confirmation.csrf, action: "connect" } }, stopBefore);
+        continue;
+      }
       const prompt = /name="prompt" value="(login|consent)"/.exec(page.text)?.[1];
       const action = /<form[^>]*action="([^"]+)"/.exec(page.text)?.[1];
       if (prompt === undefined || action === undefined) return page;

@@ -1,13 +1,13 @@
 /**
  * Headless Chromium (Debian's `chromium`, driven by `playwright-core`) as the user's browser: it
  * opens the hand-off URL, types a login name into the MCP authorization server's login form,
- * clicks through consent there and at the third party, and lands on the page that says to return
- * to the app. Everything goes through the real pages and a real cookie store (HttpOnly,
+ * clicks through consent there, confirms the connect page's question when it names that login,
+ * consents at the third party, and lands on the page that says to return to the app. Everything goes through the real pages and a real cookie store (HttpOnly,
  * SameSite=Lax), never around them.
  */
 import { accessSync, constants } from "node:fs";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { CONSENTS, hopLine, LOGS_IN } from "./narrated-browser.js";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import { CONFIRMS, CONSENTS, hopLine, LOGS_IN } from "./narrated-browser.js";
 import { type Landing, type UserAgent, visibleText } from "./user-agent.js";
 
 /** Where Chromium is looked for: `CHROMIUM_PATH`, else Debian's `/usr/bin/chromium`. */
@@ -93,13 +93,23 @@ export class ChromiumWindow implements UserAgent {
     private readonly narration?: Narration,
   ) {}
 
-  async signIn(url: string, login: string): Promise<Landing> {
+  /** @param options.confirm `false` stops at the connect pages' question instead of confirming it. */
+  async signIn(url: string, login: string, options: { confirm?: boolean } = {}): Promise<Landing> {
     const page = await this.context.newPage();
     try {
       this.watch(page);
       const first = await page.goto(url);
       let status = first?.status() ?? 0;
-      for (let step = 0; step < 8; step++) {
+      for (let step = 0; step < 10; step++) {
+        // The connect pages' question: confirmed only when it names the account this user signed in as.
+        const connect = page.locator('form button[name="action"][value="connect"]');
+        if ((await connect.count()) > 0) {
+          const question = (await page.locator("h1").first().textContent()) ?? "";
+          if (!question.includes(login) || options.confirm === false) break;
+          this.doing = CONFIRMS;
+          status = await this.submit(page, connect.first());
+          continue;
+        }
         const field = page.locator('form input[name="prompt"]');
         const prompt = (await field.count()) > 0 ? await field.first().getAttribute("value") : null;
         if (prompt !== "login" && prompt !== "consent") break;
@@ -108,7 +118,7 @@ export class ChromiumWindow implements UserAgent {
           await page.locator('input[name="password"]').fill("any");
         }
         this.doing = prompt === "login" ? LOGS_IN(login) : CONSENTS;
-        status = await this.submit(page);
+        status = await this.submit(page, page.locator('form button[type="submit"]').first());
       }
       return { url: page.url(), status, text: visibleText(await page.content()) };
     } finally {
@@ -120,11 +130,11 @@ export class ChromiumWindow implements UserAgent {
     await this.context.close();
   }
 
-  /** Clicks the form's submit button and waits until the page it leads to has loaded; resolves with its status. */
-  private async submit(page: Page): Promise<number> {
+  /** Clicks `button` and waits until the page it leads to has loaded; resolves with its status. */
+  private async submit(page: Page, button: Locator): Promise<number> {
     const loaded = page.waitForEvent("framenavigated", { predicate: (frame) => frame === page.mainFrame() });
     const before = this.navigations.length;
-    await page.locator('form button[type="submit"]').first().click();
+    await button.click();
     await loaded;
     await page.waitForLoadState("load");
     return this.navigations.slice(before).findLast((n) => n.status < 300 || n.status >= 400)?.status ?? 0;

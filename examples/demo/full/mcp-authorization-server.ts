@@ -5,7 +5,7 @@
  * authorization code + PKCE whose access tokens are JWTs for the MCP server (RFC 8707 `resource`).
  */
 import Provider from "oidc-provider";
-import { close, listen } from "./authorization-servers.js";
+import { accountClaims, close, listen } from "./authorization-servers.js";
 
 export const CONNECT_CLIENT = { clientId: "mcp-connect", clientSecret: "mcp-connect-secret-for-the-demo" };
 export const MCP_CLIENT_ID = "demo-mcp-client";
@@ -46,10 +46,13 @@ export async function startMcpAuthorizationServer(
         token_endpoint_auth_method: "none",
       },
     ],
-    scopes: ["openid"],
+    scopes: ["openid", "email", "profile"],
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, IdToken: 3600 },
     cookies: { keys: ["mcp-demo-cookie-key-0123456789abcdef"] },
-    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    // Every login name is an account, alice@example.com for "alice"; its ID token says so.
+    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...accountClaims(id) }) }),
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username"] },
+    conformIdTokenClaims: false,
     features: {
       devInteractions: { enabled: true },
       resourceIndicators: {

@@ -1,5 +1,5 @@
 /** The scripted browser of the connect tests, saying each request as it makes it (no query strings: they carry codes). */
-import { Browser } from "./browser.js";
+import { Browser, type RequestInit } from "./browser.js";
 
 /** One line per request the user's browser makes: method, which server (by label), path, status, and what the user did. */
 export function hopLine(
@@ -16,6 +16,7 @@ export function hopLine(
 /** What a form submission did, as said after its request line. */
 export const LOGS_IN = (login: string) => `  (logs in as ${login})`;
 export const CONSENTS = "  (consents)";
+export const CONFIRMS = "  (confirms it is their account)";
 
 export class NarratedBrowser extends Browser {
   constructor(
@@ -25,10 +26,17 @@ export class NarratedBrowser extends Browser {
     super();
   }
 
-  override async request(url: string, init: { method?: string; form?: Record<string, string> } = {}) {
+  override async request(url: string, init: RequestInit = {}) {
     const response = await super.request(url, init);
     const prompt = init.form?.prompt;
-    const doing = prompt === "login" ? LOGS_IN(init.form?.login ?? "") : prompt === "consent" ? CONSENTS : "";
+    const doing =
+      prompt === "login"
+        ? LOGS_IN(init.form?.login ?? "")
+        : prompt === "consent"
+          ? CONSENTS
+          : init.form?.action === "connect"
+            ? CONFIRMS
+            : "";
     const method = init.method ?? (init.form ? "POST" : "GET");
     this.say(hopLine(this.labels, method, url, response.status, doing));
     return response;

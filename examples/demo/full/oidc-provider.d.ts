@@ -23,6 +23,18 @@ declare module "oidc-provider" {
       },
     );
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    /** Koa middleware around every request. */
+    use(
+      middleware: (
+        ctx: {
+          path: string;
+          body: unknown;
+          response: { get(name: string): string };
+          set(name: string, value: string): void;
+        },
+        next: () => Promise<void>,
+      ) => Promise<void>,
+    ): void;
     AccessToken: TokenClass;
     RefreshToken: TokenClass;
   }

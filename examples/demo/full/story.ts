@@ -11,7 +11,8 @@
  *    -32042 and the completion notification.
  * 4. The client shows the consent text; after a (scripted) yes it hands the URL to the browser:
  *    headless Chromium where installed, else a scripted HTTP user agent (see browsers.ts).
- * 5. The browser logs in as alice at the MCP authorization server and consents at the third party;
+ * 5. The browser logs in as alice at the MCP authorization server, confirms on the connect page
+ *    that it is her account being linked, and consents at the third party;
  *    the callback stores the token in the encrypted vault and completes the hand-off.
  * 6. The client retries the call (on 2026-07-28 once the user is done, echoing `requestState`),
  *    which now returns alice's items. The client never sees that token.
@@ -67,7 +68,7 @@ export async function runFullDemo(say: (line: string) => void, options: FullDemo
     let browsing: Promise<void> = Promise.resolve();
     let shown: UrlInteraction | undefined;
     const browse = async (url: string) => {
-      say("browser  opening the page; logging in as alice and consenting where asked");
+      say("browser  opening the page; logging in as alice, confirming the account and consenting where asked");
       const page = await opened.user.signIn(url, "alice");
       say(`browser  the last page says: ${page.text.slice(0, 120)}`);
       // On 2026-07-28 no completion arrives: the user's "done" is what makes the client retry now

@@ -17,8 +17,9 @@ export interface UserAgent {
   /** "headless Chromium 156…" or "scripted HTTP user agent", for the story's setup line. */
   readonly description: string;
   /**
-   * Opens `url`, logs in as `login` on every oidc-provider development login page and consents
-   * on every consent page, and resolves with the first other page.
+   * Opens `url`, logs in as `login` on every oidc-provider development login page, consents on
+   * every consent page, confirms the connect pages' question when it names `login`, and resolves
+   * with the first other page.
    */
   signIn(url: string, login: string): Promise<Landing>;
   close(): Promise<void>;

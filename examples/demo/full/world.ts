@@ -33,7 +33,7 @@ export async function startFullWorld(options: {
   const resource = `${web.origin}/mcp`;
   const mcpAs = await startMcpAuthorizationServer(web.origin, resource);
   say(`setup    MCP authorization server (oidc-provider) at ${mcpAs.issuer}`);
-  const thirdParty = await startThirdParty(web.origin);
+  const thirdParty = await startThirdParty(web.origin, "items");
   say(`setup    third-party service (oidc-provider + /api/items) at ${thirdParty.issuer}`);
   const items = startItemsServer({
     web,

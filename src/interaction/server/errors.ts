@@ -5,10 +5,11 @@
  */
 
 export type InteractionErrorCode =
-  /** No interaction has this id (or it was purged). */
+  /**
+   * No interaction has this id (or it was purged), or it belongs to another user (issuer or subject
+   * differ): the two are answered alike, so an id tells nothing to anyone but its user.
+   */
   | "NOT_FOUND"
-  /** The interaction belongs to another user (issuer or subject differ). */
-  | "WRONG_USER"
   /** Its deadline passed before it completed. */
   | "EXPIRED"
   /** It is no longer waiting: already completed, declined or cancelled. */

@@ -33,6 +33,22 @@ export interface InteractionManagerOptions {
   unsafeLocalUser?: UserRef;
   /** Prefix of the bus channels (one per MCP session); default `mcp-handoff:interactions:`. */
   channelPrefix?: string;
+  /**
+   * ms between sweeps that remove expired interactions from the store (`purgeExpired`), on one
+   * unref'd timer that never keeps the process alive; `close()` stops it. Default 60,000; `0`
+   * turns sweeping off, for an application that purges the store itself.
+   */
+  sweepIntervalMs?: number;
+  /**
+   * ms an interaction is kept after its deadline before a sweep removes it, so that a late retry
+   * still reads it as expired rather than unknown; default 600,000 (10 minutes).
+   */
+  keepExpiredMs?: number;
+  /**
+   * Told when the store fails where no caller hears of it: a sweep (the next one tries again), or
+   * withdrawing a claim whose `commit` failed. Default `console.error`.
+   */
+  onerror?: (error: unknown) => void;
 }
 
 /** Written in an interaction's `url`, replaced by its id: the id is only known once it is created. */
@@ -50,6 +66,10 @@ const ANSWERED: Readonly<Record<InteractionAction, InteractionStatus>> = {
   cancel: "cancelled",
 };
 
+function notFound(): InteractionError {
+  return new InteractionError("NOT_FOUND", "No such interaction");
+}
+
 function readChange(message: string): Change | undefined {
   try {
     const change = JSON.parse(message) as Partial<Change> | null;
@@ -66,7 +86,11 @@ export class InteractionManager implements InteractionService {
   readonly #ttlMs: number;
   readonly #localUser: UserRef | undefined;
   readonly #prefix: string;
+  readonly #sweepTimer: ReturnType<typeof setInterval> | undefined;
+  #sweeping: Promise<void> | undefined;
+  readonly #onerror: (error: unknown) => void;
 
+  /** @throws RangeError when `sweepIntervalMs` or `keepExpiredMs` is negative or not a number. */
   constructor(options: InteractionManagerOptions) {
     this.#store = options.store;
     this.#bus = options.bus;
@@ -74,6 +98,35 @@ export class InteractionManager implements InteractionService {
     this.#ttlMs = options.ttlMs ?? 600_000;
     this.#localUser = options.unsafeLocalUser;
     this.#prefix = options.channelPrefix ?? "mcp-handoff:interactions:";
+    const interval = options.sweepIntervalMs ?? 60_000;
+    const keep = options.keepExpiredMs ?? 600_000;
+    if (!(interval >= 0) || !(keep >= 0)) throw new RangeError("sweepIntervalMs and keepExpiredMs must be ms >= 0");
+    const onerror = options.onerror ?? ((error) => console.error("InteractionManager: the store failed:", error));
+    this.#onerror = onerror;
+    if (interval > 0) {
+      this.#sweepTimer = setInterval(() => {
+        // One sweep at a time: a slow store is not asked again before it answered.
+        this.#sweeping ??= this.#store
+          .purgeExpired(this.#now() - keep)
+          .then(
+            () => undefined,
+            (error: unknown) => onerror(error),
+          )
+          .finally(() => {
+            this.#sweeping = undefined;
+          });
+      }, interval);
+      this.#sweepTimer.unref?.();
+    }
+  }
+
+  /**
+   * Stops the sweep and waits for one under way. Everything else keeps working; the store and the
+   * bus are the caller's to close.
+   */
+  async close(): Promise<void> {
+    if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
+    await this.#sweeping;
   }
 
   /**
@@ -139,31 +192,66 @@ export class InteractionManager implements InteractionService {
   }
 
   /**
-   * Called by the web side when the user finished: marks the interaction `completed` and tells the
-   * session that owns it. Only the user it was created for may complete it (same issuer and same
-   * subject), only while it is `pending` or `accepted` and before its deadline; any refusal
-   * changes nothing.
-   * @throws InteractionError "NOT_FOUND", "WRONG_USER", "EXPIRED" or "NOT_PENDING".
+   * Called by the web side when the user finished: claims the interaction (`completed` in the
+   * store, by compare-and-set, so of two racing callers one wins), runs `by.commit`, and only then
+   * tells the session that owns it, so a retried request finds what `commit` stored. Only the user
+   * it was created for may complete it (same issuer and same subject; anyone else is answered as
+   * for an unknown id), only while it is `pending` or `accepted` and before its deadline; a claim
+   * made before the deadline stands however long `commit` takes. Any refusal changes nothing.
+   *
+   * When `commit` throws, the claim is withdrawn: the interaction is again what it was (`expired`
+   * if its deadline passed meanwhile), nothing is announced, and the error is rethrown; the user
+   * may try again from the same link while it is open. A reader of the store may see `completed`
+   * while `commit` runs.
+   * @param by.commit what must be stored before anyone hears of the completion, e.g. the vault
+   *   write of the grant; it runs only for the caller that won the claim.
+   * @throws InteractionError "NOT_FOUND", "EXPIRED" or "NOT_PENDING"; whatever `commit` throws.
    */
-  async complete(id: string, by: { user: UserRef }): Promise<UserInteraction> {
-    const current = await this.get(id);
-    if (current === undefined) throw new InteractionError("NOT_FOUND", "No such interaction");
-    // Checked first, so someone else learns nothing about the interaction's state.
-    if (!sameUser(current.user, by.user)) {
-      throw new InteractionError("WRONG_USER", "This interaction was created for another user");
+  async complete(
+    id: string,
+    by: { user: UserRef; commit?: (interaction: UserInteraction) => Promise<void> },
+  ): Promise<UserInteraction> {
+    let claimed: UserInteraction | undefined;
+    let before: InteractionStatus = "pending";
+    // Statuses only move forward, so the claim is retried at most once (after pending → accepted).
+    for (let attempt = 0; claimed === undefined && attempt < 2; attempt++) {
+      const current = await this.get(id);
+      // Someone else learns nothing, not even that the id exists.
+      if (current === undefined || !sameUser(current.user, by.user)) throw notFound();
+      if (current.status === "expired") throw new InteractionError("EXPIRED", "This interaction has expired");
+      if (current.status !== "pending" && current.status !== "accepted") {
+        throw new InteractionError("NOT_PENDING", `This interaction is already ${current.status}`);
+      }
+      before = current.status;
+      // Only from the status just read, so a withdrawn claim can restore exactly that.
+      claimed = await this.#store.transition(id, [before], "completed");
     }
-    if (current.status === "expired") throw new InteractionError("EXPIRED", "This interaction has expired");
-    if (current.status !== "pending" && current.status !== "accepted") {
-      throw new InteractionError("NOT_PENDING", `This interaction is already ${current.status}`);
-    }
-    const updated = await this.#store.transition(id, ["pending", "accepted"], "completed");
-    if (updated === undefined) {
+    if (claimed === undefined) {
       const now = await this.get(id);
       if (now?.status === "expired") throw new InteractionError("EXPIRED", "This interaction has expired");
       throw new InteractionError("NOT_PENDING", "This interaction is no longer waiting");
     }
-    await this.#publish(updated);
-    return updated;
+    if (by.commit !== undefined) {
+      try {
+        await by.commit(claimed);
+      } catch (error) {
+        await this.#withdraw(id, before);
+        throw error;
+      }
+    }
+    await this.#publish(claimed);
+    return claimed;
+  }
+
+  /** Undoes an unannounced claim: back to `status`, or `expired` once the deadline has passed. */
+  async #withdraw(id: string, status: InteractionStatus): Promise<void> {
+    try {
+      const back = await this.#store.transition(id, ["completed"], status);
+      if (back === undefined) await this.#store.transition(id, ["completed"], "expired");
+    } catch (error) {
+      // The store failed too: the interaction stays claimed but unannounced until it is swept.
+      this.#onerror(error);
+    }
   }
 
   /**

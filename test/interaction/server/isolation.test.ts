@@ -53,7 +53,7 @@ describe("completion", () => {
     const alice = await connectPeer(server, { capabilities: CAPS.urlElicitation, authInfo: auth("alice") });
     const id = await requiredId(alice);
     const error = await manager.complete(id, { user: { issuer: ISSUER, subject: "bob" } }).catch((e: unknown) => e);
-    expect((error as InteractionError).code).toBe("WRONG_USER");
+    expect((error as InteractionError).code).toBe("NOT_FOUND");
     expect((await manager.get(id))?.status).toBe("pending");
     await flush();
     expect(alice.notifications("notifications/elicitation/complete")).toEqual([]);

@@ -74,14 +74,83 @@ describe("complete", () => {
     ]);
   });
 
-  it("refuses another user, by subject or by issuer, and changes nothing", async () => {
+  it("refuses another user, by subject or by issuer, exactly as an unknown id, and changes nothing", async () => {
     const { manager, bus } = createManager();
     const created = await manager.create(input);
     const bob = { issuer: ALICE.issuer, subject: "bob" };
     const elsewhere = { issuer: "https://other-auth.example.com", subject: "alice" };
-    expect(await refusal(manager.complete(created.id, { user: bob }))).toBe("WRONG_USER");
-    expect(await refusal(manager.complete(created.id, { user: elsewhere }))).toBe("WRONG_USER");
-    expect((await manager.get(created.id))?.status).toBe("pending");
+    const unknown = await manager.complete("nope", { user: bob }).catch((e: unknown) => e);
+    for (const user of [bob, elsewhere]) {
+      const error = await manager.complete(created.id, { user }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InteractionError);
+      expect({ ...(error as InteractionError), message: (error as Error).message }).toEqual({
+        ...(unknown as InteractionError),
+        message: (unknown as Error).message,
+      });
+      expect((error as InteractionError).code).toBe("NOT_FOUND");
+    }
+    // Even once it is no longer pending, another user learns nothing of its state.
+    await manager.recordAnswer(created.id, "decline");
+    expect(await refusal(manager.complete(created.id, { user: bob }))).toBe("NOT_FOUND");
+    expect((await manager.get(created.id))?.status).toBe("declined");
+    expect(bus.published.filter((p) => p.message.includes('"completed"'))).toEqual([]);
+  });
+
+  it("claims the completion before `commit` runs and announces it only after: a second completion meanwhile is refused", async () => {
+    const { manager, bus } = createManager();
+    const created = await manager.create(input);
+    let second: string | undefined;
+    const done = await manager.complete(created.id, {
+      user: ALICE,
+      commit: async (claimed) => {
+        expect(claimed).toMatchObject({ id: created.id, status: "completed" });
+        second = await refusal(manager.complete(created.id, { user: ALICE }));
+        expect(bus.published).toEqual([]);
+      },
+    });
+    expect(second).toBe("NOT_PENDING");
+    expect(done.status).toBe("completed");
+    expect(bus.published).toHaveLength(1);
+  });
+
+  it("a claim made before the deadline stands when `commit` ends after it", async () => {
+    const { manager, clock } = createManager();
+    const created = await manager.create(input);
+    await manager.complete(created.id, {
+      user: ALICE,
+      commit: async () => clock.advance(600_001),
+    });
+    expect((await manager.get(created.id))?.status).toBe("completed");
+  });
+
+  it("withdraws the claim when `commit` fails: nothing is announced, the interaction is as it was (or expired), the error comes back", async () => {
+    const { manager, bus, clock } = createManager();
+    for (const answered of [false, true]) {
+      const created = await manager.create(input);
+      if (answered) await manager.recordAnswer(created.id, "accept");
+      bus.published.length = 0;
+      const failure = new Error("vault unavailable");
+      const error = await manager
+        .complete(created.id, { user: ALICE, commit: () => Promise.reject(failure) })
+        .catch((e: unknown) => e);
+      expect(error).toBe(failure);
+      expect((await manager.get(created.id))?.status).toBe(answered ? "accepted" : "pending");
+      expect(bus.published).toEqual([]);
+      // The user can try again.
+      expect((await manager.complete(created.id, { user: ALICE })).status).toBe("completed");
+    }
+    const late = await manager.create(input);
+    bus.published.length = 0;
+    await expect(
+      manager.complete(late.id, {
+        user: ALICE,
+        commit: async () => {
+          clock.advance(600_001);
+          throw new Error("vault unavailable");
+        },
+      }),
+    ).rejects.toThrow("vault unavailable");
+    expect((await manager.get(late.id))?.status).toBe("expired");
     expect(bus.published).toEqual([]);
   });
 
@@ -162,5 +231,61 @@ describe("userFor", () => {
     expect(manager.userFor(undefined)).toEqual(LOCAL_USER);
     const { manager: remote } = createManager({ unsafeLocalUser: undefined });
     expect(remote.userFor(undefined)).toBeUndefined();
+  });
+});
+
+describe("sweeping expired interactions", () => {
+  const timeouts = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+
+  it("removes, on its own timer, each interaction kept past its deadline for keepExpiredMs, and no other", async () => {
+    vi.useFakeTimers();
+    const { manager, store, clock } = createManager({ sweepIntervalMs: 60_000, keepExpiredMs: 300_000 });
+    const old = await manager.create(input);
+    clock.advance(300_000);
+    const fresh = await manager.create(input);
+    clock.advance(600_000); // `old` expired 300,000 ms ago; `fresh` is only just expired
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await store.get(old.id)).toBeUndefined();
+    expect((await store.get(fresh.id))?.status).toBe("expired");
+    clock.advance(300_000);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await store.get(fresh.id)).toBeUndefined();
+    await manager.close();
+  });
+
+  it("stops sweeping on close(), and its timer never keeps the process alive", async () => {
+    const before = timeouts();
+    const real = createManager({ sweepIntervalMs: 1_000 });
+    expect(timeouts()).toBe(before); // the sweep's timer is unref'd
+    await real.manager.close();
+
+    vi.useFakeTimers();
+    const { manager, store, clock } = createManager({ sweepIntervalMs: 1_000, keepExpiredMs: 0 });
+    expect(vi.getTimerCount()).toBe(1);
+    const kept = await manager.create(input);
+    await manager.close();
+    expect(vi.getTimerCount()).toBe(0);
+    clock.advance(600_000);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect((await store.get(kept.id))?.status).toBe("expired");
+  });
+
+  it("reports a sweep that fails and keeps sweeping", async () => {
+    vi.useFakeTimers();
+    const failures: unknown[] = [];
+    const { manager, store, clock } = createManager({
+      sweepIntervalMs: 1_000,
+      keepExpiredMs: 0,
+      onerror: (error) => failures.push(error),
+    });
+    const created = await manager.create(input);
+    clock.advance(600_000);
+    const purge = vi.spyOn(store, "purgeExpired").mockRejectedValueOnce(new Error("disk full"));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(failures).toEqual([expect.objectContaining({ message: "disk full" })]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(purge).toHaveBeenCalledTimes(2);
+    expect(await store.get(created.id)).toBeUndefined();
+    await manager.close();
   });
 });
