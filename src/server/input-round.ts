@@ -11,6 +11,7 @@ import {
   checkInputResponse,
   type InputRequests,
   type InputRequiredResult,
+  type InteractionAction,
   missingCapability,
   RESULT_INPUT_REQUIRED,
   type RequestStateAnswer,
@@ -31,6 +32,16 @@ interface Ask extends RequestStateAsk {
   params: Params;
 }
 
+/** The retry's answer to a page the previous round asked the user to open. */
+export interface HandoffAnswer {
+  /** The `inputRequests` key it was asked under. */
+  key: string;
+  /** The interaction whose page it was. */
+  interaction: string;
+  /** What the user said: `accept` (the page is open; not that it is done), `decline` or `cancel`. */
+  action: InteractionAction;
+}
+
 const rounds = new WeakMap<InboundRequest, InputRound>();
 
 /** The round an inbound request runs in, when it is a multi round-trip request. */
@@ -45,6 +56,7 @@ export class InputRound {
   readonly #used: Record<string, RequestStateAnswer> = {};
   readonly #asks: Ask[] = [];
   readonly #counters = new Map<string, number>();
+  readonly #handoffAnswers: HandoffAnswer[] = [];
   readonly inbound: InboundRequest;
 
   /**
@@ -68,6 +80,10 @@ export class InputRound {
         result: result as Record<string, unknown>,
         ...(ask?.interaction === undefined ? {} : { interaction: ask.interaction }),
       };
+      const action = (result as { action?: unknown } | null)?.action;
+      if (ask?.interaction !== undefined && isAction(action)) {
+        this.#handoffAnswers.push({ key, interaction: ask.interaction, action });
+      }
     }
     // The inbound request is a class instance: its methods are delegated, not spread.
     const round: InboundRequest = {
@@ -126,6 +142,14 @@ export class InputRound {
     this.#asks.push({ key, method, params, interaction });
   }
 
+  /**
+   * What the retry answered for the pages the previous round asked for (the interaction ids come
+   * from the verified `requestState`, never from the client), in asking order.
+   */
+  get handoffAnswers(): readonly HandoffAnswer[] {
+    return this.#handoffAnswers;
+  }
+
   /** The key an earlier round used for the hand-off `interaction`, if any. */
   keyOf(interaction: string): string | undefined {
     return Object.entries(this.#answers).find(([, answer]) => answer.interaction === interaction)?.[0];
@@ -167,4 +191,8 @@ export class InputRound {
     if (this.#asks.length > 0) result.inputRequests = inputRequests;
     return result;
   }
+}
+
+function isAction(value: unknown): value is InteractionAction {
+  return value === "accept" || value === "decline" || value === "cancel";
 }

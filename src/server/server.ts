@@ -11,6 +11,7 @@ import { STATELESS_VERSIONS, SUPPORTED_VERSIONS } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
+import { DEFAULT_HANDOFF_HOLD_MS } from "./handoff-hold.js";
 import { InputNeeded } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
 import type { ServerLogger } from "./logging.js";
@@ -77,6 +78,15 @@ export interface McpServerOptions {
   requestStateSecret?: Uint8Array;
   /** ms a `requestState` stays valid; default 600,000 (10 minutes). */
   requestStateTtlMs?: number;
+  /**
+   * Revision 2026-07-28: ms a retry that answers `accept` for a hand-off whose page the user has
+   * not finished yet is held, waiting for the completion, before a fresh `InputRequiredResult`
+   * asks for the page again (spec 2026-07-28: client/elicitation § URL Mode Flow). Default
+   * 25,000, well under common proxy timeouts; over Streamable HTTP the held answer is an SSE
+   * stream with keep-alives. 0 answers at once. The hold ends early when the client goes away.
+   * @throws TypeError from the constructor for a negative, fractional or too long value.
+   */
+  handoffHoldMs?: number;
   /** ms since the epoch, for `requestState` expiry; default `Date.now`. */
   now?: () => number;
 }
@@ -117,6 +127,7 @@ export class McpServer {
       cache: options.cacheHints,
       requestState: { secret: options.requestStateSecret ?? randomBytes(32), now: options.now ?? Date.now },
       requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
+      handoffHoldMs: holdMsOf(options.handoffHoldMs),
     };
     const fail = (message: string, error: unknown) => this.#report("error", message, error);
     this.#tools = new ToolRegistry(
@@ -321,4 +332,13 @@ export class McpServer {
     if (sessionId !== undefined) entry.sessionId = sessionId;
     this.#options.logger?.(entry);
   }
+}
+
+/** `handoffHoldMs` checked: an integer that a timer can wait. */
+function holdMsOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_HANDOFF_HOLD_MS;
+  if (!Number.isSafeInteger(value) || value < 0 || value > 2 ** 31 - 1) {
+    throw new TypeError(`handoffHoldMs must be an integer from 0 to ${2 ** 31 - 1}, got ${value}`);
+  }
+  return value;
 }
