@@ -59,7 +59,7 @@ function manualClock(): PacerClock & { fire(): void; pending(): number } {
 }
 
 describe("HandoffClient with InputRequiredResult", () => {
-  it("asks the user once, retries on their 'done' and on each poll, and does not count waiting rounds", async () => {
+  it("asks the user once, retries at once, then on their 'done' and on each poll, and does not count waiting rounds", async () => {
     let serverDone = false;
     const server = await pageServer(() => serverDone);
     const clock = manualClock();
@@ -75,24 +75,25 @@ describe("HandoffClient with InputRequiredResult", () => {
     });
     await client.connect(server.clientSide);
     const call = handoff.callTool({ name: "connect" });
-    await until(() => clock.pending() === 1);
+    // After consent the retry goes at once; this server answers it with the page again, so the
+    // next retry waits.
+    await until(() => server.calls.length === 2 && clock.pending() === 1);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ url: PAGE, host: "connect.example.com", server: { name: "pages" } });
     // The user says they are done: the retry goes at once; the server still has no completion.
     expect(handoff.userDone(asked[0]?.id ?? "")).toBe(true);
-    await until(() => server.calls.length === 2 && clock.pending() === 1);
+    await until(() => server.calls.length === 3 && clock.pending() === 1);
     // A poll interval passes; this time the server has it.
     serverDone = true;
     clock.fire();
     const result = await call;
     expect(result.content).toEqual([{ type: "text", text: "connected" }]);
     expect(asked).toHaveLength(1);
-    expect(server.calls).toHaveLength(3);
+    expect(server.calls).toHaveLength(4);
     const ids = server.calls.map((c) => c.id);
-    expect(new Set(ids).size).toBe(3);
-    expect(server.calls[1]?.requestState).toBe("state-1");
-    expect(server.calls[2]?.requestState).toBe("state-2");
-    expect(server.calls[2]?.inputResponses).toEqual({ page: { action: "accept" } });
+    expect(new Set(ids).size).toBe(4);
+    expect(server.calls.slice(1).map((c) => c.requestState)).toEqual(["state-1", "state-2", "state-3"]);
+    expect(server.calls[3]?.inputResponses).toEqual({ page: { action: "accept" } });
     await client.close();
   });
 
@@ -111,30 +112,55 @@ describe("HandoffClient with InputRequiredResult", () => {
 });
 
 describe("RoundPacer", () => {
-  it("waits for the poll interval or the user's done, and expires at the deadline", async () => {
-    let now = 0;
-    const timers: Array<() => void> = [];
-    const clock: PacerClock = {
-      now: () => now,
-      setTimeout: (run) => timers.push(run),
+  /** A clock whose time the test moves, and whose timers it fires. */
+  function steppedClock() {
+    const clock = { time: 0, timers: [] as Array<{ run: () => void; ms: number }> };
+    const pacerClock: PacerClock = {
+      now: () => clock.time,
+      setTimeout: (run, ms) => clock.timers.push({ run, ms }),
       clearTimeout: () => {},
     };
-    const pacer = new RoundPacer(10_000, 2_000, clock);
+    return { clock, pacerClock };
+  }
+
+  it("retries at once after consent (a server may hold the retry), then waits the poll interval or the user's done, and expires at the deadline", async () => {
+    const { clock, pacerClock } = steppedClock();
+    const pacer = new RoundPacer(10_000, 2_000, pacerClock);
     pacer.started("a");
+    expect(await pacer.pace("a")).toBe("retry");
+    expect(clock.timers).toEqual([]);
+    // The server answered the retry at once with the same page: the next one waits.
     let settled = false;
-    const first = pacer.pace("a").then((outcome) => {
+    const second = pacer.pace("a").then((outcome) => {
       settled = true;
       return outcome;
     });
     await Promise.resolve();
     expect(settled).toBe(false);
-    timers.shift()?.();
-    expect(await first).toBe("retry");
-    const second = pacer.pace("a");
-    pacer.nudge("a");
+    expect(clock.timers.map((t) => t.ms)).toEqual([2_000]);
+    clock.time = 2_000;
+    clock.timers.shift()?.run();
     expect(await second).toBe("retry");
-    now = 10_000;
+    const third = pacer.pace("a");
+    pacer.nudge("a");
+    expect(await third).toBe("retry");
+    clock.time = 10_000;
     expect(await pacer.pace("a")).toBe("expired");
+  });
+
+  it("retries at once when the server held the last retry longer than the poll interval", async () => {
+    const { clock, pacerClock } = steppedClock();
+    const pacer = new RoundPacer(60_000, 2_000, pacerClock);
+    pacer.started("a");
+    expect(await pacer.pace("a")).toBe("retry");
+    // The server held that retry 25 s before answering with the page again.
+    clock.time = 25_000;
+    expect(await pacer.pace("a")).toBe("retry");
+    // Held 500 ms only: the next retry waits the rest of the interval.
+    clock.time = 25_500;
+    void pacer.pace("a");
+    await Promise.resolve();
+    expect(clock.timers.map((t) => t.ms)).toEqual([1_500]);
   });
 });
 

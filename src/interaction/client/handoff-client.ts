@@ -57,7 +57,9 @@ export interface HandoffClientOptions {
   sources?: readonly HandoffSource[];
   /**
    * ms between retries of a request whose hand-off page is open (stateless era, where the retry
-   * is how the server learns the user finished); `userDone` retries at once. Default 2,000.
+   * is how the server learns the user finished). The first retry after consent goes at once, since
+   * a server may hold it until the page is done; later ones start at least this long after the
+   * previous one, unless `userDone` says the user finished. Default 2,000.
    */
   pollIntervalMs?: number;
   /** The clock for that pacing; default the system's. */
