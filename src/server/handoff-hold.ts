@@ -8,7 +8,8 @@
  * again in a loop. Over Streamable HTTP the held answer turns into an SSE stream, which carries
  * `: keep-alive` comments while it waits, so that no proxy times the response out.
  */
-import { SdkError } from "../jsonrpc/errors.js";
+import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
+import type { Result } from "../jsonrpc/session.js";
 import type { HandoffAnswer, InputRound } from "./input-round.js";
 import type { InteractionService } from "./interactions.js";
 
@@ -54,4 +55,19 @@ export async function settleHandoffs(
   }
   if (signal.aborted) throw signal.reason ?? new SdkError("REQUEST_CANCELLED", "The client went away");
   return answers;
+}
+
+/**
+ * The answer to a request whose handler needs a page (it threw `InteractionRequired`) that the
+ * user declined or cancelled: the handler is not run again, since it would only ask for the page
+ * again. A tool call gets an `isError` result saying so (never the URL); other requests -32603
+ * with that text, as when no hand-off is possible.
+ * @throws ProtocolError -32603 for methods other than `tools/call`.
+ */
+export function refusedHandoffAnswer(method: string, answer: HandoffAnswer, message: string | undefined): Result {
+  const what = answer.action === "cancel" ? "cancelled" : "declined";
+  const page = message === undefined || message === "" ? "" : ` (${message})`;
+  const text = `The user ${what} the page this request needs${page}; the request was not run.`;
+  if (method === "tools/call") return { content: [{ type: "text", text }], isError: true };
+  throw new ProtocolError(ErrorCode.InternalError, text);
 }

@@ -17,7 +17,7 @@ import type {
 import { createEntryGate, createGate, createStatelessGate, negotiateVersion } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { type ContextHost, createRequestContext, type RequestContext } from "./context.js";
-import { settleHandoffs } from "./handoff-hold.js";
+import { refusedHandoffAnswer, settleHandoffs } from "./handoff-hold.js";
 import { InputNeeded, InputRound } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
 import { isAtLeast, isLoggingLevel, type LoggingLevel } from "./logging.js";
@@ -370,7 +370,8 @@ export class ServerConnection implements ServerSession {
    * asks answered from the retry; what it still needs ends the call with an `InputRequiredResult`.
    * The retry's answers to the previous round's pages are recorded first, and an `accept` for a
    * page still open is held until it completes (`handoffHoldMs`); a hand-off the previous round
-   * started that is still open after that is asked for again without running the handler.
+   * started (`InteractionRequired`) that the user declined ends the call, and one still open after
+   * the hold is asked for again, neither running the handler.
    */
   async #runInRounds(
     method: string,
@@ -388,7 +389,12 @@ export class ServerConnection implements ServerSession {
         : undefined;
     const round = new InputRound(inbound, clientCapabilities, payload, inputResponses);
     const service = this.host.interactions;
-    if (service !== undefined) await settleHandoffs(round, service, this.host.stateless.handoffHoldMs);
+    const answered =
+      service === undefined ? [] : await settleHandoffs(round, service, this.host.stateless.handoffHoldMs);
+    const refused = answered.find((answer) => answer.interaction === payload?.handoff && answer.action !== "accept");
+    if (refused !== undefined && service !== undefined) {
+      return refusedHandoffAnswer(method, refused, (await service.get(refused.interaction))?.message);
+    }
     if (payload?.handoff !== undefined && service !== undefined) {
       const open = await this.#interactionsOf().openInteraction(payload.handoff);
       if (open !== undefined) {

@@ -188,3 +188,36 @@ describe("holding a retry that accepted a hand-off still open", () => {
     expect(runs.repos).toBe(1);
   });
 });
+
+describe("a retry that declines or cancels a hand-off's page", () => {
+  it.each(["decline", "cancel"] as const)(
+    "%s for the page InteractionRequired asked for: a tool error says so, the interaction keeps the answer, the tool does not run again",
+    async (action) => {
+      const { manager } = createManager();
+      const created = recordCreated(manager);
+      const { server, runs } = holdingServer(manager);
+      const { call } = await statelessClient(server);
+      const first = await call("repos");
+      const answer = await call("repos", retryOf(first, { action }));
+      expect(isInputRequired(answer)).toBe(false);
+      expect(answer.isError).toBe(true);
+      const text = JSON.stringify(answer.content);
+      expect(text).toContain(action === "decline" ? "declined" : "cancelled");
+      expect(text).not.toContain(CONNECT_URL);
+      expect(runs.repos).toBe(1);
+      expect(created).toHaveLength(1);
+      expect((await manager.get(created[0] ?? ""))?.status).toBe(action === "decline" ? "declined" : "cancelled");
+    },
+  );
+
+  it("ctx.interact gets the answer, and the interaction keeps it", async () => {
+    const { manager } = createManager();
+    const created = recordCreated(manager);
+    const { server } = holdingServer(manager);
+    const { call } = await statelessClient(server);
+    const first = await call("connect");
+    const answer = await call("connect", retryOf(first, { action: "decline" }));
+    expect(answer.content).toEqual([{ type: "text", text: "The user chose decline." }]);
+    expect((await manager.get(created[0] ?? ""))?.status).toBe("declined");
+  });
+});
