@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
-import { HandoffClient, type PacerClock, RoundPacer, type UrlInteraction } from "../../src/interaction/client/index.js";
+import {
+  HandoffClient,
+  HandoffError,
+  type PacerClock,
+  RoundPacer,
+  type UrlInteraction,
+} from "../../src/interaction/client/index.js";
 import { JsonRpcSession, type Params, type Result } from "../../src/jsonrpc/session.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 
@@ -97,16 +103,44 @@ describe("HandoffClient with InputRequiredResult", () => {
     await client.close();
   });
 
-  it("sends the user's decline on the retry; a server that keeps asking hits the round cap", async () => {
+  it("sends the user's decline on the retry once; a server that asks for the page again ends the call, the user asked once", async () => {
     const server = await pageServer(() => false);
-    const client = new McpClient({ name: "c", version: "1" }, { maxInputRounds: 2 });
-    const handoff = new HandoffClient(client, { onInteraction: async () => "decline" });
+    const client = new McpClient({ name: "c", version: "1" }, { maxInputRounds: 8 });
+    let asked = 0;
+    const handoff = new HandoffClient(client, {
+      onInteraction: async () => {
+        asked++;
+        return "decline";
+      },
+    });
     await client.connect(server.clientSide);
-    await expect(handoff.callTool({ name: "connect" })).rejects.toMatchObject({ code: "INVALID_RESULT" });
-    expect(server.calls.slice(1).every((c) => (c.inputResponses as Record<string, unknown>).page !== undefined)).toBe(
-      true,
-    );
+    const error = await handoff.callTool({ name: "connect" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HandoffError);
+    expect(error).toMatchObject({ code: "REQUEST_CANCELLED", reason: "declined" });
+    expect(asked).toBe(1);
+    expect(server.calls).toHaveLength(2);
     expect((server.calls[1]?.inputResponses as Record<string, { action: string }>).page?.action).toBe("decline");
+    await client.close();
+  });
+
+  it("McpClient alone: a page the user declined is not put to the handler again; the call ends with REQUEST_CANCELLED", async () => {
+    const server = await pageServer(() => false);
+    const client = new McpClient({ name: "c", version: "1" });
+    let asked = 0;
+    client.setElicitationHandler(
+      () => {
+        asked++;
+        return { action: "cancel" };
+      },
+      { modes: ["url"] },
+    );
+    await client.connect(server.clientSide);
+    await expect(client.callTool({ name: "connect" })).rejects.toMatchObject({
+      code: "REQUEST_CANCELLED",
+      message: expect.stringContaining("connect.example.com"),
+    });
+    expect(asked).toBe(1);
+    expect(server.calls).toHaveLength(2);
     await client.close();
   });
 });

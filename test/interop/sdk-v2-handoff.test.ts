@@ -40,9 +40,15 @@ async function startServer() {
     return interaction;
   };
   const held: string[] = [];
+  let heldNow: (id: string) => void = () => {};
+  /** Resolves with the interaction's id once a retry is held, waiting for it to complete. */
+  const firstHold = new Promise<string>((resolve) => {
+    heldNow = resolve;
+  });
   const waitForCompletion = manager.waitForCompletion.bind(manager);
   manager.waitForCompletion = (id, signal) => {
     held.push(id);
+    heldNow(id);
     return waitForCompletion(id, signal);
   };
   let linked = false;
@@ -75,17 +81,7 @@ async function startServer() {
     linked = true;
     await manager.complete(id, { user: USER });
   };
-  return { url, created, held, finish };
-}
-
-/** Resolves once `read` yields a value, checking on every turn of the event loop. */
-async function until<T>(read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 2_000; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  throw new Error("condition never held");
+  return { url, created, held, firstHold, finish };
 }
 
 describe("SDK v2 client, default auto-fulfilment, URL handler that accepts at once", () => {
@@ -109,12 +105,32 @@ describe("SDK v2 client, default auto-fulfilment, URL handler that accepts at on
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
 
     const call = client.callTool({ name: tool, arguments: {} });
-    const id = await until(() => server.created[0]);
     // The client's retry is waiting at the server: now the user finishes on the page.
-    await until(() => (server.held.includes(id) ? true : undefined));
+    const id = await server.firstHold;
+    expect(server.created).toEqual([id]);
     await server.finish(id);
     const result = await call;
     expect(result.content).toEqual([{ type: "text", text }]);
     expect(shown).toEqual([{ mode: "url", url: PAGE, message: MESSAGE }]);
+  });
+
+  it("repos: a URL handler that declines ends the call once with the tool's error; the page was shown once", async () => {
+    const server = await startServer();
+    const shown: unknown[] = [];
+    const client = new Client(
+      { name: "v2-agent", version: "1.0.0" },
+      { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: "auto" } },
+    );
+    client.setRequestHandler("elicitation/create", (request) => {
+      shown.push(request.params);
+      return { action: "decline" };
+    });
+    await client.connect(new StreamableHTTPClientTransport(server.url));
+    cleanups.push(() => client.close());
+    const result = await client.callTool({ name: "repos", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("declined");
+    expect(shown).toHaveLength(1);
+    expect(server.held).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import type {
   ReadResourceParams,
   ReadResourceResult,
 } from "../../client/index.js";
-import { SdkError } from "../../jsonrpc/errors.js";
+import { ProtocolError, SdkError } from "../../jsonrpc/errors.js";
 import type { InteractionStatus } from "../model.js";
 import { UrlElicitationSource } from "./elicitation-source.js";
 import { HandoffError } from "./errors.js";
@@ -82,6 +82,8 @@ export class HandoffClient {
   private readonly sources: readonly HandoffSource[];
   private readonly timeoutMs: number;
   private readonly pacer: RoundPacer;
+  /** Pages the user refused in a call's input rounds, by the signal those rounds carry. */
+  private readonly refusals = new WeakMap<AbortSignal, { reason: "declined" | "cancelled"; host: string }>();
 
   /**
    * Installs the hand-off handlers on `client`, replacing its elicitation handler. Wrap the client
@@ -117,19 +119,72 @@ export class HandoffClient {
     for (const source of this.sources) source.install(client, this.hostFor(source));
   }
 
-  /** `tools/call` through {@link callWithHandoff}. */
+  /**
+   * `tools/call` through {@link callWithHandoff}. On 2026-07-28, where the user's decline of a
+   * page travels to the server on the retry, a call that then fails (`isError`, an error, or the
+   * same page asked for again) ends with HandoffError "declined" or "cancelled" (the server's
+   * answer in `cause`), as a declined -32042 does on 2025-11-25; a result the tool produced
+   * anyway is returned.
+   */
   callTool(params: CallToolParams, options?: CallOptions): Promise<CallToolResult> {
-    return this.callWithHandoff(() => this.client.callTool(params, options), signalOf(options));
+    return this.callInRounds(
+      (o) => this.client.callTool(params, o),
+      options,
+      (result) => result.isError === true,
+    );
   }
 
-  /** `resources/read` through {@link callWithHandoff}. */
+  /** `resources/read` through {@link callWithHandoff}; a declined page ends it as for `callTool`. */
   readResource(params: ReadResourceParams, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.callWithHandoff(() => this.client.readResource(params, options), signalOf(options));
+    return this.callInRounds(
+      (o) => this.client.readResource(params, o),
+      options,
+      () => false,
+    );
   }
 
-  /** `prompts/get` through {@link callWithHandoff}. */
+  /** `prompts/get` through {@link callWithHandoff}; a declined page ends it as for `callTool`. */
   getPrompt(params: GetPromptParams, options?: CallOptions): Promise<GetPromptResult> {
-    return this.callWithHandoff(() => this.client.getPrompt(params, options), signalOf(options));
+    return this.callInRounds(
+      (o) => this.client.getPrompt(params, o),
+      options,
+      () => false,
+    );
+  }
+
+  /**
+   * One call through {@link callWithHandoff}, with a signal of its own: the signal its input
+   * rounds hand the elicitation handler, which is how a page declined in a round is known to
+   * belong to this call.
+   */
+  private async callInRounds<T>(
+    call: (options: CallOptions) => Promise<T>,
+    options: CallOptions | undefined,
+    failed: (result: T) => boolean,
+  ): Promise<T> {
+    const signal = options?.signal ? AbortSignal.any([options.signal]) : new AbortController().signal;
+    const own: CallOptions = { ...options, signal };
+    try {
+      const result = await this.callWithHandoff(() => call(own), signalOf(options));
+      if (failed(result)) this.throwIfRefused(signal, result);
+      return result;
+    } catch (error) {
+      // The server's answer to the decline, or our own refusal to ask again; not a transport failure.
+      const answered =
+        error instanceof ProtocolError || (error instanceof SdkError && error.code === "REQUEST_CANCELLED");
+      if (answered && !(error instanceof HandoffError) && !options?.signal?.aborted) this.throwIfRefused(signal, error);
+      throw error;
+    } finally {
+      this.refusals.delete(signal);
+    }
+  }
+
+  /** @throws HandoffError "declined" | "cancelled" when the user refused a page in the call of `signal`. */
+  private throwIfRefused(signal: AbortSignal, cause: unknown): void {
+    const refusal = this.refusals.get(signal);
+    if (refusal === undefined) return;
+    const message = `The user ${refusal.reason} opening ${refusal.host}; the request did not go on without it`;
+    throw new HandoffError(refusal.reason, message, { cause });
   }
 
   /**
@@ -201,7 +256,11 @@ export class HandoffClient {
   ): Promise<InteractionAnswer> {
     if (!waiting) {
       const answer = await this.presentDuringRequest(source, host, handoff, signal);
-      if (answer !== "accept") return answer;
+      if (answer !== "accept") {
+        const reason = answer === "cancel" ? "cancelled" : "declined";
+        this.refusals.set(signal, { reason, host: hostOf(handoff.url) });
+        return answer;
+      }
       this.pacer.started(handoff.id);
     }
     return (await this.pacer.pace(handoff.id, signal)) === "expired" ? "cancel" : "accept";

@@ -6,7 +6,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../../../src/client/index.js";
-import { HandoffClient, type InteractionAnswer, type PacerClock } from "../../../src/interaction/client/index.js";
+import {
+  HandoffClient,
+  HandoffError,
+  type InteractionAnswer,
+  type PacerClock,
+} from "../../../src/interaction/client/index.js";
 import { InteractionManager } from "../../../src/interaction/server/index.js";
 import type { JsonRpcMessage } from "../../../src/jsonrpc/messages.js";
 import { InteractionRequired, McpServer } from "../../../src/server/index.js";
@@ -118,4 +123,36 @@ describe("HandoffClient and McpServer on 2026-07-28: the retry after consent is 
     expect(r.calls()).toBe(2);
     await r.client.close();
   });
+});
+
+describe("a declined hand-off is asked once and ends the call once, in both eras", () => {
+  for (const version of ["2025-11-25", "2026-07-28"] as const) {
+    for (const answer of ["decline", "cancel"] as const) {
+      it(`${version}, ${answer}: InteractionRequired ends with HandoffError (REQUEST_CANCELLED)`, async () => {
+        const r = await rig(version, answer);
+        const error = await r.handoff.callTool({ name: "repos" }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(HandoffError);
+        expect(error).toMatchObject({
+          code: "REQUEST_CANCELLED",
+          reason: answer === "decline" ? "declined" : "cancelled",
+        });
+        expect(r.asked()).toBe(1);
+        expect(r.statuses).toContain(answer === "decline" ? "declined" : "cancelled");
+        expect(r.calls()).toBeLessThanOrEqual(2);
+        expect(r.created).toHaveLength(1);
+        await r.client.close();
+      });
+
+      it(`${version}, ${answer}: ctx.interact sees the answer and the tool's result is returned`, async () => {
+        const r = await rig(version, answer);
+        const result = await r.handoff.callTool({ name: "connect" });
+        expect(result.content).toEqual([{ type: "text", text: `The user chose ${answer}.` }]);
+        expect(r.seen).toEqual([answer]);
+        expect(r.asked()).toBe(1);
+        const stored = await r.manager.get(r.created[0] ?? "");
+        expect(stored?.status).toBe(answer === "decline" ? "declined" : "cancelled");
+        await r.client.close();
+      });
+    }
+  }
 });
