@@ -15,7 +15,7 @@ import type {
   ReadResourceParams,
   ReadResourceResult,
 } from "../../client/index.js";
-import { ProtocolError, SdkError } from "../../jsonrpc/errors.js";
+import { SdkError } from "../../jsonrpc/errors.js";
 import type { InteractionStatus } from "../model.js";
 import { UrlElicitationSource } from "./elicitation-source.js";
 import { HandoffError } from "./errors.js";
@@ -28,6 +28,7 @@ import type {
 } from "./interaction.js";
 import { HandoffPresenter, isRefusal } from "./presenter.js";
 import { type PacerClock, RoundPacer } from "./round-pacer.js";
+import { RoundRefusals } from "./round-refusals.js";
 import type { HandoffHost, HandoffSource } from "./sources.js";
 import { UserInteractionSource } from "./user-interaction-source.js";
 
@@ -83,7 +84,7 @@ export class HandoffClient {
   private readonly timeoutMs: number;
   private readonly pacer: RoundPacer;
   /** Pages the user refused in a call's input rounds, by the signal those rounds carry. */
-  private readonly refusals = new WeakMap<AbortSignal, { reason: "declined" | "cancelled"; host: string }>();
+  private readonly refusals = new RoundRefusals();
 
   /**
    * Installs the hand-off handlers on `client`, replacing its elicitation handler. Wrap the client
@@ -127,64 +128,29 @@ export class HandoffClient {
    * anyway is returned.
    */
   callTool(params: CallToolParams, options?: CallOptions): Promise<CallToolResult> {
-    return this.callInRounds(
-      (o) => this.client.callTool(params, o),
+    return this.refusals.run(
       options,
+      (own) => this.callWithHandoff(() => this.client.callTool(params, own), signalOf(options)),
       (result) => result.isError === true,
     );
   }
 
   /** `resources/read` through {@link callWithHandoff}; a declined page ends it as for `callTool`. */
   readResource(params: ReadResourceParams, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.callInRounds(
-      (o) => this.client.readResource(params, o),
+    return this.refusals.run(
       options,
+      (own) => this.callWithHandoff(() => this.client.readResource(params, own), signalOf(options)),
       () => false,
     );
   }
 
   /** `prompts/get` through {@link callWithHandoff}; a declined page ends it as for `callTool`. */
   getPrompt(params: GetPromptParams, options?: CallOptions): Promise<GetPromptResult> {
-    return this.callInRounds(
-      (o) => this.client.getPrompt(params, o),
+    return this.refusals.run(
       options,
+      (own) => this.callWithHandoff(() => this.client.getPrompt(params, own), signalOf(options)),
       () => false,
     );
-  }
-
-  /**
-   * One call through {@link callWithHandoff}, with a signal of its own: the signal its input
-   * rounds hand the elicitation handler, which is how a page declined in a round is known to
-   * belong to this call.
-   */
-  private async callInRounds<T>(
-    call: (options: CallOptions) => Promise<T>,
-    options: CallOptions | undefined,
-    failed: (result: T) => boolean,
-  ): Promise<T> {
-    const signal = options?.signal ? AbortSignal.any([options.signal]) : new AbortController().signal;
-    const own: CallOptions = { ...options, signal };
-    try {
-      const result = await this.callWithHandoff(() => call(own), signalOf(options));
-      if (failed(result)) this.throwIfRefused(signal, result);
-      return result;
-    } catch (error) {
-      // The server's answer to the decline, or our own refusal to ask again; not a transport failure.
-      const answered =
-        error instanceof ProtocolError || (error instanceof SdkError && error.code === "REQUEST_CANCELLED");
-      if (answered && !(error instanceof HandoffError) && !options?.signal?.aborted) this.throwIfRefused(signal, error);
-      throw error;
-    } finally {
-      this.refusals.delete(signal);
-    }
-  }
-
-  /** @throws HandoffError "declined" | "cancelled" when the user refused a page in the call of `signal`. */
-  private throwIfRefused(signal: AbortSignal, cause: unknown): void {
-    const refusal = this.refusals.get(signal);
-    if (refusal === undefined) return;
-    const message = `The user ${refusal.reason} opening ${refusal.host}; the request did not go on without it`;
-    throw new HandoffError(refusal.reason, message, { cause });
   }
 
   /**
@@ -257,8 +223,7 @@ export class HandoffClient {
     if (!waiting) {
       const answer = await this.presentDuringRequest(source, host, handoff, signal);
       if (answer !== "accept") {
-        const reason = answer === "cancel" ? "cancelled" : "declined";
-        this.refusals.set(signal, { reason, host: hostOf(handoff.url) });
+        this.refusals.note(signal, answer, handoff.url);
         return answer;
       }
       this.pacer.started(handoff.id);
