@@ -8,11 +8,11 @@
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, Params, Result } from "../jsonrpc/session.js";
 import {
+  assertClientCapability,
   checkInputResponse,
   type InputRequests,
   type InputRequiredResult,
   type InteractionAction,
-  missingCapability,
   RESULT_INPUT_REQUIRED,
   type RequestStateAnswer,
   type RequestStateAsk,
@@ -117,11 +117,12 @@ export class InputRound {
   /**
    * Asks the client for `method` with `params`: the recorded answer when there is one, else the
    * ask is collected and `InputNeeded` thrown.
-   * @throws ProtocolError -32021 when the request's capabilities lack what `method` needs, -32602
-   *   when the answer does not have the method's result shape.
+   * @throws MissingClientCapabilityError (SdkError "CAPABILITY_NOT_SUPPORTED") when the request's
+   *   capabilities lack what `method` needs, as in the stateful era; ProtocolError -32602 when the
+   *   answer does not have the method's result shape.
    */
   async ask(method: string, params: Params, key = this.#nextKey(method), interaction?: string): Promise<Result> {
-    const refusal = missingCapability(this.clientCapabilities, method, params);
+    const refusal = assertClientCapability(this.clientCapabilities, method, params);
     if (refusal) throw refusal;
     const answer = this.#answers[key];
     if (answer !== undefined && (answer.method === "" || answer.method === method)) {

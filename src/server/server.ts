@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { Params, Result } from "../jsonrpc/session.js";
 import type { CacheHints, Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
-import { STATELESS_VERSIONS, SUPPORTED_VERSIONS } from "../revisions/index.js";
+import { MissingClientCapabilityError, STATELESS_VERSIONS, SUPPORTED_VERSIONS } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
@@ -280,7 +280,9 @@ export class McpServer {
     try {
       // Model types are closed interfaces; the session carries them as plain records.
       return (await this.#answer(method, params, ctx, session)) as unknown as Result;
-    } catch (error) {
+    } catch (caught) {
+      // An ask the client did not declare, left uncaught, is answered -32021 in every revision.
+      const error = caught instanceof MissingClientCapabilityError ? caught.toProtocolError() : caught;
       // A ProtocolError is an answer the handler chose; anything else is a failure the operator should see.
       // InteractionRequired and a round's missing input are answers too, given by the connection.
       const answer =
