@@ -11,6 +11,7 @@ import { JsonRpcSession, type Params } from "../../src/jsonrpc/session.js";
 import { isInputRequired, META } from "../../src/revisions/index.js";
 import { InteractionRequired, McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
+import type { AuthInfo, MessageExtra, SendOptions, Transport } from "../../src/transports/transport.js";
 import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "../interaction/server/harness.js";
 import { recordCreated } from "../interaction/server/record-created.js";
 
@@ -219,5 +220,83 @@ describe("a retry that declines or cancels a hand-off's page", () => {
     const answer = await call("connect", retryOf(first, { action: "decline" }));
     expect(answer.content).toEqual([{ type: "text", text: "The user chose decline." }]);
     expect((await manager.get(created[0] ?? ""))?.status).toBe("declined");
+  });
+});
+
+/** The server's end of a pair, with `authInfo` on every message it receives. */
+class AuthenticatedTransport implements Transport {
+  onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  constructor(
+    private readonly inner: Transport,
+    authInfo: AuthInfo,
+  ) {
+    inner.onmessage = (message, extra) => this.onmessage?.(message, { ...extra, authInfo });
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onclose = () => this.onclose?.();
+  }
+  start = () => this.inner.start();
+  send = (message: JsonRpcMessage, options?: SendOptions) => this.inner.send(message, options);
+  close = () => this.inner.close();
+}
+
+describe("what a retry may settle", () => {
+  /** A stateless client whose every message reaches the server with `authInfo` (as an auth layer sets it). */
+  async function clientAs(server: McpServer, subject: string) {
+    const [clientEnd, serverEnd] = createMemoryTransportPair();
+    const authInfo = { token: `token-${subject}`, issuer: "https://as.example.com", subject };
+    await server.connect(new AuthenticatedTransport(serverEnd, authInfo));
+    const client = new JsonRpcSession();
+    await client.connect(clientEnd);
+    const meta = {
+      [META.protocolVersion]: "2026-07-28",
+      [META.clientCapabilities]: { elicitation: { url: {} } },
+      [META.clientInfo]: { name: "t", version: "1" },
+    };
+    return (retry: Params = {}) =>
+      client.request("tools/call", { name: "repos", arguments: {}, ...retry, _meta: meta });
+  }
+
+  it("another user's requestState cannot decline or hold the interaction it names; its own user's can", async () => {
+    const { manager } = createManager();
+    const created = recordCreated(manager);
+    const holds = watchHolds(manager);
+    const { server } = holdingServer(manager);
+    const alice = await clientAs(server, "alice");
+    const mallory = await clientAs(server, "mallory");
+    const first = await alice();
+    for (const action of ["decline", "accept"]) {
+      await expect(mallory(retryOf(first, { action }))).rejects.toMatchObject({ code: -32602 });
+    }
+    expect(holds).toEqual([]);
+    expect((await manager.get(created[0] ?? ""))?.status).toBe("pending");
+    // Positive control: the same retry from the user it was issued to is taken.
+    const answer = await alice(retryOf(first, { action: "decline" }));
+    expect(answer.isError).toBe(true);
+    expect((await manager.get(created[0] ?? ""))?.status).toBe("declined");
+  });
+
+  it("an answer under a key the last round did not ask for is ignored: nothing is held or recorded", async () => {
+    const { manager } = createManager();
+    const created = recordCreated(manager);
+    const holds = watchHolds(manager);
+    const { server } = holdingServer(manager);
+    const { call } = await statelessClient(server);
+    const first = await call("repos");
+    const again = await call("repos", {
+      inputResponses: { "handoff-9": { action: "decline" }, other: { action: "accept" } },
+      requestState: first.requestState,
+    });
+    expect(isInputRequired(again)).toBe(true);
+    expect(holds).toEqual([]);
+    expect((await manager.get(created[0] ?? ""))?.status).toBe("pending");
+  });
+
+  it("refuses a handoffHoldMs a timer cannot wait", () => {
+    const { manager } = createManager();
+    for (const bad of [-1, 1.5, Number.NaN, 2 ** 31]) {
+      expect(() => holdingServer(manager, { handoffHoldMs: bad })).toThrow(TypeError);
+    }
   });
 });
