@@ -25,8 +25,12 @@ let calls = 0;
 /**
  * Runs rounds until the server's result is complete. `send` sends one attempt (a new request).
  * Rounds that only repeat URL-mode elicitations already accepted in this call count as waiting
- * rounds (bounded by `maxWaitingRounds`), not toward `maxRounds`.
- * @throws SdkError "INVALID_RESULT" after `maxRounds` rounds (or `maxWaitingRounds` waiting
+ * rounds (bounded by `maxWaitingRounds`), not toward `maxRounds`. A URL-mode elicitation the
+ * user declined or cancelled is answered so on the retry, and never put to the handler again in
+ * this call.
+ * @throws SdkError "REQUEST_CANCELLED" when the server asks again for a page the user declined or
+ *   cancelled in this call (`cause`: that `InputRequiredResult`), with no retry sent;
+ *   "INVALID_RESULT" after `maxRounds` rounds (or `maxWaitingRounds` waiting
  *   rounds), for a malformed `InputRequiredResult`, or for an input request refused as invalid
  *   (what would be -32602 over the wire, e.g. a form that carries a URL; `cause` is that
  *   ProtocolError), with no retry sent; the handlers' other ProtocolErrors as they are.
@@ -41,6 +45,8 @@ export async function runInputRounds(
 ): Promise<Result> {
   const call = ++calls;
   const accepted = new Set<string>();
+  /** Pages the user declined or cancelled in this call, with that answer. */
+  const refused = new Map<string, string>();
   let result = first;
   let rounds = 0;
   let waiting = 0;
@@ -62,6 +68,15 @@ export async function runInputRounds(
     for (const [key, request] of entries) {
       if (options.signal?.aborted) throw new SdkError("REQUEST_CANCELLED", `${method} was cancelled`);
       const url = urlOf(request.method, request.params);
+      const answered = url === undefined ? undefined : refused.get(url);
+      if (url !== undefined && answered !== undefined) {
+        // The server had the user's answer and asks again: the user is not asked twice.
+        throw new SdkError(
+          "REQUEST_CANCELLED",
+          `${method} still asks to open ${hostOf(url)}, which the user ${answered} in this call; not asking again`,
+          { cause: result },
+        );
+      }
       const requestParams =
         url === undefined ? request.params : { ...request.params, elicitationId: `input-${call}:${url}` };
       const answer = await answerInputRequest(host, request.method, requestParams ?? {}, {
@@ -80,11 +95,18 @@ export async function runInputRounds(
         );
       });
       if (url !== undefined && answer.action === "accept") accepted.add(url);
+      if (url !== undefined && (answer.action === "decline" || answer.action === "cancel")) {
+        refused.set(url, answer.action === "decline" ? "declined" : "cancelled");
+      }
       responses[key] = answer;
     }
     result = await send(retryParams(params, responses, requestState));
   }
   return result;
+}
+
+function hostOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).host : "a page";
 }
 
 /** The URL of a URL-mode elicitation, else `undefined`. */

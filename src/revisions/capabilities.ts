@@ -3,10 +3,13 @@
  * not send a request the peer did not declare support for; these helpers say which declaration a
  * request needs and whether the peer made it.
  */
-import { SdkError } from "../jsonrpc/errors.js";
+import { ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import { declaredInteractionTypes, INTERACTION_CREATE } from "./extensions/user-interaction.js";
 import type { ClientCapabilities, ServerCapabilities } from "./model.js";
 import type { ElicitationMode } from "./revision.js";
+import { StatelessErrorCode } from "./stateless/wire.js";
+
+const MISSING_REQUIRED_CLIENT_CAPABILITY = StatelessErrorCode.MissingRequiredClientCapability;
 
 /** Capabilities as received: typed by the model, but read defensively since a peer may send anything. */
 type Declared = ClientCapabilities | ServerCapabilities | Record<string, unknown> | undefined;
@@ -39,11 +42,48 @@ export function clientElicitationModes(caps: Declared): ElicitationMode[] {
   return modes.length > 0 ? modes : ["form"];
 }
 
-function missing(side: "client" | "server", method: string, capability: string): SdkError {
+function missing(side: "server", method: string, capability: string): SdkError {
   return new SdkError(
     "CAPABILITY_NOT_SUPPORTED",
     `The ${side} did not declare the ${capability} capability, which ${method} requires`,
   );
+}
+
+/**
+ * SdkError "CAPABILITY_NOT_SUPPORTED" for a request to the client that the client did not declare
+ * (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`); nothing was sent. A handler may catch it and go
+ * on without; left uncaught, the request that needed it is answered with `toProtocolError()` in
+ * every revision, as revision 2026-07-28 requires (spec 2026-07-28: basic § `_meta`, "the server
+ * MUST return a MissingRequiredClientCapabilityError"); 2025-11-25 prescribes no error, and the
+ * same one keeps the caller's outcome alike in both eras.
+ */
+export class MissingClientCapabilityError extends SdkError {
+  /** What the client would have had to declare, as a `ClientCapabilities` object, e.g. `{ sampling: {} }`. */
+  readonly requiredCapabilities: Record<string, unknown>;
+
+  constructor(method: string, capability: string, requiredCapabilities: Record<string, unknown>) {
+    super(
+      "CAPABILITY_NOT_SUPPORTED",
+      `The client did not declare the ${capability} capability, which ${method} requires`,
+    );
+    this.requiredCapabilities = requiredCapabilities;
+  }
+
+  /** The JSON-RPC error to answer with: -32021 MissingRequiredClientCapability, `data.requiredCapabilities`. */
+  toProtocolError(): ProtocolError {
+    return new ProtocolError(MISSING_REQUIRED_CLIENT_CAPABILITY, this.message, {
+      requiredCapabilities: this.requiredCapabilities,
+    });
+  }
+}
+
+/** `{ a: { b: {} } }` for the path `["a", "b"]`. */
+function nested(path: readonly string[]): Record<string, unknown> {
+  return path.reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), {});
+}
+
+function missingClient(method: string, path: readonly string[], required = nested(path)): MissingClientCapabilityError {
+  return new MissingClientCapabilityError(method, path.join("."), required);
 }
 
 /** Capability paths a client must declare for a server request. */
@@ -74,30 +114,36 @@ const CLIENT_TASK_REQUESTS: ReadonlyMap<string, readonly string[]> = new Map(
  * `clientElicitationModes(caps)`; task requests need `tasks`; `interaction/create` (the
  * user-interaction proposal) needs its `type` among `userInteraction.types`.
  *
- * @returns SdkError `CAPABILITY_NOT_SUPPORTED` naming the missing capability, or `undefined`.
+ * @returns MissingClientCapabilityError (SdkError `CAPABILITY_NOT_SUPPORTED`) naming the missing
+ *   capability, or `undefined`.
  */
 export function assertClientCapability(
   caps: Declared,
   method: string,
   params?: Record<string, unknown>,
-): SdkError | undefined {
+): MissingClientCapabilityError | undefined {
   const path = CLIENT_NEEDS.get(method);
-  if (path !== undefined && declared(caps, path) === undefined) return missing("client", method, path.join("."));
+  if (path !== undefined && declared(caps, path) === undefined) {
+    // An elicitation is refused for its mode, which says what the client lacks more precisely.
+    if (method !== "elicitation/create") return missingClient(method, path);
+  }
   if (method === "elicitation/create") {
-    const mode = params?.mode ?? "form";
+    const mode = String(params?.mode ?? "form");
     if (!clientElicitationModes(caps).includes(mode as ElicitationMode)) {
-      return missing("client", `elicitation/create in ${String(mode)} mode`, `elicitation.${String(mode)}`);
+      return missingClient(`elicitation/create in ${mode} mode`, ["elicitation", mode]);
     }
   }
   if (method === INTERACTION_CREATE && !declaredInteractionTypes(caps).includes(String(params?.type))) {
-    return missing("client", `${method} of type ${JSON.stringify(params?.type)}`, "userInteraction.types");
+    return missingClient(`${method} of type ${JSON.stringify(params?.type)}`, ["userInteraction", "types"], {
+      userInteraction: { types: [String(params?.type)] },
+    });
   }
   if (method === "sampling/createMessage" && params?.tools !== undefined && !declared(caps, ["sampling", "tools"])) {
-    return missing("client", "sampling/createMessage with tools", "sampling.tools");
+    return missingClient("sampling/createMessage with tools", ["sampling", "tools"]);
   }
   const taskPath = CLIENT_TASK_REQUESTS.get(method);
   if (taskPath !== undefined && params?.task !== undefined && !declared(caps, taskPath)) {
-    return missing("client", `task-augmented ${method}`, taskPath.join("."));
+    return missingClient(`task-augmented ${method}`, taskPath);
   }
   return undefined;
 }

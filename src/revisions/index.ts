@@ -8,6 +8,7 @@ export {
   assertClientCapability,
   assertServerCapability,
   clientElicitationModes,
+  MissingClientCapabilityError,
 } from "./capabilities.js";
 export {
   applyDefaults,

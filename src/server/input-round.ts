@@ -8,10 +8,11 @@
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, Params, Result } from "../jsonrpc/session.js";
 import {
+  assertClientCapability,
   checkInputResponse,
   type InputRequests,
   type InputRequiredResult,
-  missingCapability,
+  type InteractionAction,
   RESULT_INPUT_REQUIRED,
   type RequestStateAnswer,
   type RequestStateAsk,
@@ -31,6 +32,16 @@ interface Ask extends RequestStateAsk {
   params: Params;
 }
 
+/** The retry's answer to a page the previous round asked the user to open. */
+export interface HandoffAnswer {
+  /** The `inputRequests` key it was asked under. */
+  key: string;
+  /** The interaction whose page it was. */
+  interaction: string;
+  /** What the user said: `accept` (the page is open; not that it is done), `decline` or `cancel`. */
+  action: InteractionAction;
+}
+
 const rounds = new WeakMap<InboundRequest, InputRound>();
 
 /** The round an inbound request runs in, when it is a multi round-trip request. */
@@ -45,6 +56,7 @@ export class InputRound {
   readonly #used: Record<string, RequestStateAnswer> = {};
   readonly #asks: Ask[] = [];
   readonly #counters = new Map<string, number>();
+  readonly #handoffAnswers: HandoffAnswer[] = [];
   readonly inbound: InboundRequest;
 
   /**
@@ -68,6 +80,10 @@ export class InputRound {
         result: result as Record<string, unknown>,
         ...(ask?.interaction === undefined ? {} : { interaction: ask.interaction }),
       };
+      const action = (result as { action?: unknown } | null)?.action;
+      if (ask?.interaction !== undefined && isAction(action)) {
+        this.#handoffAnswers.push({ key, interaction: ask.interaction, action });
+      }
     }
     // The inbound request is a class instance: its methods are delegated, not spread.
     const round: InboundRequest = {
@@ -101,11 +117,12 @@ export class InputRound {
   /**
    * Asks the client for `method` with `params`: the recorded answer when there is one, else the
    * ask is collected and `InputNeeded` thrown.
-   * @throws ProtocolError -32021 when the request's capabilities lack what `method` needs, -32602
-   *   when the answer does not have the method's result shape.
+   * @throws MissingClientCapabilityError (SdkError "CAPABILITY_NOT_SUPPORTED") when the request's
+   *   capabilities lack what `method` needs, as in the stateful era; ProtocolError -32602 when the
+   *   answer does not have the method's result shape.
    */
   async ask(method: string, params: Params, key = this.#nextKey(method), interaction?: string): Promise<Result> {
-    const refusal = missingCapability(this.clientCapabilities, method, params);
+    const refusal = assertClientCapability(this.clientCapabilities, method, params);
     if (refusal) throw refusal;
     const answer = this.#answers[key];
     if (answer !== undefined && (answer.method === "" || answer.method === method)) {
@@ -124,6 +141,14 @@ export class InputRound {
   /** Collects an ask whatever was answered before: a page the user has not finished with yet. */
   reask(key: string, method: string, params: Params, interaction: string): void {
     this.#asks.push({ key, method, params, interaction });
+  }
+
+  /**
+   * What the retry answered for the pages the previous round asked for (the interaction ids come
+   * from the verified `requestState`, never from the client), in asking order.
+   */
+  get handoffAnswers(): readonly HandoffAnswer[] {
+    return this.#handoffAnswers;
   }
 
   /** The key an earlier round used for the hand-off `interaction`, if any. */
@@ -167,4 +192,8 @@ export class InputRound {
     if (this.#asks.length > 0) result.inputRequests = inputRequests;
     return result;
   }
+}
+
+function isAction(value: unknown): value is InteractionAction {
+  return value === "accept" || value === "decline" || value === "cancel";
 }

@@ -7,10 +7,11 @@ import { randomBytes } from "node:crypto";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { Params, Result } from "../jsonrpc/session.js";
 import type { CacheHints, Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
-import { STATELESS_VERSIONS, SUPPORTED_VERSIONS } from "../revisions/index.js";
+import { MissingClientCapabilityError, STATELESS_VERSIONS, SUPPORTED_VERSIONS } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
+import { DEFAULT_HANDOFF_HOLD_MS } from "./handoff-hold.js";
 import { InputNeeded } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
 import type { ServerLogger } from "./logging.js";
@@ -77,6 +78,15 @@ export interface McpServerOptions {
   requestStateSecret?: Uint8Array;
   /** ms a `requestState` stays valid; default 600,000 (10 minutes). */
   requestStateTtlMs?: number;
+  /**
+   * Revision 2026-07-28: ms a retry that answers `accept` for a hand-off whose page the user has
+   * not finished yet is held, waiting for the completion, before a fresh `InputRequiredResult`
+   * asks for the page again (spec 2026-07-28: client/elicitation § URL Mode Flow). Default
+   * 25,000, well under common proxy timeouts; over Streamable HTTP the held answer is an SSE
+   * stream with keep-alives. 0 answers at once. The hold ends early when the client goes away.
+   * @throws TypeError from the constructor for a negative, fractional or too long value.
+   */
+  handoffHoldMs?: number;
   /** ms since the epoch, for `requestState` expiry; default `Date.now`. */
   now?: () => number;
 }
@@ -117,6 +127,7 @@ export class McpServer {
       cache: options.cacheHints,
       requestState: { secret: options.requestStateSecret ?? randomBytes(32), now: options.now ?? Date.now },
       requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
+      handoffHoldMs: holdMsOf(options.handoffHoldMs),
     };
     const fail = (message: string, error: unknown) => this.#report("error", message, error);
     this.#tools = new ToolRegistry(
@@ -270,7 +281,9 @@ export class McpServer {
       // Model types are closed interfaces; the session carries them as plain records. Whatever
       // the handler quotes of a credential it was handed stays on the server.
       return redactorOf(ctx).value(await this.#answer(method, params, ctx, session)) as unknown as Result;
-    } catch (error) {
+    } catch (caught) {
+      // An ask the client did not declare, left uncaught, is answered -32021 in every revision.
+      const error = caught instanceof MissingClientCapabilityError ? caught.toProtocolError() : caught;
       // A ProtocolError is an answer the handler chose; anything else is a failure the operator should see.
       // InteractionRequired and a round's missing input are answers too, given by the connection.
       const answer =
@@ -322,4 +335,13 @@ export class McpServer {
     if (sessionId !== undefined) entry.sessionId = sessionId;
     this.#options.logger?.(entry);
   }
+}
+
+/** `handoffHoldMs` checked: an integer that a timer can wait. */
+function holdMsOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_HANDOFF_HOLD_MS;
+  if (!Number.isSafeInteger(value) || value < 0 || value > 2 ** 31 - 1) {
+    throw new TypeError(`handoffHoldMs must be an integer from 0 to ${2 ** 31 - 1}, got ${value}`);
+  }
+  return value;
 }

@@ -25,6 +25,7 @@ import {
 } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { type ContextHost, createRequestContext, type RequestContext } from "./context.js";
+import { refusedHandoffAnswer, settleHandoffs } from "./handoff-hold.js";
 import { InputNeeded, InputRound } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
 import { isAtLeast, isLoggingLevel, type LoggingLevel } from "./logging.js";
@@ -390,8 +391,10 @@ export class ServerConnection implements ServerSession {
   /**
    * A request that may answer `InputRequiredResult` (revision 2026-07-28): the handler runs with
    * asks answered from the retry; what it still needs ends the call with an `InputRequiredResult`.
-   * A hand-off the previous round started that is still open is asked for again without running
-   * the handler, so a client retrying early never makes the server wait.
+   * The retry's answers to the previous round's pages are recorded first, and an `accept` for a
+   * page still open is held until it completes (`handoffHoldMs`); a hand-off the previous round
+   * started (`InteractionRequired`) that the user declined ends the call, and one still open after
+   * the hold is asked for again, neither running the handler.
    */
   async #runInRounds(
     method: string,
@@ -408,7 +411,14 @@ export class ServerConnection implements ServerSession {
         ? (params.inputResponses as Record<string, unknown>)
         : undefined;
     const round = new InputRound(inbound, clientCapabilities, payload, inputResponses);
-    if (payload?.handoff !== undefined && this.host.interactions !== undefined) {
+    const service = this.host.interactions;
+    const answered =
+      service === undefined ? [] : await settleHandoffs(round, service, this.host.stateless.handoffHoldMs);
+    const refused = answered.find((answer) => answer.interaction === payload?.handoff && answer.action !== "accept");
+    if (refused !== undefined && service !== undefined) {
+      return refusedHandoffAnswer(method, refused, (await service.get(refused.interaction))?.message);
+    }
+    if (payload?.handoff !== undefined && service !== undefined) {
       const open = await this.#interactionsOf().openInteraction(payload.handoff);
       if (open !== undefined) {
         const key = payload.pending.find((ask) => ask.interaction === open.id)?.key ?? round.handoffKey();

@@ -30,6 +30,8 @@ export interface StatelessSettings {
   readonly requestState: RequestStateKeys;
   /** ms a `requestState` stays valid. */
   readonly requestStateTtlMs: number;
+  /** ms a retry that accepted a hand-off page still open waits for its completion; 0: none. */
+  readonly handoffHoldMs: number;
 }
 
 /** The `_meta` facts of a request written in the stateless era, or `undefined` for a stateful one. */

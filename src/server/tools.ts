@@ -6,6 +6,7 @@
  */
 import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { CallToolResult, Icon, Tool, ToolAnnotations } from "../revisions/index.js";
+import { MissingClientCapabilityError } from "../revisions/index.js";
 import type { RequestContext } from "./context.js";
 import { InputNeeded } from "./input-round.js";
 import { InteractionRequired } from "./interactions.js";
@@ -235,10 +236,18 @@ function run(
   return settled(entry, output, result);
 }
 
-/** A handler's throw: a ProtocolError or a hand-off is rethrown; anything else becomes a tool error result. */
+/**
+ * A handler's throw: a ProtocolError, a hand-off or an ask the client did not declare is rethrown;
+ * anything else becomes a tool error result.
+ */
 function failed(entry: ToolEntry, error: unknown): CallToolResult {
-  // Both become JSON-RPC errors (or the hand-off's own answer) rather than tool results.
-  if (error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded) {
+  // These become JSON-RPC errors (or the hand-off's own answer) rather than tool results.
+  if (
+    error instanceof ProtocolError ||
+    error instanceof InteractionRequired ||
+    error instanceof InputNeeded ||
+    error instanceof MissingClientCapabilityError
+  ) {
     throw error;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -18,6 +18,12 @@ export interface MessageExtra {
    * `Last-Event-ID` and gets what was sent meanwhile. Absent where that is not possible.
    */
   closeSseStream?: () => void;
+  /**
+   * Streamable HTTP, a stateless request whose answer would be a JSON body: sends the answer on
+   * an SSE stream instead, opened now, so that a wait before the answer carries keep-alives.
+   * Absent where the answer streams already or the client does not accept SSE.
+   */
+  openSseStream?: () => void;
 }
 
 /** Verified identity of the caller, set by a resource-server layer (MCP authorization). */

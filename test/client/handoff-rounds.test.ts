@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
-import { HandoffClient, type PacerClock, RoundPacer, type UrlInteraction } from "../../src/interaction/client/index.js";
+import {
+  HandoffClient,
+  HandoffError,
+  type PacerClock,
+  RoundPacer,
+  type UrlInteraction,
+} from "../../src/interaction/client/index.js";
 import { JsonRpcSession, type Params, type Result } from "../../src/jsonrpc/session.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 
@@ -59,7 +65,7 @@ function manualClock(): PacerClock & { fire(): void; pending(): number } {
 }
 
 describe("HandoffClient with InputRequiredResult", () => {
-  it("asks the user once, retries on their 'done' and on each poll, and does not count waiting rounds", async () => {
+  it("asks the user once, retries at once, then on their 'done' and on each poll, and does not count waiting rounds", async () => {
     let serverDone = false;
     const server = await pageServer(() => serverDone);
     const clock = manualClock();
@@ -75,66 +81,120 @@ describe("HandoffClient with InputRequiredResult", () => {
     });
     await client.connect(server.clientSide);
     const call = handoff.callTool({ name: "connect" });
-    await until(() => clock.pending() === 1);
+    // After consent the retry goes at once; this server answers it with the page again, so the
+    // next retry waits.
+    await until(() => server.calls.length === 2 && clock.pending() === 1);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ url: PAGE, host: "connect.example.com", server: { name: "pages" } });
     // The user says they are done: the retry goes at once; the server still has no completion.
     expect(handoff.userDone(asked[0]?.id ?? "")).toBe(true);
-    await until(() => server.calls.length === 2 && clock.pending() === 1);
+    await until(() => server.calls.length === 3 && clock.pending() === 1);
     // A poll interval passes; this time the server has it.
     serverDone = true;
     clock.fire();
     const result = await call;
     expect(result.content).toEqual([{ type: "text", text: "connected" }]);
     expect(asked).toHaveLength(1);
-    expect(server.calls).toHaveLength(3);
+    expect(server.calls).toHaveLength(4);
     const ids = server.calls.map((c) => c.id);
-    expect(new Set(ids).size).toBe(3);
-    expect(server.calls[1]?.requestState).toBe("state-1");
-    expect(server.calls[2]?.requestState).toBe("state-2");
-    expect(server.calls[2]?.inputResponses).toEqual({ page: { action: "accept" } });
+    expect(new Set(ids).size).toBe(4);
+    expect(server.calls.slice(1).map((c) => c.requestState)).toEqual(["state-1", "state-2", "state-3"]);
+    expect(server.calls[3]?.inputResponses).toEqual({ page: { action: "accept" } });
     await client.close();
   });
 
-  it("sends the user's decline on the retry; a server that keeps asking hits the round cap", async () => {
+  it("sends the user's decline on the retry once; a server that asks for the page again ends the call, the user asked once", async () => {
     const server = await pageServer(() => false);
-    const client = new McpClient({ name: "c", version: "1" }, { maxInputRounds: 2 });
-    const handoff = new HandoffClient(client, { onInteraction: async () => "decline" });
+    const client = new McpClient({ name: "c", version: "1" }, { maxInputRounds: 8 });
+    let asked = 0;
+    const handoff = new HandoffClient(client, {
+      onInteraction: async () => {
+        asked++;
+        return "decline";
+      },
+    });
     await client.connect(server.clientSide);
-    await expect(handoff.callTool({ name: "connect" })).rejects.toMatchObject({ code: "INVALID_RESULT" });
-    expect(server.calls.slice(1).every((c) => (c.inputResponses as Record<string, unknown>).page !== undefined)).toBe(
-      true,
-    );
+    const error = await handoff.callTool({ name: "connect" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HandoffError);
+    expect(error).toMatchObject({ code: "REQUEST_CANCELLED", reason: "declined" });
+    expect(asked).toBe(1);
+    expect(server.calls).toHaveLength(2);
     expect((server.calls[1]?.inputResponses as Record<string, { action: string }>).page?.action).toBe("decline");
+    await client.close();
+  });
+
+  it("McpClient alone: a page the user declined is not put to the handler again; the call ends with REQUEST_CANCELLED", async () => {
+    const server = await pageServer(() => false);
+    const client = new McpClient({ name: "c", version: "1" });
+    let asked = 0;
+    client.setElicitationHandler(
+      () => {
+        asked++;
+        return { action: "cancel" };
+      },
+      { modes: ["url"] },
+    );
+    await client.connect(server.clientSide);
+    await expect(client.callTool({ name: "connect" })).rejects.toMatchObject({
+      code: "REQUEST_CANCELLED",
+      message: expect.stringContaining("connect.example.com"),
+    });
+    expect(asked).toBe(1);
+    expect(server.calls).toHaveLength(2);
     await client.close();
   });
 });
 
 describe("RoundPacer", () => {
-  it("waits for the poll interval or the user's done, and expires at the deadline", async () => {
-    let now = 0;
-    const timers: Array<() => void> = [];
-    const clock: PacerClock = {
-      now: () => now,
-      setTimeout: (run) => timers.push(run),
+  /** A clock whose time the test moves, and whose timers it fires. */
+  function steppedClock() {
+    const clock = { time: 0, timers: [] as Array<{ run: () => void; ms: number }> };
+    const pacerClock: PacerClock = {
+      now: () => clock.time,
+      setTimeout: (run, ms) => clock.timers.push({ run, ms }),
       clearTimeout: () => {},
     };
-    const pacer = new RoundPacer(10_000, 2_000, clock);
+    return { clock, pacerClock };
+  }
+
+  it("retries at once after consent (a server may hold the retry), then waits the poll interval or the user's done, and expires at the deadline", async () => {
+    const { clock, pacerClock } = steppedClock();
+    const pacer = new RoundPacer(10_000, 2_000, pacerClock);
     pacer.started("a");
+    expect(await pacer.pace("a")).toBe("retry");
+    expect(clock.timers).toEqual([]);
+    // The server answered the retry at once with the same page: the next one waits.
     let settled = false;
-    const first = pacer.pace("a").then((outcome) => {
+    const second = pacer.pace("a").then((outcome) => {
       settled = true;
       return outcome;
     });
     await Promise.resolve();
     expect(settled).toBe(false);
-    timers.shift()?.();
-    expect(await first).toBe("retry");
-    const second = pacer.pace("a");
-    pacer.nudge("a");
+    expect(clock.timers.map((t) => t.ms)).toEqual([2_000]);
+    clock.time = 2_000;
+    clock.timers.shift()?.run();
     expect(await second).toBe("retry");
-    now = 10_000;
+    const third = pacer.pace("a");
+    pacer.nudge("a");
+    expect(await third).toBe("retry");
+    clock.time = 10_000;
     expect(await pacer.pace("a")).toBe("expired");
+  });
+
+  it("retries at once when the server held the last retry longer than the poll interval", async () => {
+    const { clock, pacerClock } = steppedClock();
+    const pacer = new RoundPacer(60_000, 2_000, pacerClock);
+    pacer.started("a");
+    expect(await pacer.pace("a")).toBe("retry");
+    // The server held that retry 25 s before answering with the page again.
+    clock.time = 25_000;
+    expect(await pacer.pace("a")).toBe("retry");
+    // Held 500 ms only: the next retry waits the rest of the interval.
+    clock.time = 25_500;
+    void pacer.pace("a");
+    await Promise.resolve();
+    expect(clock.timers.map((t) => t.ms)).toEqual([1_500]);
   });
 });
 

@@ -21,12 +21,15 @@ const ERA = {
   "2026-07-28": {
     negotiated: "client   negotiated revision 2026-07-28 (server/discover, no session)",
     form: "client   input required: URL elicitation in InputRequiredResult",
-    retry: "client   the user says they are done: retrying list_items with the server's requestState",
+    // The retry goes right after consent, and the server holds it until the page is done.
+    afterConsent: ["client   retrying list_items at once with the server's requestState; the server holds it"],
+    afterCallback: [],
   },
   "2025-11-25": {
     negotiated: "client   negotiated revision 2025-11-25 (initialize, one session)",
     form: "client   URL elicitation required: error -32042",
-    retry: ": completed",
+    afterConsent: [],
+    afterCallback: [": completed"],
   },
 } as const;
 
@@ -65,6 +68,7 @@ describe.each([
         era.form,
         "URL:  http://127.0.0.1:",
         "the (scripted) user answers: yes",
+        ...era.afterConsent,
         "browser    GET MCP server /connect/",
         "MCP authorization server /interaction/",
         "(logs in as alice)",
@@ -73,7 +77,7 @@ describe.each([
         "(logs in as alice)",
         "(consents)",
         'server   the callback stored alice\'s "items" token in the encrypted vault',
-        era.retry,
+        ...era.afterCallback,
         "server   list_items for alice: asking ctx.credentials",
         "server   found the grant in the vault",
         "client   the call returned: alice-repo-1, alice-repo-2",

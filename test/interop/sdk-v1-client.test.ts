@@ -147,13 +147,14 @@ describe.each<TransportKind>(["stdio", "http"])("SDK v1 client -> our server ove
     expect(await completed.promise).toBe(offered.elicitationId);
   });
 
-  it("gets a tool error, not a URL, when it did not declare URL mode", async () => {
+  it("gets error -32021 naming URL mode, not a URL, when it did not declare URL mode", async () => {
     const client = await connect({ elicitation: { form: {} } }, (c) =>
       c.setRequestHandler(ElicitRequestSchema, () => expect.unreachable()),
     );
-    const result = await client.callTool({ name: "connect_account", arguments: {} });
-    expect(result.isError).toBe(true);
-    expect(JSON.stringify(result.content)).not.toContain("accounts.example.com");
+    const error = await client.callTool({ name: "connect_account", arguments: {} }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } });
+    expect(JSON.stringify(error)).not.toContain("accounts.example.com");
+    expect(String((error as Error).message)).not.toContain("accounts.example.com");
   });
 });
 

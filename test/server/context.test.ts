@@ -217,15 +217,17 @@ describe("form elicitation", () => {
     expect(requestsSent(received, "elicitation/create")).toEqual([]);
   });
 
-  it("fails locally, sending nothing, when the client declared no elicitation", async () => {
+  it("fails locally, sending nothing, when the client declared no elicitation; the call is answered -32021", async () => {
     const server = serverWith(async (ctx) => {
       await ctx.elicit({ message: "Name?", requestedSchema: contactSchema });
       return "ok";
     });
     const { client, received } = await connectClient(server);
-    const result = await call(client);
-    expect(result.isError).toBe(true);
-    expect(JSON.stringify(result.content)).toMatch(/did not declare the elicitation/);
+    await expect(call(client)).rejects.toMatchObject({
+      code: -32021,
+      message: expect.stringMatching(/did not declare the elicitation/),
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
+    });
     expect(requestsSent(received, "elicitation/create")).toEqual([]);
   });
 });

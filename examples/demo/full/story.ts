@@ -71,10 +71,9 @@ export async function runFullDemo(say: (line: string) => void, options: FullDemo
       say("browser  opening the page; logging in as alice, confirming the account and consenting where asked");
       const page = await opened.user.signIn(url, "alice");
       say(`browser  the last page says: ${page.text.slice(0, 120)}`);
-      // On 2026-07-28 no completion arrives: the user's "done" is what makes the client retry now
-      // instead of at its next poll interval.
-      if (client.isStateless && shown !== undefined && handoff.userDone(shown.id))
-        say("client   the user says they are done: retrying list_items with the server's requestState");
+      // On 2026-07-28 this server holds the retry until the page is done; against one that does
+      // not, the user's "done" is what makes the client retry now instead of at its next poll.
+      if (client.isStateless && shown !== undefined) handoff.userDone(shown.id);
     };
 
     const consent = createConsentPolicy({
@@ -93,7 +92,7 @@ export async function runFullDemo(say: (line: string) => void, options: FullDemo
     const handoff = new HandoffClient(client, {
       serverUrl: resource,
       timeoutMs: 30_000,
-      // The user's "done" (when the browser lands) is what retries on 2026-07-28; the poll is a fallback.
+      // The server holds the retry on 2026-07-28; the user's "done" and the poll serve one that does not.
       pollIntervalMs: 15_000,
       onInteraction: (interaction, ctx) => {
         shown = interaction;
@@ -101,7 +100,14 @@ export async function runFullDemo(say: (line: string) => void, options: FullDemo
         return consent(interaction, ctx);
       },
     });
-    handoff.onstatus = (interaction, status) => say(`client   hand-off ${interaction.id}: ${status}`);
+    handoff.onstatus = (interaction, status) => {
+      say(`client   hand-off ${interaction.id}: ${status}`);
+      if (client.isStateless && status === "accepted") {
+        say(
+          "client   retrying list_items at once with the server's requestState; the server holds it until the page is done",
+        );
+      }
+    };
 
     // The client signs in in a window of its own; the hand-off page later opens in the user's
     // browser, which has no session yet and so logs in at the MCP authorization server anew.

@@ -28,6 +28,7 @@ import type {
 } from "./interaction.js";
 import { HandoffPresenter, isRefusal } from "./presenter.js";
 import { type PacerClock, RoundPacer } from "./round-pacer.js";
+import { RoundRefusals } from "./round-refusals.js";
 import type { HandoffHost, HandoffSource } from "./sources.js";
 import { UserInteractionSource } from "./user-interaction-source.js";
 
@@ -57,7 +58,9 @@ export interface HandoffClientOptions {
   sources?: readonly HandoffSource[];
   /**
    * ms between retries of a request whose hand-off page is open (stateless era, where the retry
-   * is how the server learns the user finished); `userDone` retries at once. Default 2,000.
+   * is how the server learns the user finished). The first retry after consent goes at once, since
+   * a server may hold it until the page is done; later ones start at least this long after the
+   * previous one, unless `userDone` says the user finished. Default 2,000.
    */
   pollIntervalMs?: number;
   /** The clock for that pacing; default the system's. */
@@ -80,6 +83,8 @@ export class HandoffClient {
   private readonly sources: readonly HandoffSource[];
   private readonly timeoutMs: number;
   private readonly pacer: RoundPacer;
+  /** Pages the user refused in a call's input rounds, by the signal those rounds carry. */
+  private readonly refusals = new RoundRefusals();
 
   /**
    * Installs the hand-off handlers on `client`, replacing its elicitation handler. Wrap the client
@@ -115,19 +120,37 @@ export class HandoffClient {
     for (const source of this.sources) source.install(client, this.hostFor(source));
   }
 
-  /** `tools/call` through {@link callWithHandoff}. */
+  /**
+   * `tools/call` through {@link callWithHandoff}. On 2026-07-28, where the user's decline of a
+   * page travels to the server on the retry, a call that then fails (`isError`, an error, or the
+   * same page asked for again) ends with HandoffError "declined" or "cancelled" (the server's
+   * answer in `cause`), as a declined -32042 does on 2025-11-25; a result the tool produced
+   * anyway is returned.
+   */
   callTool(params: CallToolParams, options?: CallOptions): Promise<CallToolResult> {
-    return this.callWithHandoff(() => this.client.callTool(params, options), signalOf(options));
+    return this.refusals.run(
+      options,
+      (own) => this.callWithHandoff(() => this.client.callTool(params, own), signalOf(options)),
+      (result) => result.isError === true,
+    );
   }
 
-  /** `resources/read` through {@link callWithHandoff}. */
+  /** `resources/read` through {@link callWithHandoff}; a declined page ends it as for `callTool`. */
   readResource(params: ReadResourceParams, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.callWithHandoff(() => this.client.readResource(params, options), signalOf(options));
+    return this.refusals.run(
+      options,
+      (own) => this.callWithHandoff(() => this.client.readResource(params, own), signalOf(options)),
+      () => false,
+    );
   }
 
-  /** `prompts/get` through {@link callWithHandoff}. */
+  /** `prompts/get` through {@link callWithHandoff}; a declined page ends it as for `callTool`. */
   getPrompt(params: GetPromptParams, options?: CallOptions): Promise<GetPromptResult> {
-    return this.callWithHandoff(() => this.client.getPrompt(params, options), signalOf(options));
+    return this.refusals.run(
+      options,
+      (own) => this.callWithHandoff(() => this.client.getPrompt(params, own), signalOf(options)),
+      () => false,
+    );
   }
 
   /**
@@ -199,7 +222,10 @@ export class HandoffClient {
   ): Promise<InteractionAnswer> {
     if (!waiting) {
       const answer = await this.presentDuringRequest(source, host, handoff, signal);
-      if (answer !== "accept") return answer;
+      if (answer !== "accept") {
+        this.refusals.note(signal, answer, handoff.url);
+        return answer;
+      }
       this.pacer.started(handoff.id);
     }
     return (await this.pacer.pace(handoff.id, signal)) === "expired" ? "cancel" : "accept";

@@ -1,8 +1,11 @@
 /**
  * Pacing the retries of a hand-off carried in an `InputRequiredResult` (spec 2026-07-28:
- * basic/patterns/mrtr). The server learns completion only when the client retries, so after the
- * user's consent the client retries when the user says they are done, or after a poll interval,
- * never in a tight loop; once the hand-off's deadline passes it stops.
+ * basic/patterns/mrtr). The server learns completion only when the client retries. The first
+ * retry after the user's consent goes at once: a server may hold it until the page is done (spec
+ * 2026-07-28: client/elicitation § URL Mode Flow), as this package's does. A server that answers
+ * at once with the same page gets the next retry when the user says they are done or one poll
+ * interval after the previous retry, never in a tight loop; once the hand-off's deadline passes
+ * the pacer stops.
  */
 
 /** ms between retries while a hand-off page is open and the user has not said "done": 2,000. */
@@ -23,6 +26,8 @@ const SYSTEM_CLOCK: PacerClock = {
 
 export class RoundPacer {
   private readonly deadlines = new Map<string, number>();
+  /** When the last retry of each hand-off went out (clock ms); a retry held that long needs no wait. */
+  private readonly retried = new Map<string, number>();
   private readonly nudged = new Set<string>();
   private readonly waiting = new Map<string, () => void>();
 
@@ -33,9 +38,16 @@ export class RoundPacer {
     private readonly clock: PacerClock = SYSTEM_CLOCK,
   ) {}
 
-  /** The user consented to hand-off `id`: its deadline starts now. */
+  /** The user consented to hand-off `id`: its deadline starts now, and its first retry goes at once. */
   started(id: string): void {
     this.deadlines.set(id, this.clock.now() + this.timeoutMs);
+    this.retried.delete(id);
+    // Calls that ended never say so here: the oldest hand-offs are forgotten past a bound.
+    const oldest = this.deadlines.keys().next().value;
+    if (this.deadlines.size > 256 && oldest !== undefined) {
+      this.deadlines.delete(oldest);
+      this.retried.delete(oldest);
+    }
   }
 
   /** The user says `id` is done: a pending wait ends now, or the next one ends at once. @returns whether `id` is paced here. */
@@ -52,29 +64,39 @@ export class RoundPacer {
   }
 
   /**
-   * Waits before the next retry of `id`: until the user's "done", the poll interval or `signal`.
+   * Waits before the next retry of `id`: not at all for the first retry after consent or when the
+   * previous retry went out a poll interval ago or more (the server held it); else until the
+   * user's "done", the rest of the poll interval, or `signal`.
    * @returns "retry", or "expired" once the deadline has passed (the hand-off is then forgotten).
    */
   async pace(id: string, signal?: AbortSignal): Promise<"retry" | "expired"> {
     const deadline = this.deadlines.get(id);
-    if (deadline === undefined || this.clock.now() >= deadline) {
+    const now = this.clock.now();
+    if (deadline === undefined || now >= deadline) {
       this.deadlines.delete(id);
+      this.retried.delete(id);
       return "expired";
     }
-    if (this.nudged.delete(id) || signal?.aborted) return "retry";
+    const last = this.retried.get(id);
+    const wait = last === undefined ? 0 : Math.min(last + this.pollIntervalMs, deadline) - now;
+    if (this.nudged.delete(id) || signal?.aborted || wait <= 0) return this.retry(id);
     await new Promise<void>((resolve) => {
-      const wait = Math.min(this.pollIntervalMs, deadline - this.clock.now());
       const finish = () => {
         this.clock.clearTimeout(timer);
         signal?.removeEventListener("abort", finish);
         if (this.waiting.get(id) === finish) this.waiting.delete(id);
         resolve();
       };
-      const timer = this.clock.setTimeout(finish, Math.max(0, wait));
+      const timer = this.clock.setTimeout(finish, wait);
       signal?.addEventListener("abort", finish, { once: true });
       this.waiting.get(id)?.();
       this.waiting.set(id, finish);
     });
+    return this.retry(id);
+  }
+
+  private retry(id: string): "retry" {
+    this.retried.set(id, this.clock.now());
     return "retry";
   }
 }

@@ -11,14 +11,14 @@
  *   `requestInteractionWire`: how a request's client is handed off to a page;
  * - `isStatelessRequest`, `isStatelessVersion`, `requestedVersion`, `readRequestMeta`: reading a
  *   request's era and `_meta`;
- * - `missingCapability`, `checkInputResponse`: checks of input requests and their answers;
+ * - `checkInputResponse`: checks the answers to input requests;
  * - `encodeResult`, `CacheHints`, `DEFAULT_CACHE_HINTS`: what results carry on the wire;
  * - `createStatelessGate`, `createEntryGate`: the server's gates (one connection, both eras);
  * - `signRequestState`, `openRequestState`: the server's signed, expiring `requestState`.
  */
 export { type CacheHints, type CacheScope, DEFAULT_CACHE_HINTS, encodeResult, type ResultEncoding } from "./encode.js";
 export { createEntryGate, createStatelessGate, type StatelessGate, type StatelessGateOptions } from "./gate.js";
-export { checkInputResponse, missingCapability } from "./input.js";
+export { checkInputResponse } from "./input.js";
 export { isStatelessRequest, isStatelessVersion, readRequestMeta, requestedVersion } from "./meta.js";
 export { CACHEABLE_METHODS, INPUT_REQUESTS, STATELESS_METHODS } from "./methods.js";
 export {

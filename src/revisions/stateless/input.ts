@@ -1,38 +1,12 @@
 /**
  * Checks of the inputs a multi round-trip request carries (spec 2026-07-28: basic/patterns/mrtr
- * § Error Handling): what a client must have declared for an input request, and whether its
- * answer has the shape of that request's result.
+ * § Error Handling): whether an answer has the shape of its input request's result. What a
+ * client must have declared for one is `assertClientCapability`'s, as for a server request.
  */
 import { ProtocolError } from "../../jsonrpc/errors.js";
-import { assertClientCapability } from "../capabilities.js";
 import { decodeElicitResult } from "../elicitation.js";
 import { explainMismatch } from "../explain.js";
 import { INPUT_REQUESTS } from "./methods.js";
-import { StatelessErrorCode } from "./wire.js";
-
-/** The `ClientCapabilities` object naming what an input request needs, e.g. `{ sampling: {} }`. */
-function requiredCapabilities(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (method === "sampling/createMessage") return { sampling: {} };
-  if (method === "roots/list") return { roots: {} };
-  if (method === "elicitation/create") return { elicitation: { [String(params?.mode ?? "form")]: {} } };
-  return {};
-}
-
-/**
- * `undefined` when the request's client capabilities allow asking `method`, else the
- * MissingRequiredClientCapability error (-32021, `data.requiredCapabilities`) to answer with.
- */
-export function missingCapability(
-  capabilities: Record<string, unknown>,
-  method: string,
-  params: Record<string, unknown> | undefined,
-): ProtocolError | undefined {
-  const missing = assertClientCapability(capabilities, method, params);
-  if (missing === undefined) return undefined;
-  return new ProtocolError(StatelessErrorCode.MissingRequiredClientCapability, missing.message, {
-    requiredCapabilities: requiredCapabilities(method, params),
-  });
-}
 
 /**
  * `answer` (one value of `inputResponses`) as the result of `method`, once it has that result's

@@ -3,7 +3,9 @@
  * one POST carries one request and its answer, with no session, no `Mcp-Session-Id`, no
  * resumability and no GET stream. The answer is a JSON body whose status follows the error
  * (400 for malformed requests and the -32020/-32021/-32022 errors, 404 for an unknown method), or an
- * SSE stream once something (progress, a log message, a subscription) is sent before it.
+ * SSE stream once something (progress, a log message, a subscription) is sent before it, or once
+ * the server holds the answer for a while (`openSseStream`: a retry waiting for a hand-off page),
+ * where the server's keep-alive sweep writes `: keep-alive` comments until the answer comes.
  */
 import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
 import {
@@ -16,8 +18,9 @@ import {
 } from "../../jsonrpc/messages.js";
 import { isStatelessRequest, isStatelessVersion, requestedVersion, StatelessErrorCode } from "../../revisions/index.js";
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
-import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from "./constants.js";
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, SSE_MEDIA_TYPE } from "./constants.js";
 import type { HttpReply, RequestHeaders, RequestView } from "./exchange.js";
+import { acceptsMediaType } from "./headers.js";
 import { jsonResponse } from "./responses.js";
 import { SseSink } from "./sinks.js";
 
@@ -206,10 +209,23 @@ export class StatelessRequestTransport implements Transport {
 
   async start(): Promise<void> {}
 
-  /** Hands the request to the protocol layer (after `start`); not once closed, as when its client already left. */
+  /**
+   * Hands the request to the protocol layer (after `start`); not once closed, as when its client
+   * already left. A client that accepts SSE can have the answer streamed before it is ready
+   * (`openSseStream`), so that a server waiting on the user keeps the response alive.
+   */
   deliver(): void {
     if (this.#closed) return;
+    // The extra belongs to this POST alone, and its headers are read through a getter: set, not spread.
+    if (acceptsMediaType(this.extra.headers?.accept ?? null, SSE_MEDIA_TYPE)) {
+      this.extra.openSseStream = () => this.#streamEarly();
+    }
     this.onmessage?.(this.request, this.extra);
+  }
+
+  /** Opens the SSE stream before the answer, unless the exchange already ended or was answered. */
+  #streamEarly(): void {
+    if (!this.#closed && !this.#answered) this.#openStream();
   }
 
   async send(message: JsonRpcMessage, _options?: SendOptions): Promise<void> {

@@ -1,11 +1,11 @@
 /**
  * The handler's own `ctx.userDone()` (what a terminal's "Done in the browser?" calls) ends the
- * paced wait of a hand-off carried in an `InputRequiredResult`: the retry goes at once, not at
- * the next poll interval.
+ * paced wait of a hand-off carried in an `InputRequiredResult`, against a server that answers a
+ * retry at once with the same page: the retry goes at once, not at the next poll interval.
  */
 import { expect, it } from "vitest";
 import { McpClient } from "../../../src/client/index.js";
-import { HandoffClient, type PacerClock } from "../../../src/interaction/client/index.js";
+import { HandoffClient, type InteractionContext, type PacerClock } from "../../../src/interaction/client/index.js";
 import { JsonRpcSession, type Result } from "../../../src/jsonrpc/session.js";
 import { createMemoryTransportPair } from "../../../src/transports/memory.js";
 
@@ -19,6 +19,7 @@ it("ctx.userDone() from the handler retries a paced InputRequiredResult hand-off
   const server = new JsonRpcSession();
   let calls = 0;
   let linked = false;
+  let user: InteractionContext | undefined;
   server.setRequestHandler("server/discover", () => ({
     resultType: "complete",
     supportedVersions: ["2026-07-28"],
@@ -27,6 +28,13 @@ it("ctx.userDone() from the handler retries a paced InputRequiredResult hand-off
   }));
   server.setRequestHandler("tools/call", (): Result => {
     calls++;
+    if (calls === 2) {
+      // The retry right after consent finds the page still open; the user then finishes and says so.
+      setImmediate(() => {
+        linked = true;
+        user?.userDone();
+      });
+    }
     if (linked) return { resultType: "complete", content: [{ type: "text", text: "connected" }] };
     return {
       resultType: "input_required",
@@ -40,17 +48,13 @@ it("ctx.userDone() from the handler retries a paced InputRequiredResult hand-off
   const handoff = new HandoffClient(client, {
     clock: frozen,
     onInteraction: async (_interaction, ctx) => {
-      // The user finishes on the page and says so, after answering the consent.
-      setImmediate(() => {
-        linked = true;
-        ctx.userDone();
-      });
+      user = ctx;
       return "accept";
     },
   });
   await client.connect(clientSide);
   const result = await handoff.callTool({ name: "connect" });
   expect(result.content).toEqual([{ type: "text", text: "connected" }]);
-  expect(calls).toBe(2);
+  expect(calls).toBe(3);
   await client.close();
 });

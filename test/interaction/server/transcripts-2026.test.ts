@@ -72,6 +72,8 @@ interface Scenario {
     call(name: string, retry?: Params): Promise<Params>;
     complete(id: string): Promise<void>;
     interaction(): Promise<string>;
+    /** Resolves once the server holds a retry, waiting for the interaction to complete. */
+    held(): Promise<void>;
     link(): void;
   }): Promise<void>;
 }
@@ -92,16 +94,15 @@ const SCENARIOS: Scenario[] = [
       "URL-mode elicitation inside an InputRequiredResult, request path (2026-07-28; the request declared " +
       "elicitation.url). The tool calls ctx.interact: the call ends with an InputRequiredResult whose one input " +
       "request is a URL-mode elicitation/create (no elicitationId) and whose signed requestState carries the " +
-      "interaction. The client retries with accept before the user finished: the server reads the store and " +
-      "answers a fresh InputRequiredResult with the same page, without waiting. Once the web side completed " +
-      "the interaction, the next retry gets the tool's result.",
+      "interaction. The client retries with accept at once, before the user finished: the server holds that " +
+      "retry until the web side completes the interaction, then the tool goes on and its result is the answer.",
     capabilities: CAPS.urlElicitation,
     async run(c) {
       const first = await c.call("connect");
-      const early = await c.call("connect", retryOf(first));
-      expect(isInputRequired(early)).toBe(true);
+      const held = c.call("connect", retryOf(first));
+      await c.held();
       await c.complete(await c.interaction());
-      const done = await c.call("connect", retryOf(early));
+      const done = await held;
       expect(isInputRequired(done)).toBe(false);
     },
   },
@@ -110,17 +111,17 @@ const SCENARIOS: Scenario[] = [
     about:
       "The hand-off as an error would have been (2026-07-28; the request declared elicitation.url). The tool " +
       "throws InteractionRequired: the server stores the interaction and answers an InputRequiredResult with " +
-      "its page as a URL-mode elicitation; requestState names the interaction. A retry before the user " +
-      "finished gets the same page again without the tool running. After the web side completed it, the " +
-      "retry runs the tool, which now succeeds.",
+      "its page as a URL-mode elicitation; requestState names the interaction. The client retries with accept " +
+      "at once: the server holds that retry until the web side completes the interaction, then runs the tool, " +
+      "which now succeeds.",
     capabilities: CAPS.urlElicitation,
     async run(c) {
       const first = await c.call("repos");
-      const early = await c.call("repos", retryOf(first));
-      expect(isInputRequired(early)).toBe(true);
-      await c.complete(await c.interaction());
+      const held = c.call("repos", retryOf(first));
+      await c.held();
       c.link();
-      const done = await c.call("repos", retryOf(early));
+      await c.complete(await c.interaction());
+      const done = await held;
       expect(done.content).toEqual([{ type: "text", text: "octo/hello-world" }]);
     },
   },
@@ -145,7 +146,14 @@ async function converse(scenario: Scenario): Promise<Logged[]> {
   // test learns its id from the manager.
   const created = recordCreated(manager);
   const known = () => created[0];
+  let holds = 0;
+  const wait = manager.waitForCompletion.bind(manager);
+  manager.waitForCompletion = (id, signal) => {
+    holds++;
+    return wait(id, signal);
+  };
   await scenario.run({
+    held: async () => void (await until(() => (holds > 0 ? true : undefined))),
     call: (name, retry) => peer.call(name, retry),
     interaction: () => until(known),
     complete: async (id) => void (await manager.complete(id, { user: LOCAL_USER })),
