@@ -218,7 +218,7 @@ describe.each<Kind>(["handle", "node"])("McpServer without sessions, through %s(
     await del.text();
   });
 
-  it("sends no elicitation: the client's capabilities are not known, so the tool gets none", async () => {
+  it("sends no elicitation: the client's capabilities are not known, so the call is answered -32021", async () => {
     const { url, fetch } = await start(kind);
     const asked: unknown[] = [];
     const client = await connect(url, fetch, (c) =>
@@ -227,8 +227,10 @@ describe.each<Kind>(["handle", "node"])("McpServer without sessions, through %s(
         return { action: "accept", content: { name: "Mallory" } };
       }),
     );
-    const result = await client.callTool({ name: "ask", arguments: {} });
-    expect(result.isError).toBe(true);
+    await expect(client.callTool({ name: "ask", arguments: {} })).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
+    });
     expect(asked).toEqual([]);
   });
 
