@@ -26,6 +26,7 @@ import { acceptsMediaType, isValidSessionId, mediaTypeOf } from "./headers.js";
 import { KeepAliveSweep } from "./keep-alive.js";
 import { checkOrigin, type OriginPolicy } from "./origin.js";
 import { httpError, jsonResponse } from "./responses.js";
+import { mayUseSession, sessionOwner } from "./session-owner.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
 import { serveStatelessPost, statelessRefusal, statelessRequestOf } from "./stateless.js";
 import { SweepTimer } from "./sweep-timer.js";
@@ -101,7 +102,11 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
 
 /** What the adapter in front of `handle` knows besides the request. */
 export interface HandleExtra {
-  /** Verified bearer-token information, passed on to the protocol layer. */
+  /**
+   * Verified bearer-token information, passed on to the protocol layer. A session opened with it
+   * belongs to its user (issuer and `sub`; else its client, else the token): a request on that
+   * session with another user's token, or with none, gets the 404 of an unknown session.
+   */
   authInfo?: AuthInfo;
   /** The local socket address the request arrived on; a loopback one enables the Host check. */
   localAddress?: string;
@@ -111,6 +116,8 @@ interface SessionEntry {
   transport: StreamableHttpSessionTransport;
   /** Date.now() of the last request for this session. */
   activeAt: number;
+  /** Who opened the session (`sessionOwner` of its `initialize`); only they may use it. */
+  owner: string | undefined;
 }
 
 /**
@@ -199,9 +206,9 @@ export class StreamableHttpServer {
         case "POST":
           return this.watched(await this.post(request, extra));
         case "GET":
-          return this.watched(await this.get(request));
+          return this.watched(await this.get(request, extra));
         case "DELETE":
-          return await this.delete(request);
+          return await this.delete(request, extra);
         default:
           return this.methodNotAllowed(request.method);
       }
@@ -262,11 +269,11 @@ export class StreamableHttpServer {
     }
     let transport: StreamableHttpSessionTransport;
     if (this.generateId === undefined || initialize !== undefined) {
-      const created = await this.createTransport();
+      const created = await this.createTransport(sessionOwner(extra.authInfo));
       if (!(created instanceof StreamableHttpSessionTransport)) return created;
       transport = created;
     } else {
-      const found = this.findSession(request);
+      const found = this.findSession(request, extra);
       if (!(found instanceof StreamableHttpSessionTransport)) return found;
       transport = found;
     }
@@ -290,12 +297,12 @@ export class StreamableHttpServer {
     return messageExtra;
   }
 
-  private async get(request: RequestView): Promise<HttpReply> {
+  private async get(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
     if (this.generateId === undefined) return this.methodNotAllowed("GET");
     if (!acceptsMediaType(request.headers.get("accept"), SSE_MEDIA_TYPE)) {
       return httpError(406, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list text/event-stream");
     }
-    const transport = this.findSession(request);
+    const transport = this.findSession(request, extra);
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     const lastEventId = request.headers.get(LAST_EVENT_ID_HEADER);
     if (lastEventId !== null && this.options.eventStore !== undefined) {
@@ -304,22 +311,23 @@ export class StreamableHttpServer {
     return transport.openStandalone(sessionHeaders(transport));
   }
 
-  private async delete(request: RequestView): Promise<HttpReply> {
+  private async delete(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
     if (this.generateId === undefined) return this.methodNotAllowed("DELETE");
-    const transport = this.findSession(request);
+    const transport = this.findSession(request, extra);
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     await transport.close();
     return { status: 204, headers: {} };
   }
 
-  private async createTransport(): Promise<StreamableHttpSessionTransport | HttpReply> {
+  /** `owner`: the `sessionOwner` of the request that opens the session. */
+  private async createTransport(owner: string | undefined): Promise<StreamableHttpSessionTransport | HttpReply> {
     const sessionId = this.generateId?.();
     if (sessionId !== undefined && !isValidSessionId(sessionId)) {
       throw new TypeError("sessionIdGenerator must return visible ASCII characters only");
     }
     const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
     if (sessionId === undefined) this.live.add(transport);
-    else this.sessions.set(sessionId, { transport, activeAt: Date.now() });
+    else this.sessions.set(sessionId, { transport, activeAt: Date.now(), owner });
     try {
       await this.options.onsession(transport);
     } catch (error) {
@@ -330,14 +338,18 @@ export class StreamableHttpServer {
     return transport;
   }
 
-  /** The session named by the request, or the 400 / 404 answer. Counts as activity. */
-  private findSession(request: RequestView): StreamableHttpSessionTransport | HttpReply {
+  /**
+   * The session named by the request, or the 400 / 404 answer. Counts as activity. Another
+   * caller's session (see `sessionOwner`) is answered exactly as an unknown one, so its id
+   * tells an intruder nothing and counts as no activity.
+   */
+  private findSession(request: RequestView, extra: HandleExtra): StreamableHttpSessionTransport | HttpReply {
     const sessionId = request.headers.get(SESSION_ID_HEADER);
     if (sessionId === null) {
       return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
     }
     const entry = this.sessions.get(sessionId);
-    if (entry === undefined) {
+    if (entry === undefined || !mayUseSession(entry.owner, sessionOwner(extra.authInfo))) {
       return httpError(404, TRANSPORT_ERROR_CODE, "Session not found: it ended or expired; initialize a new session");
     }
     const badVersion = this.checkVersion(request, entry.transport.protocolVersion);
