@@ -66,10 +66,10 @@ describe("Streamable HTTP server: the standalone GET stream", () => {
     await events.return(undefined);
   });
 
-  it("needs Accept: text/event-stream and a known session", async () => {
+  it("needs an Accept that allows text/event-stream, and a known session", async () => {
     const { url } = await start();
     const sessionId = await initialize(url);
-    const noAccept = await fetch(url, { headers: { "mcp-session-id": sessionId } });
+    const noAccept = await fetch(url, { headers: { accept: "application/json", "mcp-session-id": sessionId } });
     expect(noAccept.status).toBe(406);
     await noAccept.text();
     const unknown = await openGet(url, "unknown");

@@ -18,6 +18,14 @@ export const SSE_MEDIA_TYPE = "text/event-stream";
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
+ * 16 MiB: how much of a body past the limit the server still reads and drops after answering 413,
+ * so that a client which sends its whole body before reading the answer receives it (closing a
+ * socket with unread input resets it, and the client loses the answer). A body longer than that
+ * is cut off by closing the connection.
+ */
+export const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
+
+/**
  * Revisions whose `MCP-Protocol-Version` header the server accepts by default: those the
  * revision codecs speak. Which one a session uses is negotiated by the protocol layer.
  */

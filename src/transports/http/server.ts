@@ -4,7 +4,7 @@
  * or creates the session, and hands the messages to that session's transport.
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import { decodeFrame } from "../../jsonrpc/frame.js";
+import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
 import type { AuthInfo, Transport } from "../transport.js";
 import {
@@ -68,9 +68,16 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    * @throws TypeError from the constructor when it is not a non-negative integer.
    */
   retryIntervalMs?: number;
-  /** Answer POSTs with one JSON body instead of an SSE stream. Default false. */
+  /**
+   * Answer POSTs with one JSON body instead of an SSE stream when the client's `Accept` allows
+   * both. Default false. A client that accepts only one of them gets that one either way.
+   */
   enableJsonResponse?: boolean;
-  /** Bytes; default 4 MiB. A larger body gets 413 with a JSON-RPC error naming the limit. */
+  /**
+   * Bytes; default 4 MiB. A larger body gets 413 with a JSON-RPC error -32600 naming the limit in its
+   * message and as `error.data.maxBytes`. The server reads and drops up to 16 MiB more of such a
+   * body, so a client that sends all of it before reading gets the 413; a longer one is cut off.
+   */
   maxBodyBytes?: number;
   /**
    * ms without any request, while no GET stream is open and no request is in progress, after which
@@ -174,7 +181,6 @@ export class StreamableHttpServer {
     this.keepAlive = keepAliveOff ? undefined : new KeepAliveSweep(keepAlive);
     this.transportOptions = {
       eventStore: options.eventStore,
-      enableJsonResponse: options.enableJsonResponse ?? false,
       retryIntervalMs: options.retryIntervalMs,
       closeWhenIdle: stateless,
       onterminate: (transport) => this.forget(transport),
@@ -187,10 +193,12 @@ export class StreamableHttpServer {
   }
 
   /**
-   * Answers one HTTP request to the MCP endpoint. Refusals carry a JSON-RPC error body:
-   * 400 (-32700 bad JSON, -32600 bad shape, a body cut off, missing session id, bad `MCP-Protocol-Version`),
-   * 403 (foreign Origin or Host), 404 (unknown or ended session), 405, 406 (Accept),
-   * 409 (stream already open), 413 (body too large), 415 (Content-Type).
+   * Answers one HTTP request to the MCP endpoint. A POST gets SSE or JSON as its `Accept` allows
+   * (`*` + `/*` and `type/*` count; `q=0` excludes). Refusals carry a JSON-RPC error body:
+   * 400 (-32700 bad JSON, -32600 bad shape or a batch the session's revision refuses, a body cut
+   * off, missing session id, bad `MCP-Protocol-Version`), 403 (foreign Origin or Host), 404 (unknown
+   * or ended session, or another caller's), 405, 406 (`Accept` allows neither JSON nor SSE),
+   * 409 (stream already open), 413 (body too large, `error.data.maxBytes`), 415 (Content-Type).
    */
   async handle(request: Request, extra: HandleExtra = {}): Promise<Response> {
     return toWebResponse(await this.serve(new WebRequestView(request), extra));
@@ -239,12 +247,15 @@ export class StreamableHttpServer {
   }
 
   private async post(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
+    // The client takes one JSON body, an SSE stream, or either (then the server's choice).
     const accept = request.headers.get("accept");
-    if (!acceptsMediaType(accept, JSON_MEDIA_TYPE) || !acceptsMediaType(accept, SSE_MEDIA_TYPE)) {
+    const json = acceptsMediaType(accept, JSON_MEDIA_TYPE);
+    const sse = acceptsMediaType(accept, SSE_MEDIA_TYPE);
+    if (!json && !sse) {
       return httpError(
         406,
         ErrorCode.InvalidRequest,
-        "Not Acceptable: the Accept header must list both application/json and text/event-stream",
+        "Not Acceptable: the Accept header must allow application/json or text/event-stream",
       );
     }
     if (mediaTypeOf(request.headers.get("content-type")) !== JSON_MEDIA_TYPE) {
@@ -258,7 +269,8 @@ export class StreamableHttpServer {
     if (refused) return refused;
     const stateless = this.options.onrequest && statelessRequestOf(request.headers, frame.messages);
     if (stateless && this.options.onrequest) {
-      return serveStatelessPost(request, stateless, this.messageExtra(request, extra), this.options.onrequest);
+      const answer = json && sse ? "either" : json ? "json" : "sse";
+      return serveStatelessPost(request, stateless, this.messageExtra(request, extra), this.options.onrequest, answer);
     }
     const badVersion = this.checkVersion(request, undefined);
     if (badVersion) return badVersion;
@@ -279,12 +291,17 @@ export class StreamableHttpServer {
     }
     const messageExtra = this.messageExtra(request, extra);
     if (transport.sessionId !== undefined) messageExtra.sessionId = transport.sessionId;
-    return transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport), initialize?.id);
+    return transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport), {
+      json: json && (this.options.enableJsonResponse === true || !sse),
+      opening: initialize?.id,
+    });
   }
 
   private bodyRefusal(reason: "too-large" | "not-utf8" | "incomplete"): HttpReply {
     if (reason === "too-large") {
-      return httpError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`);
+      // The limit travels as `data.maxBytes`, so a client can tell its user what the server accepts.
+      const message = `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`;
+      return jsonResponse(413, errorResponse(null, ErrorCode.InvalidRequest, message, { maxBytes: this.maxBodyBytes }));
     }
     // An incomplete body is a client that went away, not a server failure: nothing is reported.
     if (reason === "incomplete") return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the body ended early");

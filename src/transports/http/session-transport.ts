@@ -6,10 +6,12 @@
  */
 import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
 import {
+  isErrorResponse,
   isNotification,
   isRequest,
   isRequestId,
   isResponse,
+  type JsonRpcErrorResponse,
   type JsonRpcMessage,
   type RequestId,
 } from "../../jsonrpc/messages.js";
@@ -18,19 +20,26 @@ import { TRANSPORT_ERROR_CODE } from "./constants.js";
 import type { EventStore } from "./event-store.js";
 import type { HttpReply } from "./exchange.js";
 import { IDLE, NO_REQUESTS, newStream, type OutboundStream } from "./outbound-stream.js";
-import { httpError } from "./responses.js";
+import { httpError, jsonResponse } from "./responses.js";
 import { JsonSink, SseSink } from "./sinks.js";
 
 /** @internal Options the server passes when it creates a session transport; one object serves every session. */
 export interface SessionTransportOptions {
   eventStore: EventStore | undefined;
-  enableJsonResponse: boolean;
   /** ms sent as `retry` in each priming event; `undefined` leaves the client's default. */
   retryIntervalMs: number | undefined;
   /** Stateless mode: close once every request received is answered, or the POST's client goes away. */
   closeWhenIdle: boolean;
   /** Runs once on close, before `onclose`, so the server forgets the session. */
   onterminate?: (transport: StreamableHttpSessionTransport) => void;
+}
+
+/** @internal How the server wants one POST answered. */
+export interface PostOptions {
+  /** One JSON body for its requests instead of an SSE stream. */
+  json: boolean;
+  /** The id of the `initialize` request that creates this session: an error answer to it ends the session. */
+  opening?: RequestId | undefined;
 }
 
 /** How many unrelated notifications wait for the standalone stream; the oldest go first. */
@@ -72,6 +81,9 @@ export class StreamableHttpSessionTransport implements Transport {
   private opening: RequestId | undefined;
   /** The stream of the POST being delivered right now, for an answer that has no id. */
   private delivering: OutboundStream | undefined;
+  /** While a POST is delivered at once: an error without an id then refuses the POST (`acceptPost`). */
+  private refusable = false;
+  private refusal: JsonRpcErrorResponse | undefined;
   /** Deliveries waiting for `start`. */
   private queue: Array<() => void> | undefined;
   /** Notifications for the standalone stream sent before the client opened it. */
@@ -146,6 +158,10 @@ export class StreamableHttpSessionTransport implements Transport {
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The HTTP session is closed");
     if (isResponse(message)) {
+      if (message.id === null && this.refusable && isErrorResponse(message)) {
+        this.refusal ??= message;
+        return;
+      }
       const stream = message.id === null ? this.delivering : this.byRequest?.get(message.id);
       if (stream === undefined && message.id !== null && this.cancelled?.delete(message.id)) return;
       if (stream === undefined) {
@@ -201,24 +217,25 @@ export class StreamableHttpSessionTransport implements Transport {
   }
 
   /**
-   * @internal Takes the messages of one POST and answers it (202, SSE or JSON). `opening` is the
-   * id of the `initialize` request that created this session: if it is answered with an error,
-   * the session ends.
+   * @internal Takes the messages of one POST and answers it (202, SSE or JSON). An error without an
+   * id that the protocol layer sends at once, while the POST is delivered, refuses the POST as a
+   * whole (a batch the revision does not allow): it is the HTTP answer, 400 (500 for -32603), not
+   * an event of a 200 stream (spec 2025-11-25: basic/transports § Sending Messages to the Server).
    */
   acceptPost(
     messages: JsonRpcMessage[],
     batch: boolean,
     extra: MessageExtra,
     headers: Record<string, string>,
-    opening?: RequestId,
+    post: PostOptions,
   ): HttpReply | Promise<HttpReply> {
     const payload = batch ? messages : (messages[0] as JsonRpcMessage);
     const ids = messages.filter(isRequest).map((m) => m.id);
-    if (opening !== undefined && this.sessionId !== undefined) this.opening = opening;
+    if (post.opening !== undefined && this.sessionId !== undefined) this.opening = post.opening;
     if (ids.length === 0) {
-      this.deliver(payload, extra, undefined);
+      const refusal = this.deliverRefusable(payload, extra, undefined);
       if (this.options.closeWhenIdle) queueMicrotask(() => void this.close());
-      return { status: 202, headers };
+      return refusal === undefined ? { status: 202, headers } : refusalReply(refusal, headers);
     }
     const pending = new Set<RequestId>();
     for (const id of ids) {
@@ -235,7 +252,7 @@ export class StreamableHttpSessionTransport implements Transport {
     this.byRequest ??= new Map();
     for (const id of ids) this.byRequest.set(id, stream);
     let response: HttpReply | Promise<HttpReply>;
-    if (this.options.enableJsonResponse) {
+    if (post.json) {
       const sink = new JsonSink(batch, headers);
       stream.sink = sink;
       response = sink.reply;
@@ -244,9 +261,13 @@ export class StreamableHttpSessionTransport implements Transport {
       response = sink.reply(headers);
     }
     // The extra is made for this POST alone, so the stream's closer can be set on it.
-    if (this.resumable && !this.options.enableJsonResponse) extra.closeSseStream = () => this.disconnect(stream);
-    this.deliver(payload, extra, stream);
-    return response;
+    if (this.resumable && !post.json) extra.closeSseStream = () => this.disconnect(stream);
+    const refusal = this.deliverRefusable(payload, extra, stream);
+    if (refusal === undefined) return response;
+    for (const id of ids) this.untrack(id);
+    stream.pending.clear();
+    this.finish(stream);
+    return refusalReply(refusal, headers);
   }
 
   /** @internal Opens the standalone GET stream; 409 when one is already connected. */
@@ -402,6 +423,30 @@ export class StreamableHttpSessionTransport implements Transport {
     if (this.byRequest?.size === 0) this.byRequest = undefined;
   }
 
+  /**
+   * Delivers a POST's messages and returns the error without an id the protocol layer answered
+   * them with at once, if it did. Before `start` the delivery waits, and such an error is then
+   * written to the POST's stream as any answer.
+   */
+  private deliverRefusable(
+    payload: JsonRpcMessage | JsonRpcMessage[],
+    extra: MessageExtra,
+    stream: OutboundStream | undefined,
+  ): JsonRpcErrorResponse | undefined {
+    if (!this.started) {
+      this.deliver(payload, extra, stream);
+      return undefined;
+    }
+    this.refusable = true;
+    try {
+      this.deliver(payload, extra, stream);
+      return this.refusal;
+    } finally {
+      this.refusable = false;
+      this.refusal = undefined;
+    }
+  }
+
   private deliver(payload: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra, stream?: OutboundStream): void {
     const run = () => {
       this.delivering = stream;
@@ -420,4 +465,9 @@ export class StreamableHttpSessionTransport implements Transport {
       this.queue.push(run);
     }
   }
+}
+
+/** The HTTP answer to a POST refused as a whole: 400, or 500 for an internal error. */
+function refusalReply(refusal: JsonRpcErrorResponse, headers: Record<string, string>): HttpReply {
+  return jsonResponse(refusal.error.code === ErrorCode.InternalError ? 500 : 400, refusal, headers);
 }
