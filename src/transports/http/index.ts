@@ -9,7 +9,12 @@ export {
   SESSION_ID_HEADER,
 } from "./constants.js";
 export { StreamableHttpError } from "./errors.js";
-export { type EventStore, MemoryEventStore, type MemoryEventStoreOptions } from "./event-store.js";
+export {
+  type EventStore,
+  EventsEvictedError,
+  MemoryEventStore,
+  type MemoryEventStoreOptions,
+} from "./event-store.js";
 export { type NodeHandler, type NodeHandlerOptions, toNodeHandler } from "./node.js";
 export type { OriginPolicy } from "./origin.js";
 export { type HandleExtra, StreamableHttpServer, type StreamableHttpServerOptions } from "./server.js";

@@ -59,7 +59,8 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
   sessionIdGenerator?: (() => string) | undefined;
   /**
    * Makes SSE streams resumable with `Last-Event-ID`; see `MemoryEventStore`. Each SSE
-   * connection then opens with a priming event (an event id and empty data).
+   * connection then opens with a priming event (an event id and empty data). A resumption the
+   * store cannot serve whole (it dropped events after that id) gets 410 with a -32000 error.
    */
   eventStore?: EventStore;
   /**

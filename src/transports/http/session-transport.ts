@@ -17,7 +17,7 @@ import {
 } from "../../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
 import { TRANSPORT_ERROR_CODE } from "./constants.js";
-import type { EventStore } from "./event-store.js";
+import { type EventStore, EventsEvictedError } from "./event-store.js";
 import type { HttpReply } from "./exchange.js";
 import { IDLE, NO_REQUESTS, newStream, type OutboundStream } from "./outbound-stream.js";
 import { httpError, jsonResponse } from "./responses.js";
@@ -285,13 +285,19 @@ export class StreamableHttpSessionTransport implements Transport {
   /**
    * @internal Replays a stream after `lastEventId` and, if the stream is still live, continues it.
    * A connection still attached to that stream is ended: the client that resumes has lost it.
+   * 400 for an id the store does not know, 410 when it dropped events after it (`EventsEvictedError`).
    */
   async resume(lastEventId: string, headers: Record<string, string>): Promise<HttpReply> {
     const store = this.options.eventStore;
     let streamId: string;
     try {
       streamId = store ? await store.replayEventsAfter(lastEventId, async () => {}) : "";
-    } catch {
+    } catch (error) {
+      // Replaying what is left would lose the rest silently; 410 tells the client the stream is gone.
+      if (error instanceof EventsEvictedError) {
+        const message = `Gone: events after Last-Event-ID "${lastEventId}" are no longer stored; the stream cannot be resumed`;
+        return httpError(410, TRANSPORT_ERROR_CODE, message, headers);
+      }
       return httpError(400, ErrorCode.InvalidRequest, `Unknown Last-Event-ID "${lastEventId}"`, headers);
     }
     if (store === undefined || !streamId.startsWith(`${this.tag}.`)) {
