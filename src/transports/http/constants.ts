@@ -51,6 +51,9 @@ export const MAX_SSE_BACKLOG_BYTES = 16 * 1024 * 1024;
  */
 export const DEFAULT_SSE_KEEP_ALIVE_MS = 15_000;
 
+/** ms a client has to send a POST's body: 30 s, half of Node's default for headers alone. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
 /** ms a session may sit idle before it ends: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 

@@ -16,6 +16,7 @@ export {
   type MemoryEventStoreOptions,
 } from "./event-store.js";
 export { type NodeHandler, type NodeHandlerOptions, toNodeHandler } from "./node.js";
+export { type NodeServerTimeouts, nodeServerOptions } from "./node-server.js";
 export type { OriginPolicy } from "./origin.js";
 export { type HandleExtra, StreamableHttpServer, type StreamableHttpServerOptions } from "./server.js";
 export { StreamableHttpSessionTransport } from "./session-transport.js";

@@ -1,6 +1,6 @@
 /** Reads a `node:http` request body into one Buffer, never holding more than the allowed bytes. */
 import type { IncomingMessage } from "node:http";
-import { type BodyText, decodeBody } from "./body.js";
+import { type BodyText, decodeBody, TIMED_OUT } from "./body.js";
 import { MAX_DRAIN_BYTES } from "./constants.js";
 
 const TOO_LARGE: BodyText = { ok: false, reason: "too-large" };
@@ -15,9 +15,14 @@ const INCOMPLETE: BodyText = { ok: false, reason: "incomplete" };
  * parsers set it to `{}` for a request they skip. The rest of a refused body is read and
  * dropped, up to `MAX_DRAIN_BYTES`, so the answer reaches the client and the connection can be
  * reused; past that the connection is closed.
- * A body the client stops sending before its end (it went away) is "incomplete".
+ * A body the client stops sending before its end (it went away) is "incomplete"; one still
+ * arriving after `timeoutMs` is "timeout" (the server then answers 408 and closes the connection).
  */
-export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes: number): Promise<BodyText> {
+export function readNodeBody(
+  req: IncomingMessage & { body?: unknown },
+  maxBytes: number,
+  timeoutMs = Number.POSITIVE_INFINITY,
+): Promise<BodyText> {
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     drain(req);
@@ -29,7 +34,15 @@ export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;
+    const timer =
+      timeoutMs === Number.POSITIVE_INFINITY
+        ? undefined
+        : setTimeout(() => {
+            detach();
+            resolve(TIMED_OUT);
+          }, timeoutMs);
     const detach = () => {
+      clearTimeout(timer);
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);

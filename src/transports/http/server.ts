@@ -8,6 +8,7 @@ import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
 import type { AuthInfo, Transport } from "../transport.js";
 import {
+  DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PROTOCOL_VERSIONS,
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
@@ -81,6 +82,15 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    */
   maxBodyBytes?: number;
   /**
+   * ms the client has to send a POST's body, from when the server starts reading it; a body still
+   * arriving then gets 408 with a -32000 error naming the bound (`error.data.timeoutMs`), and on
+   * `node:http` the connection is closed. Default 30,000; `Infinity` leaves it to the runtime. The
+   * headers arrive before any handler runs: bound them on the server (see `nodeServerOptions`).
+   * @throws TypeError from the constructor when it is neither `Infinity` nor an integer from 1 to
+   *   2,147,483,647.
+   */
+  bodyTimeoutMs?: number;
+  /**
    * ms without any request, while no GET stream is open and no request is in progress, after which
    * a session ends (its id then gets 404), so sessions abandoned without a DELETE do not live for
    * ever. Default 1,800,000 (30 minutes); `Infinity` keeps sessions until DELETE or `close()`.
@@ -147,6 +157,7 @@ export class StreamableHttpServer {
   private readonly transportOptions: SessionTransportOptions;
   private readonly generateId: (() => string) | undefined;
   private readonly maxBodyBytes: number;
+  private readonly bodyTimeoutMs: number;
   private readonly versions: readonly string[];
   private readonly idleTimeoutMs: number;
   /** Writes keep-alives on quiet SSE streams; `undefined` when they are off. */
@@ -154,22 +165,20 @@ export class StreamableHttpServer {
   private closed = false;
 
   /**
-   * @throws TypeError for a `retryIntervalMs`, `sessionIdleTimeoutMs` or `keepAliveIntervalMs`
-   *   out of range (see each).
+   * @throws TypeError for a `retryIntervalMs`, `bodyTimeoutMs`, `sessionIdleTimeoutMs` or
+   *   `keepAliveIntervalMs` out of range (see each).
    */
   constructor(private readonly options: StreamableHttpServerOptions) {
     const stateless = "sessionIdGenerator" in options && options.sessionIdGenerator === undefined;
     this.generateId = stateless ? undefined : (options.sessionIdGenerator ?? (() => globalThis.crypto.randomUUID()));
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.bodyTimeoutMs = timerOption("bodyTimeoutMs", options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
     this.versions = options.supportedProtocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
     const retry = options.retryIntervalMs;
     if (retry !== undefined && !(Number.isSafeInteger(retry) && retry >= 0)) {
       throw new TypeError(`retryIntervalMs must be a non-negative integer, got ${retry}`);
     }
-    const idle = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
-    if (idle !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(idle) && idle >= 1 && idle <= MAX_TIMER_MS)) {
-      throw new TypeError(`sessionIdleTimeoutMs must be Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${idle}`);
-    }
+    const idle = timerOption("sessionIdleTimeoutMs", options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS);
     this.idleTimeoutMs = idle;
     this.idleTimer = new SweepTimer(idle, () => this.expireIdle());
     const keepAlive = options.keepAliveIntervalMs ?? DEFAULT_SSE_KEEP_ALIVE_MS;
@@ -262,7 +271,7 @@ export class StreamableHttpServer {
     if (mediaTypeOf(request.headers.get("content-type")) !== JSON_MEDIA_TYPE) {
       return httpError(415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
     }
-    const body = await request.readBody(this.maxBodyBytes);
+    const body = await request.readBody(this.maxBodyBytes, this.bodyTimeoutMs);
     if (!body.ok) return this.bodyRefusal(body.reason);
     const frame = decodeFrame(body.text);
     if (!frame.ok) return jsonResponse(400, frame.error);
@@ -298,7 +307,14 @@ export class StreamableHttpServer {
     });
   }
 
-  private bodyRefusal(reason: "too-large" | "not-utf8" | "incomplete"): HttpReply {
+  private bodyRefusal(reason: "too-large" | "not-utf8" | "incomplete" | "timeout"): HttpReply {
+    if (reason === "timeout") {
+      const ms = this.bodyTimeoutMs;
+      const message = `Request Timeout: the body did not arrive within ${ms} ms`;
+      // The rest of the body may still be coming: the connection cannot carry another request.
+      const error = errorResponse(null, TRANSPORT_ERROR_CODE, message, { timeoutMs: ms });
+      return jsonResponse(408, error, { connection: "close" });
+    }
     if (reason === "too-large") {
       // The limit travels as `data.maxBytes`, so a client can tell its user what the server accepts.
       const message = `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`;
@@ -435,6 +451,14 @@ export class StreamableHttpServer {
     const allow = this.generateId === undefined ? "POST" : "GET, POST, DELETE";
     return httpError(405, TRANSPORT_ERROR_CODE, `Method Not Allowed: ${method} (allowed: ${allow})`, { allow });
   }
+}
+
+/** An option in ms that is `Infinity` or an integer a timer can wait. @throws TypeError otherwise. */
+function timerOption(name: string, value: number): number {
+  if (value !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(value) && value >= 1 && value <= MAX_TIMER_MS)) {
+    throw new TypeError(`${name} must be Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${value}`);
+  }
+  return value;
 }
 
 function sessionHeaders(transport: StreamableHttpSessionTransport): Record<string, string> {
