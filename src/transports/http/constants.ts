@@ -51,6 +51,15 @@ export const MAX_SSE_BACKLOG_BYTES = 16 * 1024 * 1024;
  */
 export const DEFAULT_SSE_KEEP_ALIVE_MS = 15_000;
 
+/**
+ * ms an SSE connection may stay open before the server closes it for the client to reconnect:
+ * 5 minutes, so a reader that stopped reading is let go long before TCP gives up (~15 minutes).
+ */
+export const DEFAULT_MAX_SSE_CONNECTION_MS = 5 * 60 * 1000;
+
+/** ms a client waits before reconnecting to a connection the server closed, when `retryIntervalMs` is unset. */
+export const DEFAULT_SSE_RETRY_MS = 1000;
+
 /** ms a client has to send a POST's body: 30 s, half of Node's default for headers alone. */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 

@@ -10,6 +10,7 @@ import type { AuthInfo, Transport } from "../transport.js";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_SSE_CONNECTION_MS,
   DEFAULT_PROTOCOL_VERSIONS,
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   DEFAULT_SSE_KEEP_ALIVE_MS,
@@ -110,6 +111,20 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    */
   keepAliveIntervalMs?: number;
   /**
+   * ms an SSE connection may stay open before the server closes it, where the client can carry
+   * on: the GET stream (the client opens it again; notifications wait for it meanwhile), and with
+   * an `eventStore` every stream (the client resumes with `Last-Event-ID`). The connection ends
+   * with an event carrying `retry: retryIntervalMs` (1,000 when unset), which clients must wait
+   * before reconnecting (spec 2025-11-25: basic/transports § Sending Messages to the Server). It
+   * bounds how long a client that stopped reading, or vanished without a FIN, holds its stream
+   * and keeps its session busy: keep-alives cannot see bytes buffered by the kernel. A POST's
+   * stream without an event store cannot be resumed, so it stays until its response. Default
+   * 300,000 (5 minutes); `Infinity` turns it off.
+   * @throws TypeError from the constructor when it is neither `Infinity` nor an integer from 1 to
+   *   2,147,483,647.
+   */
+  maxSseConnectionMs?: number;
+  /**
    * Accepted `MCP-Protocol-Version` values of requests within a session; default: the stateful
    * revisions (2024-11-05 … 2025-11-25). Stateless 2026-07-28 POSTs are served when `onrequest` is set.
    */
@@ -165,8 +180,8 @@ export class StreamableHttpServer {
   private closed = false;
 
   /**
-   * @throws TypeError for a `retryIntervalMs`, `bodyTimeoutMs`, `sessionIdleTimeoutMs` or
-   *   `keepAliveIntervalMs` out of range (see each).
+   * @throws TypeError for a `retryIntervalMs`, `bodyTimeoutMs`, `sessionIdleTimeoutMs`,
+   *   `keepAliveIntervalMs` or `maxSseConnectionMs` out of range (see each).
    */
   constructor(private readonly options: StreamableHttpServerOptions) {
     const stateless = "sessionIdGenerator" in options && options.sessionIdGenerator === undefined;
@@ -188,7 +203,12 @@ export class StreamableHttpServer {
         `keepAliveIntervalMs must be 0, Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${keepAlive}`,
       );
     }
-    this.keepAlive = keepAliveOff ? undefined : new KeepAliveSweep(keepAlive);
+    const maxAge = timerOption("maxSseConnectionMs", options.maxSseConnectionMs ?? DEFAULT_MAX_SSE_CONNECTION_MS);
+    const ageOff = maxAge === Number.POSITIVE_INFINITY;
+    this.keepAlive =
+      keepAliveOff && ageOff
+        ? undefined
+        : new KeepAliveSweep(keepAliveOff ? undefined : keepAlive, ageOff ? undefined : maxAge);
     this.transportOptions = {
       eventStore: options.eventStore,
       retryIntervalMs: options.retryIntervalMs,
@@ -236,7 +256,7 @@ export class StreamableHttpServer {
     }
   }
 
-  /** An SSE answer joins the keep-alive sweep (see `keepAliveIntervalMs`). */
+  /** An SSE answer joins the keep-alive sweep (see `keepAliveIntervalMs` and `maxSseConnectionMs`). */
   private watched(reply: HttpReply): HttpReply {
     if (reply.stream !== undefined) this.keepAlive?.watch(reply.stream);
     return reply;

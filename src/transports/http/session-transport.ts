@@ -16,11 +16,19 @@ import {
   type RequestId,
 } from "../../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
-import { TRANSPORT_ERROR_CODE } from "./constants.js";
+import { DEFAULT_SSE_RETRY_MS, TRANSPORT_ERROR_CODE } from "./constants.js";
 import { type EventStore, EventsEvictedError } from "./event-store.js";
 import type { HttpReply } from "./exchange.js";
-import { IDLE, NO_REQUESTS, newStream, type OutboundStream } from "./outbound-stream.js";
-import { httpError, jsonResponse } from "./responses.js";
+import {
+  disconnectStream,
+  IDLE,
+  NO_REQUESTS,
+  newStream,
+  type OutboundStream,
+  rotateStream,
+  writeToStream,
+} from "./outbound-stream.js";
+import { httpError, refusalReply } from "./responses.js";
 import { JsonSink, SseSink } from "./sinks.js";
 
 /** @internal Options the server passes when it creates a session transport; one object serves every session. */
@@ -261,7 +269,7 @@ export class StreamableHttpSessionTransport implements Transport {
       response = sink.reply(headers);
     }
     // The extra is made for this POST alone, so the stream's closer can be set on it.
-    if (this.resumable && !post.json) extra.closeSseStream = () => this.disconnect(stream);
+    if (this.resumable && !post.json) extra.closeSseStream = () => disconnectStream(stream);
     const refusal = this.deliverRefusable(payload, extra, stream);
     if (refusal === undefined) return response;
     for (const id of ids) this.untrack(id);
@@ -343,6 +351,8 @@ export class StreamableHttpSessionTransport implements Transport {
       if (this.options.closeWhenIdle) void this.close();
     });
     stream.resumable = true;
+    // The GET stream can be opened again, and a stored stream resumed: their connections may be closed.
+    if (stream === this.standaloneStream || this.resumable) sink.onexpire = () => this.rotate(stream, sink);
     if (!fresh) return sink;
     stream.sink = sink;
     const store = this.options.eventStore;
@@ -355,18 +365,17 @@ export class StreamableHttpSessionTransport implements Transport {
     return sink;
   }
 
-  /**
-   * Ends the connection of a stream but not the stream: later messages are stored, and the
-   * client gets them by resuming with `Last-Event-ID` (spec 2025-11-25: basic/transports,
-   * the server "MAY close the connection (without terminating the SSE stream)").
-   */
-  private disconnect(stream: OutboundStream): void {
-    // Through the chain, so that messages already queued reach the client before the close.
-    stream.chain = stream.chain.then(() => {
-      const sink = stream.sink;
-      stream.sink = undefined;
-      sink?.end();
-    });
+  /** Closes `sink`, the connection of `stream`, for the client to reconnect (see `maxSseConnectionMs`). */
+  private rotate(stream: OutboundStream, sink: SseSink): void {
+    const store = this.options.eventStore;
+    const primingId = store && this.resumable ? () => store.primingEventId(stream.id) : undefined;
+    rotateStream(stream, sink, this.options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS, primingId).catch(
+      (error: unknown) => {
+        if (stream.sink === sink) stream.sink = undefined;
+        sink.end();
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
   }
 
   /** A stream can take a request or notification if it is connected, or resumable and stored. */
@@ -376,19 +385,7 @@ export class StreamableHttpSessionTransport implements Transport {
   }
 
   private write(stream: OutboundStream, message: JsonRpcMessage): Promise<void> {
-    // Nothing is queued and nothing is stored: the message can go out now, without a promise per write.
-    if (stream.chain === IDLE && this.options.eventStore === undefined) {
-      stream.sink?.write(message);
-      return IDLE;
-    }
-    const next = stream.chain.then(async () => {
-      const store = this.options.eventStore;
-      const streaming = stream.sink === undefined || stream.sink.streaming;
-      const eventId = store && streaming ? await store.storeEvent(stream.id, message) : undefined;
-      stream.sink?.write(message, eventId);
-    });
-    stream.chain = next.catch(() => {});
-    return next;
+    return writeToStream(stream, message, this.options.eventStore);
   }
 
   private finish(stream: OutboundStream): void {
@@ -471,9 +468,4 @@ export class StreamableHttpSessionTransport implements Transport {
       this.queue.push(run);
     }
   }
-}
-
-/** The HTTP answer to a POST refused as a whole: 400, or 500 for an internal error. */
-function refusalReply(refusal: JsonRpcErrorResponse, headers: Record<string, string>): HttpReply {
-  return jsonResponse(refusal.error.code === ErrorCode.InternalError ? 500 : 400, refusal, headers);
 }
