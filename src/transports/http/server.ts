@@ -92,9 +92,10 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    */
   bodyTimeoutMs?: number;
   /**
-   * ms without any request, while no GET stream is open and no request is in progress, after which
-   * a session ends (its id then gets 404), so sessions abandoned without a DELETE do not live for
-   * ever. Default 1,800,000 (30 minutes); `Infinity` keeps sessions until DELETE or `close()`.
+   * ms without any request, while no connection of its client is open (no GET stream, no answer
+   * to a POST still streaming or awaited), after which a session ends (its id then gets 404), so
+   * sessions abandoned without a DELETE do not live for ever. Requests still in flight whose
+   * client left (a hand-off waiting for its user, say) do not keep it: they are cancelled. Default 1,800,000 (30 minutes); `Infinity` keeps sessions until DELETE or `close()`.
    * @throws TypeError from the constructor when it is neither `Infinity` nor an integer from 1 to
    *   2,147,483,647 (the longest delay a timer can wait).
    */
@@ -324,6 +325,7 @@ export class StreamableHttpServer {
     return transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport), {
       json: json && (this.options.enableJsonResponse === true || !sse),
       opening: initialize?.id,
+      onAbort: (listener) => request.onAbort(listener),
     });
   }
 
@@ -441,7 +443,10 @@ export class StreamableHttpServer {
     this.idleTimer.arm(entry.activeAt);
   }
 
-  /** Ends sessions idle for `idleTimeoutMs`; a busy one (a request in progress, a GET stream open) counts as active. */
+  /**
+   * Ends sessions idle for `idleTimeoutMs`, which cancels their requests still in flight; one with
+   * a client connected (an answer or GET stream open) counts as active.
+   */
   private expireIdle(): void {
     const now = Date.now();
     let earliest = Number.POSITIVE_INFINITY;

@@ -48,6 +48,8 @@ export interface PostOptions {
   json: boolean;
   /** The id of the `initialize` request that creates this session: an error answer to it ends the session. */
   opening?: RequestId | undefined;
+  /** Registers what to do if the POST's client goes away before its answer (`RequestView.onAbort`). */
+  onAbort?: (listener: () => void) => void;
 }
 
 /** How many unrelated notifications wait for the standalone stream; the oldest go first. */
@@ -139,9 +141,15 @@ export class StreamableHttpSessionTransport implements Transport {
     return this.options.eventStore !== undefined && this.sessionId !== undefined;
   }
 
-  /** Whether closing now would cut off a request in progress or an open connection. */
+  /**
+   * Whether a client is connected: an answer stream (SSE or JSON) or the GET stream is open. A
+   * request whose client left its answer does not count: idle expiry may end the session, and
+   * closing cancels the request.
+   */
   get busy(): boolean {
-    return this.byRequest !== undefined || this.standaloneStream?.sink?.open === true;
+    if (this.standaloneStream?.sink?.open === true) return true;
+    for (const stream of this.byRequest?.values() ?? []) if (stream.sink?.open === true) return true;
+    return false;
   }
 
   /** Whether the session ended (DELETE, idle expiry, server close, `close()`). */
@@ -264,6 +272,11 @@ export class StreamableHttpSessionTransport implements Transport {
       const sink = new JsonSink(batch, headers);
       stream.sink = sink;
       response = sink.reply;
+      // Nothing else tells a JSON answer that its client left (an SSE one hears it from its body).
+      post.onAbort?.(() => {
+        if (stream.sink === sink) stream.sink = undefined;
+        sink.cancel();
+      });
     } else {
       const sink = this.attachSse(stream);
       response = sink.reply(headers);

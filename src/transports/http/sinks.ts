@@ -247,6 +247,13 @@ export class JsonSink implements Sink {
     if (this.isOpen && isResponse(message)) this.responses.push(message);
   }
 
+  /** The client went away: nothing more is collected, and the pending answer settles as 202 nobody reads. */
+  cancel(): void {
+    if (!this.isOpen) return;
+    this.isOpen = false;
+    this.resolve?.({ status: 202, headers: this.headers });
+  }
+
   end(unanswered: readonly RequestId[] = []): void {
     if (!this.isOpen) return;
     this.isOpen = false;
