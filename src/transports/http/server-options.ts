@@ -41,7 +41,8 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
   eventStore?: EventStore;
   /**
    * ms a client should wait before reconnecting to a dropped SSE stream, sent as the `retry`
-   * field of each priming event (so only with an `eventStore`). Default: not sent.
+   * field of each priming event (so only with an `eventStore`; default: not sent there) and of
+   * the last event on a connection the server closes for `maxSseConnectionMs` (default 1,000).
    * @throws TypeError from the constructor when it is not a non-negative integer.
    */
   retryIntervalMs?: number;

@@ -34,7 +34,10 @@ import { JsonSink, SseSink } from "./sinks.js";
 /** @internal Options the server passes when it creates a session transport; one object serves every session. */
 export interface SessionTransportOptions {
   eventStore: EventStore | undefined;
-  /** ms sent as `retry` in each priming event; `undefined` leaves the client's default. */
+  /**
+   * ms sent as `retry` in each priming event (`undefined`: the client's default) and when a
+   * connection reaches its allowed age (`undefined`: `DEFAULT_SSE_RETRY_MS`).
+   */
   retryIntervalMs: number | undefined;
   /** Stateless mode: close once every request received is answered, or the POST's client goes away. */
   closeWhenIdle: boolean;
