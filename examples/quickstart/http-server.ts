@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { StreamableHttpServer, toNodeHandler } from "mcp-handoff/http";
+import { nodeServerOptions, StreamableHttpServer, toNodeHandler } from "mcp-handoff/http";
 import { McpServer } from "mcp-handoff/server";
 import { z } from "zod";
 
@@ -32,4 +32,8 @@ const endpoint = new StreamableHttpServer({
   onsession: (transport) => server.connect(transport),
   onrequest: (transport) => server.connect(transport),
 });
-export const http = createServer(toNodeHandler(endpoint)).listen(Number(process.env.PORT ?? 3000), "127.0.0.1");
+// nodeServerOptions(): timeouts for a client's headers and request, shorter than Node's defaults.
+export const http = createServer(nodeServerOptions(), toNodeHandler(endpoint)).listen(
+  Number(process.env.PORT ?? 3000),
+  "127.0.0.1",
+);

@@ -107,8 +107,26 @@ const cases: Case[] = [
     request: () => ({ method: "POST", headers: { accept: BOTH, "content-type": "text/plain" }, body: "{}" }),
   },
   {
-    name: "missing Accept (406)",
-    request: () => ({ method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+    // fetch sends "*/*" where no Accept is given, so an empty one stands for none here.
+    name: "empty Accept (406)",
+    request: () => ({ method: "POST", headers: { accept: "", "content-type": "application/json" }, body: "{}" }),
+  },
+  {
+    name: "Accept: application/json alone (JSON)",
+    request: (id) => ({
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/json", "mcp-session-id": id },
+      body: echo(2),
+    }),
+  },
+  {
+    name: "a refused batch in 2025-11-25 (400)",
+    request: (id) => ({
+      method: "POST",
+      headers: { ...JSON_HEADERS, "mcp-session-id": id },
+      body: `[${echo(2)},${echo(3)}]`,
+    }),
+    options: () => ({ onsession: (transport) => void new McpServer({ name: "s", version: "1" }).connect(transport) }),
   },
   {
     name: "declared body past the limit (413)",
@@ -175,7 +193,7 @@ const cases: Case[] = [
   },
   { name: "DELETE (204)", request: (id) => ({ method: "DELETE", headers: { "mcp-session-id": id } }) },
   { name: "GET without a session id (400)", request: () => ({ headers: { accept: "text/event-stream" } }) },
-  { name: "GET without Accept (406)", request: (id) => ({ headers: { "mcp-session-id": id } }) },
+  { name: "GET with an empty Accept (406)", request: (id) => ({ headers: { accept: "", "mcp-session-id": id } }) },
   {
     name: "GET with an event store (priming event)",
     request: (id) => ({ headers: { accept: "text/event-stream", "mcp-session-id": id } }),

@@ -98,4 +98,51 @@ describe("Streamable HTTP server: resuming a stream", () => {
     await resumed.return(undefined);
     await server.close();
   });
+
+  it("refuses with 410 a resumption whose missed events the store has dropped, instead of skipping them", async () => {
+    const sessions: StreamableHttpSessionTransport[] = [];
+    const server = new StreamableHttpServer({
+      onsession: (transport) => {
+        sessions.push(transport);
+        connectEcho(transport);
+      },
+      eventStore: new MemoryEventStore({ maxEvents: 3 }),
+    });
+    const { send: call, headers } = await openWebSession(server);
+    const transport = sessions[0] as StreamableHttpSessionTransport;
+    const note = (n: number) =>
+      transport.send({ jsonrpc: "2.0", method: "notifications/n", params: { n } }, { relatedRequestId: 5 });
+    const held = sseEvents(
+      await call("POST", headers, { jsonrpc: "2.0", id: 5, method: "progress", params: { key: "k" } }),
+    );
+    await nextMessage(held);
+    await note(1);
+    const seen = await nextMessage(held);
+    expect(seen).toMatchObject({ params: { n: 1 } });
+    // The client loses its connection; two more events are stored, the oldest dropped.
+    await held.return(undefined);
+    await note(2);
+    await note(3);
+
+    // Nothing it missed is gone: the resumption replays it.
+    const resumed = sseEvents(await call("GET", { ...headers, "last-event-id": seen.eventId ?? "" }));
+    expect(await nextMessage(resumed)).toMatchObject({ params: { n: 2 } });
+    expect(await nextMessage(resumed)).toMatchObject({ params: { n: 3 } });
+    await resumed.return(undefined);
+
+    // A client still at event 1 has missed event 2, which is dropped now.
+    await note(4);
+    await note(5);
+    const gone = await call("GET", { ...headers, "last-event-id": seen.eventId ?? "" });
+    expect(gone.status).toBe(410);
+    expect(await gone.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: expect.stringContaining("no longer stored") },
+    });
+    // The session goes on.
+    const answer = await call("POST", headers, { jsonrpc: "2.0", id: 6, method: "echo", params: {} });
+    expect(await sseMessages(answer)).toEqual([{ jsonrpc: "2.0", id: 6, result: { echo: {} } }]);
+    await server.close();
+  });
 });

@@ -145,18 +145,16 @@ describe("Streamable HTTP server, stateless requests", () => {
     expect(await served.json()).toMatchObject({ id: 10, result: { resultType: "complete" } });
   });
 
-  it("answers a sessionless 2026 notification truthfully: cancellation on HTTP is closing the stream", async () => {
-    const response = await post(endpoint(), {
+  it("accepts a sessionless 2026 notification with 202 and no body, as the revision asks of any notification", async () => {
+    const http = endpoint();
+    const response = await post(http, {
       jsonrpc: "2.0",
       method: "notifications/cancelled",
       params: { requestId: 1, _meta: META },
     });
-    expect(response.status).toBe(400);
-    const body = await response.json();
-    expect(body.id).toBeUndefined();
-    expect(body.error.code).toBe(-32600);
-    expect(body.error.message).not.toContain("unsupported MCP-Protocol-Version");
-    expect(body.error.message).toContain("closing the request's response stream");
+    expect(response.status).toBe(202);
+    expect(await response.text()).toBe("");
+    expect(http.sessionCount).toBe(0);
   });
 
   it("checks x-mcp-header parameters: the Mcp-Param header must be there and agree, Base64 or plain", async () => {

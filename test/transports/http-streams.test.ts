@@ -66,10 +66,10 @@ describe("Streamable HTTP server: the standalone GET stream", () => {
     await events.return(undefined);
   });
 
-  it("needs Accept: text/event-stream and a known session", async () => {
+  it("needs an Accept that allows text/event-stream, and a known session", async () => {
     const { url } = await start();
     const sessionId = await initialize(url);
-    const noAccept = await fetch(url, { headers: { "mcp-session-id": sessionId } });
+    const noAccept = await fetch(url, { headers: { accept: "application/json", "mcp-session-id": sessionId } });
     expect(noAccept.status).toBe(406);
     await noAccept.text();
     const unknown = await openGet(url, "unknown");
@@ -289,7 +289,7 @@ describe("Streamable HTTP server: idle sessions", () => {
   });
 
   /** An in-process server with `options`, initialized; its session id and a way to send to it. */
-  async function idleServer(options: { sessionIdleTimeoutMs?: number } = {}) {
+  async function idleServer(options: { sessionIdleTimeoutMs?: number; maxSseConnectionMs?: number } = {}) {
     const server = new StreamableHttpServer({ onsession: (t) => connectEcho(t), ...options });
     const { send: request, headers } = await openWebSession(server);
     const notify = () => request("POST", headers, { jsonrpc: "2.0", method: "notifications/initialized" });
@@ -312,7 +312,8 @@ describe("Streamable HTTP server: idle sessions", () => {
 
   it("keeps a session with an open GET stream past the default, and ends it once the stream is gone", async () => {
     vi.useFakeTimers();
-    const { server, headers, request, notify } = await idleServer();
+    // One connection for the whole test: without the age limit the server never closes it.
+    const { server, headers, request, notify } = await idleServer({ maxSseConnectionMs: Number.POSITIVE_INFINITY });
     const stream = await request("GET", headers);
     expect(stream.status).toBe(200);
     // The client reads its stream (keep-alives included), so the connection counts as alive.

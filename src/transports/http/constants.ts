@@ -18,6 +18,14 @@ export const SSE_MEDIA_TYPE = "text/event-stream";
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
+ * 16 MiB: how much of a body past the limit the server still reads and drops after answering 413,
+ * so that a client which sends its whole body before reading the answer receives it (closing a
+ * socket with unread input resets it, and the client loses the answer). A body longer than that
+ * is cut off by closing the connection.
+ */
+export const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
+
+/**
  * Revisions whose `MCP-Protocol-Version` header the server accepts by default: those the
  * revision codecs speak. Which one a session uses is negotiated by the protocol layer.
  */
@@ -42,6 +50,18 @@ export const MAX_SSE_BACKLOG_BYTES = 16 * 1024 * 1024;
  * shorter than the idle timeouts of common proxies and load balancers (30–60 s).
  */
 export const DEFAULT_SSE_KEEP_ALIVE_MS = 15_000;
+
+/**
+ * ms an SSE connection may stay open before the server closes it for the client to reconnect:
+ * 5 minutes, so a reader that stopped reading is let go long before TCP gives up (~15 minutes).
+ */
+export const DEFAULT_MAX_SSE_CONNECTION_MS = 5 * 60 * 1000;
+
+/** ms a client waits before reconnecting to a connection the server closed, when `retryIntervalMs` is unset. */
+export const DEFAULT_SSE_RETRY_MS = 1000;
+
+/** ms a client has to send a POST's body: 30 s, half of Node's default for headers alone. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
 /** ms a session may sit idle before it ends: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;

@@ -26,12 +26,25 @@ export interface EventStore {
   /**
    * Calls `send` in order for each message stored on the same stream after `lastEventId`,
    * and returns that stream's id.
-   * @throws when `lastEventId` is unknown to the store.
+   * @throws EventsEvictedError when a message stored after `lastEventId` is no longer kept (the
+   *   server answers 410, so the client knows the stream cannot be resumed whole); any other
+   *   error when `lastEventId` is unknown to the store (the server answers 400).
    */
   replayEventsAfter(
     lastEventId: string,
     send: (eventId: string, message: JsonRpcMessage) => Promise<void>,
   ): Promise<string>;
+}
+
+/**
+ * A resumption the store cannot serve whole: messages stored after the `Last-Event-ID` were
+ * dropped (evicted to make room, expired). Replaying the rest would lose them silently.
+ */
+export class EventsEvictedError extends SdkError {
+  /** @param lastEventId the id the client resumed after. */
+  constructor(lastEventId: string) {
+    super("INVALID_ARGUMENT", `Events after "${lastEventId}" are no longer stored`);
+  }
 }
 
 /** Options of `new MemoryEventStore(options)`. */
@@ -47,7 +60,8 @@ interface StoredEvent {
 
 /**
  * An `EventStore` in process memory, for a single server instance. Event ids are
- * `<streamId>/<sequence>`, so a `Last-Event-ID` names its stream.
+ * `<streamId>/<sequence>`, so a `Last-Event-ID` names its stream. It remembers, per stream, the
+ * newest event it dropped, and refuses with `EventsEvictedError` a replay that would skip it.
  */
 export class MemoryEventStore implements EventStore {
   private readonly streams = new Map<string, StoredEvent[]>();
@@ -55,6 +69,11 @@ export class MemoryEventStore implements EventStore {
   private readonly order: string[] = [];
   /** Streams primed but still without events, oldest first; bounded like the events. */
   private readonly primed = new Set<string>();
+  /**
+   * The sequence of the newest dropped event of each stream that lost one, oldest first; bounded
+   * like the events. Events leave a stream oldest first, so everything up to it is gone.
+   */
+  private readonly dropped = new Map<string, number>();
   private readonly maxEvents: number;
   private seq = 0;
 
@@ -96,10 +115,13 @@ export class MemoryEventStore implements EventStore {
     const slash = lastEventId.lastIndexOf("/");
     const streamId = lastEventId.slice(0, Math.max(0, slash));
     const after = Number(lastEventId.slice(slash + 1));
-    const events = this.streams.get(streamId) ?? (this.primed.has(streamId) ? [] : undefined);
+    const dropped = this.dropped.get(streamId);
+    const known = this.primed.has(streamId) || dropped !== undefined;
+    const events = this.streams.get(streamId) ?? (known ? [] : undefined);
     if (slash < 0 || !Number.isInteger(after) || events === undefined) {
       throw new SdkError("INVALID_ARGUMENT", `Unknown event id "${lastEventId}"`);
     }
+    if (dropped !== undefined && dropped > after) throw new EventsEvictedError(lastEventId);
     for (const event of events) {
       if (event.seq > after) await send(`${streamId}/${event.seq}`, event.message);
     }
@@ -110,7 +132,14 @@ export class MemoryEventStore implements EventStore {
     const streamId = this.order.shift();
     if (streamId === undefined) return;
     const events = this.streams.get(streamId);
-    events?.shift();
+    const event = events?.shift();
     if (events?.length === 0) this.streams.delete(streamId);
+    if (event === undefined) return;
+    this.dropped.delete(streamId);
+    this.dropped.set(streamId, event.seq);
+    for (const oldest of this.dropped.keys()) {
+      if (this.dropped.size <= this.maxEvents) break;
+      this.dropped.delete(oldest);
+    }
   }
 }

@@ -21,8 +21,11 @@ export interface RequestView {
   host(): string;
   /** Every header as a record with lower-case names, for `MessageExtra.headers`. */
   headerRecord(): Record<string, string>;
-  /** The body as UTF-8 text, refused past `maxBytes` bytes (without holding more than that). */
-  readBody(maxBytes: number): Promise<BodyText>;
+  /**
+   * The body as UTF-8 text, refused past `maxBytes` bytes (without holding more than that), or
+   * when it is not in within `timeoutMs` ms.
+   */
+  readBody(maxBytes: number, timeoutMs: number): Promise<BodyText>;
   /** Runs `listener` once if the client goes away before the answer is complete (at once if it already has). */
   onAbort(listener: () => void): void;
 }

@@ -1,18 +1,34 @@
 /**
- * Plain checks of the `Accept` and `Content-Type` request headers. Only exact media types
- * count: the spec asks the client to list `application/json` and `text/event-stream`.
+ * Plain checks of the `Accept` and `Content-Type` request headers. `Accept` is read as HTTP
+ * defines it (RFC 9110 § 12.5.1): media ranges with wildcards and a quality, the most specific
+ * range that matches deciding, and `q=0` meaning "not acceptable".
  */
 
-/** Whether `accept` lists `mediaType` with a non-zero quality. */
+/**
+ * Whether `accept` allows `mediaType` (a lower-case `type/subtype`): the most specific range that
+ * matches it (`type/subtype`, then `type/*`, then `*` + `/*`) has a non-zero quality. A missing
+ * header allows nothing here, since MCP clients must send one.
+ */
 export function acceptsMediaType(accept: string | null, mediaType: string): boolean {
   if (accept === null) return false;
   if (listsPlainly(accept, mediaType)) return true;
-  return accept.split(",").some((range) => {
-    const [type = "", ...params] = range.split(";");
-    if (type.trim().toLowerCase() !== mediaType) return false;
-    const quality = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="));
-    return quality === undefined || Number(quality.slice(2)) > 0;
-  });
+  const type = mediaType.slice(0, mediaType.indexOf("/"));
+  // Specificity of the best match so far: 3 exact, 2 type/*, 1 */*; its quality decides.
+  let specificity = 0;
+  let quality = 0;
+  for (const range of accept.split(",")) {
+    const [name = "", ...params] = range.split(";");
+    const value = name.trim().toLowerCase();
+    const rank = value === mediaType ? 3 : value === `${type}/*` ? 2 : value === "*/*" ? 1 : 0;
+    if (rank === 0 || rank < specificity) continue;
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="));
+    const parsed = q === undefined ? 1 : Number(q.slice(2));
+    const rangeQuality = Number.isFinite(parsed) ? parsed : 0;
+    // Among equally specific ranges (a header listing one twice) the better quality counts.
+    quality = rank > specificity ? rangeQuality : Math.max(quality, rangeQuality);
+    specificity = rank;
+  }
+  return quality > 0;
 }
 
 /**

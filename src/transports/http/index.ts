@@ -10,8 +10,14 @@ export {
   SESSION_ID_HEADER,
 } from "./constants.js";
 export { StreamableHttpError } from "./errors.js";
-export { type EventStore, MemoryEventStore, type MemoryEventStoreOptions } from "./event-store.js";
+export {
+  type EventStore,
+  EventsEvictedError,
+  MemoryEventStore,
+  type MemoryEventStoreOptions,
+} from "./event-store.js";
 export { type NodeHandler, type NodeHandlerOptions, toNodeHandler } from "./node.js";
+export { type NodeServerTimeouts, nodeServerOptions } from "./node-server.js";
 export type { OriginPolicy } from "./origin.js";
 export { type HandleExtra, StreamableHttpServer, type StreamableHttpServerOptions } from "./server.js";
 export { StreamableHttpSessionTransport } from "./session-transport.js";

@@ -1,6 +1,7 @@
 /** Reads a `node:http` request body into one Buffer, never holding more than the allowed bytes. */
 import type { IncomingMessage } from "node:http";
-import { type BodyText, decodeBody } from "./body.js";
+import { type BodyText, decodeBody, TIMED_OUT } from "./body.js";
+import { MAX_DRAIN_BYTES } from "./constants.js";
 
 const TOO_LARGE: BodyText = { ok: false, reason: "too-large" };
 const INCOMPLETE: BodyText = { ok: false, reason: "incomplete" };
@@ -12,13 +13,19 @@ const INCOMPLETE: BodyText = { ok: false, reason: "incomplete" };
  * body: text or bytes as they are (`express.text()`, `express.raw()`), anything else as JSON
  * (`express.json()`). A request still unread is read even if `req.body` is set, as Express 4's
  * parsers set it to `{}` for a request they skip. The rest of a refused body is read and
- * dropped, so the answer reaches the client and the connection can be reused.
- * A body the client stops sending before its end (it went away) is "incomplete".
+ * dropped, up to `MAX_DRAIN_BYTES`, so the answer reaches the client and the connection can be
+ * reused; past that the connection is closed.
+ * A body the client stops sending before its end (it went away) is "incomplete"; one still
+ * arriving after `timeoutMs` is "timeout" (the server then answers 408 and closes the connection).
  */
-export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes: number): Promise<BodyText> {
+export function readNodeBody(
+  req: IncomingMessage & { body?: unknown },
+  maxBytes: number,
+  timeoutMs = Number.POSITIVE_INFINITY,
+): Promise<BodyText> {
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    req.resume();
+    drain(req);
     return Promise.resolve(TOO_LARGE);
   }
   if (req.readableEnded) return Promise.resolve(keptBody(req.body, maxBytes));
@@ -27,7 +34,15 @@ export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;
+    const timer =
+      timeoutMs === Number.POSITIVE_INFINITY
+        ? undefined
+        : setTimeout(() => {
+            detach();
+            resolve(TIMED_OUT);
+          }, timeoutMs);
     const detach = () => {
+      clearTimeout(timer);
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);
@@ -39,7 +54,7 @@ export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes
       total += chunk.length;
       if (total > maxBytes) {
         detach();
-        req.resume();
+        drain(req);
         resolve(TOO_LARGE);
         return;
       }
@@ -61,6 +76,23 @@ export function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes
     // A 'data' listener does not restart a request that middleware paused.
     req.resume();
   });
+}
+
+/**
+ * Reads and drops the rest of a refused body while the answer goes out; a client still sending
+ * after `MAX_DRAIN_BYTES` more loses its connection, so a body without end costs no more than that.
+ */
+function drain(req: IncomingMessage): void {
+  let dropped = 0;
+  const onData = (chunk: Buffer | string) => {
+    dropped += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+    if (dropped <= MAX_DRAIN_BYTES) return;
+    req.off("data", onData);
+    req.destroy();
+  };
+  req.on("data", onData);
+  req.once("end", () => req.off("data", onData));
+  req.resume();
 }
 
 /** The body middleware kept after reading the request; nothing kept is an empty body. */

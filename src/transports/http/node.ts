@@ -84,8 +84,8 @@ class NodeRequestView implements RequestView, RequestHeaders {
     return record;
   }
 
-  readBody(maxBytes: number): Promise<BodyText> {
-    return readNodeBody(this.req, maxBytes);
+  readBody(maxBytes: number, timeoutMs: number): Promise<BodyText> {
+    return readNodeBody(this.req, maxBytes, timeoutMs);
   }
 
   onAbort(listener: () => void): void {

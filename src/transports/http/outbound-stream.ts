@@ -1,6 +1,11 @@
-/** The state of one outbound stream of a Streamable HTTP session, as the session transport keeps it. */
-import type { RequestId } from "../../jsonrpc/messages.js";
-import type { Sink } from "./sinks.js";
+/**
+ * The state of one outbound stream of a Streamable HTTP session, as the session transport keeps
+ * it, and the moves on it that keep its events in order: writing (stored first, where events are
+ * stored), and ending its connection without ending the stream.
+ */
+import type { JsonRpcMessage, RequestId } from "../../jsonrpc/messages.js";
+import type { EventStore } from "./event-store.js";
+import type { Sink, SseSink } from "./sinks.js";
 
 /** One logical outbound stream: the answer to a POST, or the standalone GET stream. */
 export interface OutboundStream {
@@ -24,4 +29,57 @@ export const IDLE: Promise<void> = Promise.resolve();
 
 export function newStream(id: string, pending: Set<RequestId>): OutboundStream {
   return { id, pending, sink: undefined, chain: IDLE, resumable: false, done: false };
+}
+
+/** Writes `message` to the stream's connection, after what is queued; with a `store`, stored first for resumption. */
+export function writeToStream(stream: OutboundStream, message: JsonRpcMessage, store: EventStore | undefined) {
+  // Nothing is queued and nothing is stored: the message can go out now, without a promise per write.
+  if (stream.chain === IDLE && store === undefined) {
+    stream.sink?.write(message);
+    return IDLE;
+  }
+  const next = stream.chain.then(async () => {
+    const streaming = stream.sink === undefined || stream.sink.streaming;
+    const eventId = store && streaming ? await store.storeEvent(stream.id, message) : undefined;
+    stream.sink?.write(message, eventId);
+  });
+  stream.chain = next.catch(() => {});
+  return next;
+}
+
+/**
+ * Ends the connection of a stream but not the stream: later messages are stored, and the
+ * client gets them by resuming with `Last-Event-ID` (spec 2025-11-25: basic/transports,
+ * the server "MAY close the connection (without terminating the SSE stream)").
+ */
+export function disconnectStream(stream: OutboundStream): void {
+  // Through the chain, so that messages already queued reach the client before the close.
+  stream.chain = stream.chain.then(() => {
+    const sink = stream.sink;
+    stream.sink = undefined;
+    sink?.end();
+  });
+}
+
+/**
+ * Closes the connection `sink` of a stream that outlived its allowed time, not the stream: after
+ * what is queued, a last event gives the client the `retry` (ms) to wait and, where events are
+ * stored, an id (`primingId`) to resume after (spec 2025-11-25: basic/transports § Sending
+ * Messages to the Server, and § Listening for Messages from the Server).
+ */
+export function rotateStream(
+  stream: OutboundStream,
+  sink: SseSink,
+  retryMs: number,
+  primingId: (() => Promise<string>) | undefined,
+): Promise<void> {
+  const next = stream.chain.then(async () => {
+    if (stream.sink !== sink || !sink.open) return;
+    const eventId = primingId === undefined ? undefined : await primingId();
+    if (stream.sink !== sink) return;
+    stream.sink = undefined;
+    sink.close(retryMs, eventId);
+  });
+  stream.chain = next.catch(() => {});
+  return next;
 }

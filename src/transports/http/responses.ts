@@ -1,4 +1,5 @@
 /** Small builders for the HTTP answers the server writes when it refuses a request. */
+import { ErrorCode } from "../../jsonrpc/errors.js";
 import { encodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import type { JsonRpcErrorResponse } from "../../jsonrpc/messages.js";
 import { JSON_MEDIA_TYPE } from "./constants.js";
@@ -16,4 +17,9 @@ export function jsonResponse(
   headers?: Record<string, string>,
 ): HttpReply {
   return { status, headers: { ...headers, "content-type": JSON_MEDIA_TYPE }, body: encodeFrame(body) };
+}
+
+/** The HTTP answer to a POST the protocol layer refused as a whole (a batch): 400, or 500 for -32603. */
+export function refusalReply(refusal: JsonRpcErrorResponse, headers: Record<string, string>): HttpReply {
+  return jsonResponse(refusal.error.code === ErrorCode.InternalError ? 500 : 400, refusal, headers);
 }

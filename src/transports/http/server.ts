@@ -4,11 +4,12 @@
  * or creates the session, and hands the messages to that session's transport.
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import { decodeFrame } from "../../jsonrpc/frame.js";
+import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
-import type { AuthInfo, Transport } from "../transport.js";
 import {
+  DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_SSE_CONNECTION_MS,
   DEFAULT_PROTOCOL_VERSIONS,
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   DEFAULT_SSE_KEEP_ALIVE_MS,
@@ -20,101 +21,26 @@ import {
   SSE_MEDIA_TYPE,
   TRANSPORT_ERROR_CODE,
 } from "./constants.js";
-import type { EventStore } from "./event-store.js";
 import { type HttpReply, PostExtra, type RequestView } from "./exchange.js";
 import { acceptsMediaType, isValidSessionId, mediaTypeOf } from "./headers.js";
 import { KeepAliveSweep } from "./keep-alive.js";
-import { checkOrigin, type OriginPolicy } from "./origin.js";
+import { checkOrigin } from "./origin.js";
 import { httpError, jsonResponse } from "./responses.js";
+import { type HandleExtra, type StreamableHttpServerOptions, timerOption } from "./server-options.js";
+import { mayUseSession, sessionOwner } from "./session-owner.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
 import { serveStatelessPost, statelessRefusal, statelessRequestOf } from "./stateless.js";
 import { SweepTimer } from "./sweep-timer.js";
 import { toWebResponse, WebRequestView } from "./web.js";
 
-/** Options of `new StreamableHttpServer(options)`; the Origin/Host policy comes from `OriginPolicy`. */
-export interface StreamableHttpServerOptions extends OriginPolicy {
-  /**
-   * Called with a fresh transport for each new session (an `initialize` request); the
-   * protocol layer connects to it. Messages wait until the transport is started. A session
-   * whose `initialize` is answered with an error closes once that answer is sent. In
-   * stateless mode it is called for every POST, and that transport closes itself once the
-   * POST is answered or its client leaves the SSE answer. A promise it returns is awaited
-   * (e.g. `(t) => mcpServer.connect(t)`); a throw or rejection answers the POST with 500.
-   */
-  onsession: (transport: StreamableHttpSessionTransport) => unknown;
-  /**
-   * Revision 2026-07-28: called with a fresh transport for each stateless-era POST (no
-   * `Mcp-Session-Id`; a version in `_meta`, `server/discover`, or a 2026 `MCP-Protocol-Version`),
-   * which carries that one request and closes after its answer; no session is created. The
-   * protocol layer connects to it as to any transport, e.g. `(t) => mcpServer.connect(t)`; a
-   * promise it returns is awaited. Without it such POSTs are treated as before (they need a session).
-   */
-  onrequest?: (transport: Transport) => unknown;
-  /**
-   * Makes session ids (visible ASCII only). Default `crypto.randomUUID`. Passing
-   * `sessionIdGenerator: undefined` explicitly selects stateless mode, for hosts where any
-   * instance may get any POST: no `Mcp-Session-Id`, GET and DELETE answer 405. `initialize` is
-   * answered as usual, and every later POST is served on its own transport as if that handshake
-   * had happened there, at the revision its `MCP-Protocol-Version` names (2025-03-26 when it names
-   * none; an unsupported one gets 400), with no client capabilities known, so the server sends no
-   * elicitation, sampling or roots request. A client that leaves its POST cancels its requests.
-   */
-  sessionIdGenerator?: (() => string) | undefined;
-  /**
-   * Makes SSE streams resumable with `Last-Event-ID`; see `MemoryEventStore`. Each SSE
-   * connection then opens with a priming event (an event id and empty data).
-   */
-  eventStore?: EventStore;
-  /**
-   * ms a client should wait before reconnecting to a dropped SSE stream, sent as the `retry`
-   * field of each priming event (so only with an `eventStore`). Default: not sent.
-   * @throws TypeError from the constructor when it is not a non-negative integer.
-   */
-  retryIntervalMs?: number;
-  /** Answer POSTs with one JSON body instead of an SSE stream. Default false. */
-  enableJsonResponse?: boolean;
-  /** Bytes; default 4 MiB. A larger body gets 413 with a JSON-RPC error naming the limit. */
-  maxBodyBytes?: number;
-  /**
-   * ms without any request, while no GET stream is open and no request is in progress, after which
-   * a session ends (its id then gets 404), so sessions abandoned without a DELETE do not live for
-   * ever. Default 1,800,000 (30 minutes); `Infinity` keeps sessions until DELETE or `close()`.
-   * @throws TypeError from the constructor when it is neither `Infinity` nor an integer from 1 to
-   *   2,147,483,647 (the longest delay a timer can wait).
-   */
-  sessionIdleTimeoutMs?: number;
-  /**
-   * ms an SSE stream (a GET stream, or a POST's answer) may stay silent before the server writes
-   * an SSE comment (`: keep-alive`) on it, which clients ignore (it is no event, spec:
-   * basic/transports § Streamable HTTP). It keeps proxies from closing quiet connections and
-   * shows up dead ones: a stream whose write fails, or whose client took nothing since the
-   * previous keep-alive, ends as if the client had left, so its session can expire and a new
-   * GET is not refused 409. Default 15,000; `0` or `Infinity` turns keep-alives off.
-   * @throws TypeError from the constructor when it is neither `0`, `Infinity` nor an integer
-   *   from 1 to 2,147,483,647.
-   */
-  keepAliveIntervalMs?: number;
-  /**
-   * Accepted `MCP-Protocol-Version` values of requests within a session; default: the stateful
-   * revisions (2024-11-05 … 2025-11-25). Stateless 2026-07-28 POSTs are served when `onrequest` is set.
-   */
-  supportedProtocolVersions?: readonly string[];
-  /** Unexpected failures, answered with 500. */
-  onerror?: (error: Error) => void;
-}
-
-/** What the adapter in front of `handle` knows besides the request. */
-export interface HandleExtra {
-  /** Verified bearer-token information, passed on to the protocol layer. */
-  authInfo?: AuthInfo;
-  /** The local socket address the request arrived on; a loopback one enables the Host check. */
-  localAddress?: string;
-}
+export type { HandleExtra, StreamableHttpServerOptions } from "./server-options.js";
 
 interface SessionEntry {
   transport: StreamableHttpSessionTransport;
   /** Date.now() of the last request for this session. */
   activeAt: number;
+  /** Who opened the session (`sessionOwner` of its `initialize`); only they may use it. */
+  owner: string | undefined;
 }
 
 /**
@@ -136,6 +62,7 @@ export class StreamableHttpServer {
   private readonly transportOptions: SessionTransportOptions;
   private readonly generateId: (() => string) | undefined;
   private readonly maxBodyBytes: number;
+  private readonly bodyTimeoutMs: number;
   private readonly versions: readonly string[];
   private readonly idleTimeoutMs: number;
   /** Writes keep-alives on quiet SSE streams; `undefined` when they are off. */
@@ -143,22 +70,20 @@ export class StreamableHttpServer {
   private closed = false;
 
   /**
-   * @throws TypeError for a `retryIntervalMs`, `sessionIdleTimeoutMs` or `keepAliveIntervalMs`
-   *   out of range (see each).
+   * @throws TypeError for a `retryIntervalMs`, `bodyTimeoutMs`, `sessionIdleTimeoutMs`,
+   *   `keepAliveIntervalMs` or `maxSseConnectionMs` out of range (see each).
    */
   constructor(private readonly options: StreamableHttpServerOptions) {
     const stateless = "sessionIdGenerator" in options && options.sessionIdGenerator === undefined;
     this.generateId = stateless ? undefined : (options.sessionIdGenerator ?? (() => globalThis.crypto.randomUUID()));
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.bodyTimeoutMs = timerOption("bodyTimeoutMs", options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
     this.versions = options.supportedProtocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
     const retry = options.retryIntervalMs;
     if (retry !== undefined && !(Number.isSafeInteger(retry) && retry >= 0)) {
       throw new TypeError(`retryIntervalMs must be a non-negative integer, got ${retry}`);
     }
-    const idle = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
-    if (idle !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(idle) && idle >= 1 && idle <= MAX_TIMER_MS)) {
-      throw new TypeError(`sessionIdleTimeoutMs must be Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${idle}`);
-    }
+    const idle = timerOption("sessionIdleTimeoutMs", options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS);
     this.idleTimeoutMs = idle;
     this.idleTimer = new SweepTimer(idle, () => this.expireIdle());
     const keepAlive = options.keepAliveIntervalMs ?? DEFAULT_SSE_KEEP_ALIVE_MS;
@@ -168,10 +93,14 @@ export class StreamableHttpServer {
         `keepAliveIntervalMs must be 0, Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${keepAlive}`,
       );
     }
-    this.keepAlive = keepAliveOff ? undefined : new KeepAliveSweep(keepAlive);
+    const maxAge = timerOption("maxSseConnectionMs", options.maxSseConnectionMs ?? DEFAULT_MAX_SSE_CONNECTION_MS);
+    const ageOff = maxAge === Number.POSITIVE_INFINITY;
+    this.keepAlive =
+      keepAliveOff && ageOff
+        ? undefined
+        : new KeepAliveSweep(keepAliveOff ? undefined : keepAlive, ageOff ? undefined : maxAge);
     this.transportOptions = {
       eventStore: options.eventStore,
-      enableJsonResponse: options.enableJsonResponse ?? false,
       retryIntervalMs: options.retryIntervalMs,
       closeWhenIdle: stateless,
       onterminate: (transport) => this.forget(transport),
@@ -184,10 +113,12 @@ export class StreamableHttpServer {
   }
 
   /**
-   * Answers one HTTP request to the MCP endpoint. Refusals carry a JSON-RPC error body:
-   * 400 (-32700 bad JSON, -32600 bad shape, a body cut off, missing session id, bad `MCP-Protocol-Version`),
-   * 403 (foreign Origin or Host), 404 (unknown or ended session), 405, 406 (Accept),
-   * 409 (stream already open), 413 (body too large), 415 (Content-Type).
+   * Answers one HTTP request to the MCP endpoint. A POST gets SSE or JSON as its `Accept` allows
+   * (`*` + `/*` and `type/*` count; `q=0` excludes). Refusals carry a JSON-RPC error body:
+   * 400 (-32700 bad JSON, -32600 bad shape or a batch the session's revision refuses, a body cut
+   * off, missing session id, bad `MCP-Protocol-Version`), 403 (foreign Origin or Host), 404 (unknown
+   * or ended session, or another caller's), 405, 406 (`Accept` allows neither JSON nor SSE),
+   * 409 (stream already open), 413 (body too large, `error.data.maxBytes`), 415 (Content-Type).
    */
   async handle(request: Request, extra: HandleExtra = {}): Promise<Response> {
     return toWebResponse(await this.serve(new WebRequestView(request), extra));
@@ -203,9 +134,9 @@ export class StreamableHttpServer {
         case "POST":
           return this.watched(await this.post(request, extra));
         case "GET":
-          return this.watched(await this.get(request));
+          return this.watched(await this.get(request, extra));
         case "DELETE":
-          return await this.delete(request);
+          return await this.delete(request, extra);
         default:
           return this.methodNotAllowed(request.method);
       }
@@ -215,7 +146,7 @@ export class StreamableHttpServer {
     }
   }
 
-  /** An SSE answer joins the keep-alive sweep (see `keepAliveIntervalMs`). */
+  /** An SSE answer joins the keep-alive sweep (see `keepAliveIntervalMs` and `maxSseConnectionMs`). */
   private watched(reply: HttpReply): HttpReply {
     if (reply.stream !== undefined) this.keepAlive?.watch(reply.stream);
     return reply;
@@ -236,18 +167,21 @@ export class StreamableHttpServer {
   }
 
   private async post(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
+    // The client takes one JSON body, an SSE stream, or either (then the server's choice).
     const accept = request.headers.get("accept");
-    if (!acceptsMediaType(accept, JSON_MEDIA_TYPE) || !acceptsMediaType(accept, SSE_MEDIA_TYPE)) {
+    const json = acceptsMediaType(accept, JSON_MEDIA_TYPE);
+    const sse = acceptsMediaType(accept, SSE_MEDIA_TYPE);
+    if (!json && !sse) {
       return httpError(
         406,
         ErrorCode.InvalidRequest,
-        "Not Acceptable: the Accept header must list both application/json and text/event-stream",
+        "Not Acceptable: the Accept header must allow application/json or text/event-stream",
       );
     }
     if (mediaTypeOf(request.headers.get("content-type")) !== JSON_MEDIA_TYPE) {
       return httpError(415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
     }
-    const body = await request.readBody(this.maxBodyBytes);
+    const body = await request.readBody(this.maxBodyBytes, this.bodyTimeoutMs);
     if (!body.ok) return this.bodyRefusal(body.reason);
     const frame = decodeFrame(body.text);
     if (!frame.ok) return jsonResponse(400, frame.error);
@@ -255,7 +189,8 @@ export class StreamableHttpServer {
     if (refused) return refused;
     const stateless = this.options.onrequest && statelessRequestOf(request.headers, frame.messages);
     if (stateless && this.options.onrequest) {
-      return serveStatelessPost(request, stateless, this.messageExtra(request, extra), this.options.onrequest);
+      const answer = json && sse ? "either" : json ? "json" : "sse";
+      return serveStatelessPost(request, stateless, this.messageExtra(request, extra), this.options.onrequest, answer);
     }
     const badVersion = this.checkVersion(request, undefined);
     if (badVersion) return badVersion;
@@ -268,31 +203,41 @@ export class StreamableHttpServer {
     if (this.generateId === undefined || initialize !== undefined) {
       // Without sessions, any POST but initialize comes from a client that initialized on an earlier one.
       const elsewhere = this.generateId === undefined && initialize === undefined;
-      const created = await this.createTransport(elsewhere ? presumedHandshakeOf(request) : undefined);
+      const created = await this.createTransport(
+        sessionOwner(extra.authInfo),
+        elsewhere ? presumedHandshakeOf(request) : undefined,
+      );
       if (!(created instanceof StreamableHttpSessionTransport)) return created;
       transport = created;
     } else {
-      const found = this.findSession(request);
+      const found = this.findSession(request, extra);
       if (!(found instanceof StreamableHttpSessionTransport)) return found;
       transport = found;
     }
     const messageExtra = this.messageExtra(request, extra);
     if (transport.sessionId !== undefined) messageExtra.sessionId = transport.sessionId;
-    const reply = transport.acceptPost(
-      frame.messages,
-      frame.batch,
-      messageExtra,
-      sessionHeaders(transport),
-      initialize?.id,
-    );
+    const reply = transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport), {
+      json: json && (this.options.enableJsonResponse === true || !sse),
+      opening: initialize?.id,
+      onAbort: (listener) => request.onAbort(listener),
+    });
     // Without a session nothing can resume the answer, so a client that leaves ends its requests.
     if (transport.sessionId === undefined) request.onAbort(() => void transport.close());
     return reply;
   }
 
-  private bodyRefusal(reason: "too-large" | "not-utf8" | "incomplete"): HttpReply {
+  private bodyRefusal(reason: "too-large" | "not-utf8" | "incomplete" | "timeout"): HttpReply {
+    if (reason === "timeout") {
+      const ms = this.bodyTimeoutMs;
+      const message = `Request Timeout: the body did not arrive within ${ms} ms`;
+      // The rest of the body may still be coming: the connection cannot carry another request.
+      const error = errorResponse(null, TRANSPORT_ERROR_CODE, message, { timeoutMs: ms });
+      return jsonResponse(408, error, { connection: "close" });
+    }
     if (reason === "too-large") {
-      return httpError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`);
+      // The limit travels as `data.maxBytes`, so a client can tell its user what the server accepts.
+      const message = `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`;
+      return jsonResponse(413, errorResponse(null, ErrorCode.InvalidRequest, message, { maxBytes: this.maxBodyBytes }));
     }
     // An incomplete body is a client that went away, not a server failure: nothing is reported.
     if (reason === "incomplete") return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the body ended early");
@@ -305,12 +250,12 @@ export class StreamableHttpServer {
     return messageExtra;
   }
 
-  private async get(request: RequestView): Promise<HttpReply> {
+  private async get(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
     if (this.generateId === undefined) return this.methodNotAllowed("GET");
     if (!acceptsMediaType(request.headers.get("accept"), SSE_MEDIA_TYPE)) {
       return httpError(406, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list text/event-stream");
     }
-    const transport = this.findSession(request);
+    const transport = this.findSession(request, extra);
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     const lastEventId = request.headers.get(LAST_EVENT_ID_HEADER);
     if (lastEventId !== null && this.options.eventStore !== undefined) {
@@ -319,15 +264,17 @@ export class StreamableHttpServer {
     return transport.openStandalone(sessionHeaders(transport));
   }
 
-  private async delete(request: RequestView): Promise<HttpReply> {
+  private async delete(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
     if (this.generateId === undefined) return this.methodNotAllowed("DELETE");
-    const transport = this.findSession(request);
+    const transport = this.findSession(request, extra);
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     await transport.close();
     return { status: 204, headers: {} };
   }
 
+  /** `owner`: the `sessionOwner` of the request that opens the session; `presumedHandshake`: see the transport's. */
   private async createTransport(
+    owner: string | undefined,
     presumedHandshake?: StreamableHttpSessionTransport["presumedHandshake"],
   ): Promise<StreamableHttpSessionTransport | HttpReply> {
     const sessionId = this.generateId?.();
@@ -337,7 +284,7 @@ export class StreamableHttpServer {
     const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
     transport.presumedHandshake = presumedHandshake;
     if (sessionId === undefined) this.live.add(transport);
-    else this.sessions.set(sessionId, { transport, activeAt: Date.now() });
+    else this.sessions.set(sessionId, { transport, activeAt: Date.now(), owner });
     try {
       await this.options.onsession(transport);
     } catch (error) {
@@ -348,14 +295,18 @@ export class StreamableHttpServer {
     return transport;
   }
 
-  /** The session named by the request, or the 400 / 404 answer. Counts as activity. */
-  private findSession(request: RequestView): StreamableHttpSessionTransport | HttpReply {
+  /**
+   * The session named by the request, or the 400 / 404 answer. Counts as activity. Another
+   * caller's session (see `sessionOwner`) is answered exactly as an unknown one, so its id
+   * tells an intruder nothing and counts as no activity.
+   */
+  private findSession(request: RequestView, extra: HandleExtra): StreamableHttpSessionTransport | HttpReply {
     const sessionId = request.headers.get(SESSION_ID_HEADER);
     if (sessionId === null) {
       return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
     }
     const entry = this.sessions.get(sessionId);
-    if (entry === undefined) {
+    if (entry === undefined || !mayUseSession(entry.owner, sessionOwner(extra.authInfo))) {
       return httpError(404, TRANSPORT_ERROR_CODE, "Session not found: it ended or expired; initialize a new session");
     }
     const badVersion = this.checkVersion(request, entry.transport.protocolVersion);
@@ -393,7 +344,10 @@ export class StreamableHttpServer {
     this.idleTimer.arm(entry.activeAt);
   }
 
-  /** Ends sessions idle for `idleTimeoutMs`; a busy one (a request in progress, a GET stream open) counts as active. */
+  /**
+   * Ends sessions idle for `idleTimeoutMs`, which cancels their requests still in flight; one with
+   * a client connected (an answer or GET stream open) counts as active.
+   */
   private expireIdle(): void {
     const now = Date.now();
     let earliest = Number.POSITIVE_INFINITY;

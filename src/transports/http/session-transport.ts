@@ -6,31 +6,53 @@
  */
 import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
 import {
+  isErrorResponse,
   isNotification,
   isRequest,
   isRequestId,
   isResponse,
+  type JsonRpcErrorResponse,
   type JsonRpcMessage,
   type RequestId,
 } from "../../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
-import { TRANSPORT_ERROR_CODE } from "./constants.js";
-import type { EventStore } from "./event-store.js";
+import { DEFAULT_SSE_RETRY_MS, TRANSPORT_ERROR_CODE } from "./constants.js";
+import { type EventStore, EventsEvictedError } from "./event-store.js";
 import type { HttpReply } from "./exchange.js";
-import { IDLE, NO_REQUESTS, newStream, type OutboundStream } from "./outbound-stream.js";
-import { httpError } from "./responses.js";
+import {
+  disconnectStream,
+  IDLE,
+  NO_REQUESTS,
+  newStream,
+  type OutboundStream,
+  rotateStream,
+  writeToStream,
+} from "./outbound-stream.js";
+import { httpError, refusalReply } from "./responses.js";
 import { JsonSink, SseSink } from "./sinks.js";
 
 /** @internal Options the server passes when it creates a session transport; one object serves every session. */
 export interface SessionTransportOptions {
   eventStore: EventStore | undefined;
-  enableJsonResponse: boolean;
-  /** ms sent as `retry` in each priming event; `undefined` leaves the client's default. */
+  /**
+   * ms sent as `retry` in each priming event (`undefined`: the client's default) and when a
+   * connection reaches its allowed age (`undefined`: `DEFAULT_SSE_RETRY_MS`).
+   */
   retryIntervalMs: number | undefined;
   /** Stateless mode: close once every request received is answered, or the POST's client goes away. */
   closeWhenIdle: boolean;
   /** Runs once on close, before `onclose`, so the server forgets the session. */
   onterminate?: (transport: StreamableHttpSessionTransport) => void;
+}
+
+/** @internal How the server wants one POST answered. */
+export interface PostOptions {
+  /** One JSON body for its requests instead of an SSE stream. */
+  json: boolean;
+  /** The id of the `initialize` request that creates this session: an error answer to it ends the session. */
+  opening?: RequestId | undefined;
+  /** Registers what to do if the POST's client goes away before its answer (`RequestView.onAbort`). */
+  onAbort?: (listener: () => void) => void;
 }
 
 /** How many unrelated notifications wait for the standalone stream; the oldest go first. */
@@ -77,6 +99,9 @@ export class StreamableHttpSessionTransport implements Transport {
   private opening: RequestId | undefined;
   /** The stream of the POST being delivered right now, for an answer that has no id. */
   private delivering: OutboundStream | undefined;
+  /** While a POST is delivered at once: an error without an id then refuses the POST (`acceptPost`). */
+  private refusable = false;
+  private refusal: JsonRpcErrorResponse | undefined;
   /** Deliveries waiting for `start`. */
   private queue: Array<() => void> | undefined;
   /** Notifications for the standalone stream sent before the client opened it. */
@@ -124,9 +149,15 @@ export class StreamableHttpSessionTransport implements Transport {
     return this.options.eventStore !== undefined && this.sessionId !== undefined;
   }
 
-  /** Whether closing now would cut off a request in progress or an open connection. */
+  /**
+   * Whether a client is connected: an answer stream (SSE or JSON) or the GET stream is open. A
+   * request whose client left its answer does not count: idle expiry may end the session, and
+   * closing cancels the request.
+   */
   get busy(): boolean {
-    return this.byRequest !== undefined || this.standaloneStream?.sink?.open === true;
+    if (this.standaloneStream?.sink?.open === true) return true;
+    for (const stream of this.byRequest?.values() ?? []) if (stream.sink?.open === true) return true;
+    return false;
   }
 
   /** Whether the session ended (DELETE, idle expiry, server close, `close()`). */
@@ -151,6 +182,10 @@ export class StreamableHttpSessionTransport implements Transport {
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The HTTP session is closed");
     if (isResponse(message)) {
+      if (message.id === null && this.refusable && isErrorResponse(message)) {
+        this.refusal ??= message;
+        return;
+      }
       const stream = message.id === null ? this.delivering : this.byRequest?.get(message.id);
       if (stream === undefined && message.id !== null && this.cancelled?.delete(message.id)) return;
       if (stream === undefined) {
@@ -206,24 +241,25 @@ export class StreamableHttpSessionTransport implements Transport {
   }
 
   /**
-   * @internal Takes the messages of one POST and answers it (202, SSE or JSON). `opening` is the
-   * id of the `initialize` request that created this session: if it is answered with an error,
-   * the session ends.
+   * @internal Takes the messages of one POST and answers it (202, SSE or JSON). An error without an
+   * id that the protocol layer sends at once, while the POST is delivered, refuses the POST as a
+   * whole (a batch the revision does not allow): it is the HTTP answer, 400 (500 for -32603), not
+   * an event of a 200 stream (spec 2025-11-25: basic/transports § Sending Messages to the Server).
    */
   acceptPost(
     messages: JsonRpcMessage[],
     batch: boolean,
     extra: MessageExtra,
     headers: Record<string, string>,
-    opening?: RequestId,
+    post: PostOptions,
   ): HttpReply | Promise<HttpReply> {
     const payload = batch ? messages : (messages[0] as JsonRpcMessage);
     const ids = messages.filter(isRequest).map((m) => m.id);
-    if (opening !== undefined && this.sessionId !== undefined) this.opening = opening;
+    if (post.opening !== undefined && this.sessionId !== undefined) this.opening = post.opening;
     if (ids.length === 0) {
-      this.deliver(payload, extra, undefined);
+      const refusal = this.deliverRefusable(payload, extra, undefined);
       if (this.options.closeWhenIdle) queueMicrotask(() => void this.close());
-      return { status: 202, headers };
+      return refusal === undefined ? { status: 202, headers } : refusalReply(refusal, headers);
     }
     const pending = new Set<RequestId>();
     for (const id of ids) {
@@ -240,18 +276,27 @@ export class StreamableHttpSessionTransport implements Transport {
     this.byRequest ??= new Map();
     for (const id of ids) this.byRequest.set(id, stream);
     let response: HttpReply | Promise<HttpReply>;
-    if (this.options.enableJsonResponse) {
+    if (post.json) {
       const sink = new JsonSink(batch, headers);
       stream.sink = sink;
       response = sink.reply;
+      // Nothing else tells a JSON answer that its client left (an SSE one hears it from its body).
+      post.onAbort?.(() => {
+        if (stream.sink === sink) stream.sink = undefined;
+        sink.cancel();
+      });
     } else {
       const sink = this.attachSse(stream);
       response = sink.reply(headers);
     }
     // The extra is made for this POST alone, so the stream's closer can be set on it.
-    if (this.resumable && !this.options.enableJsonResponse) extra.closeSseStream = () => this.disconnect(stream);
-    this.deliver(payload, extra, stream);
-    return response;
+    if (this.resumable && !post.json) extra.closeSseStream = () => disconnectStream(stream);
+    const refusal = this.deliverRefusable(payload, extra, stream);
+    if (refusal === undefined) return response;
+    for (const id of ids) this.untrack(id);
+    stream.pending.clear();
+    this.finish(stream);
+    return refusalReply(refusal, headers);
   }
 
   /** @internal Opens the standalone GET stream; 409 when one is already connected. */
@@ -269,13 +314,19 @@ export class StreamableHttpSessionTransport implements Transport {
   /**
    * @internal Replays a stream after `lastEventId` and, if the stream is still live, continues it.
    * A connection still attached to that stream is ended: the client that resumes has lost it.
+   * 400 for an id the store does not know, 410 when it dropped events after it (`EventsEvictedError`).
    */
   async resume(lastEventId: string, headers: Record<string, string>): Promise<HttpReply> {
     const store = this.options.eventStore;
     let streamId: string;
     try {
       streamId = store ? await store.replayEventsAfter(lastEventId, async () => {}) : "";
-    } catch {
+    } catch (error) {
+      // Replaying what is left would lose the rest silently; 410 tells the client the stream is gone.
+      if (error instanceof EventsEvictedError) {
+        const message = `Gone: events after Last-Event-ID "${lastEventId}" are no longer stored; the stream cannot be resumed`;
+        return httpError(410, TRANSPORT_ERROR_CODE, message, headers);
+      }
       return httpError(400, ErrorCode.InvalidRequest, `Unknown Last-Event-ID "${lastEventId}"`, headers);
     }
     if (store === undefined || !streamId.startsWith(`${this.tag}.`)) {
@@ -321,6 +372,8 @@ export class StreamableHttpSessionTransport implements Transport {
       if (this.options.closeWhenIdle) void this.close();
     });
     stream.resumable = true;
+    // The GET stream can be opened again, and a stored stream resumed: their connections may be closed.
+    if (stream === this.standaloneStream || this.resumable) sink.onexpire = () => this.rotate(stream, sink);
     if (!fresh) return sink;
     stream.sink = sink;
     const store = this.options.eventStore;
@@ -333,18 +386,17 @@ export class StreamableHttpSessionTransport implements Transport {
     return sink;
   }
 
-  /**
-   * Ends the connection of a stream but not the stream: later messages are stored, and the
-   * client gets them by resuming with `Last-Event-ID` (spec 2025-11-25: basic/transports,
-   * the server "MAY close the connection (without terminating the SSE stream)").
-   */
-  private disconnect(stream: OutboundStream): void {
-    // Through the chain, so that messages already queued reach the client before the close.
-    stream.chain = stream.chain.then(() => {
-      const sink = stream.sink;
-      stream.sink = undefined;
-      sink?.end();
-    });
+  /** Closes `sink`, the connection of `stream`, for the client to reconnect (see `maxSseConnectionMs`). */
+  private rotate(stream: OutboundStream, sink: SseSink): void {
+    const store = this.options.eventStore;
+    const primingId = store && this.resumable ? () => store.primingEventId(stream.id) : undefined;
+    rotateStream(stream, sink, this.options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS, primingId).catch(
+      (error: unknown) => {
+        if (stream.sink === sink) stream.sink = undefined;
+        sink.end();
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
   }
 
   /** A stream can take a request or notification if it is connected, or resumable and stored. */
@@ -354,19 +406,7 @@ export class StreamableHttpSessionTransport implements Transport {
   }
 
   private write(stream: OutboundStream, message: JsonRpcMessage): Promise<void> {
-    // Nothing is queued and nothing is stored: the message can go out now, without a promise per write.
-    if (stream.chain === IDLE && this.options.eventStore === undefined) {
-      stream.sink?.write(message);
-      return IDLE;
-    }
-    const next = stream.chain.then(async () => {
-      const store = this.options.eventStore;
-      const streaming = stream.sink === undefined || stream.sink.streaming;
-      const eventId = store && streaming ? await store.storeEvent(stream.id, message) : undefined;
-      stream.sink?.write(message, eventId);
-    });
-    stream.chain = next.catch(() => {});
-    return next;
+    return writeToStream(stream, message, this.options.eventStore);
   }
 
   private finish(stream: OutboundStream): void {
@@ -405,6 +445,30 @@ export class StreamableHttpSessionTransport implements Transport {
   private untrack(id: RequestId): void {
     this.byRequest?.delete(id);
     if (this.byRequest?.size === 0) this.byRequest = undefined;
+  }
+
+  /**
+   * Delivers a POST's messages and returns the error without an id the protocol layer answered
+   * them with at once, if it did. Before `start` the delivery waits, and such an error is then
+   * written to the POST's stream as any answer.
+   */
+  private deliverRefusable(
+    payload: JsonRpcMessage | JsonRpcMessage[],
+    extra: MessageExtra,
+    stream: OutboundStream | undefined,
+  ): JsonRpcErrorResponse | undefined {
+    if (!this.started) {
+      this.deliver(payload, extra, stream);
+      return undefined;
+    }
+    this.refusable = true;
+    try {
+      this.deliver(payload, extra, stream);
+      return this.refusal;
+    } finally {
+      this.refusable = false;
+      this.refusal = undefined;
+    }
   }
 
   private deliver(payload: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra, stream?: OutboundStream): void {

@@ -50,6 +50,15 @@ export class SseSink implements Sink {
   private unreadAtKeepAlive = -1;
   /** The server's set of sinks watched for keep-alives; the sink leaves it when it ends. */
   private watchers: Set<SseSink> | undefined;
+  /** Date.now() when the server began to watch this sink: the age of its connection counts from then. */
+  private watchedAt = 0;
+  /**
+   * @internal Set by the session transport where this connection can close without losing
+   * anything (the client reconnects, resuming where events are stored): what to do once the
+   * connection reaches its allowed age. Left unset, the connection stays until its stream ends.
+   */
+  onexpire: (() => void) | undefined;
+  private expiring = false;
 
   constructor(private readonly oncancel: () => void) {}
 
@@ -74,6 +83,24 @@ export class SseSink implements Sink {
     this.emit(`${idField(eventId)}${retry}data: \n\n`);
   }
 
+  /**
+   * Ends the connection, not the stream: a last event carries `retry` (ms before reconnecting)
+   * and, where events are stored, the id to resume after. A client that left bytes unread is not
+   * reading, so it is let go of at once instead, as by `keepAlive`.
+   */
+  close(retryMs: number, eventId?: string): void {
+    if (!this.isOpen) return;
+    const out = this.out;
+    if (out !== undefined && (out.writableLength ?? 0) > 0) {
+      this.drop(out);
+      return;
+    }
+    const id = eventId === undefined ? "" : idField(eventId);
+    // Empty data makes it an event that clients dispatch and ignore, so it counts as one received.
+    this.emit(`${id}retry: ${retryMs}\ndata: \n\n`);
+    this.end();
+  }
+
   end(): void {
     if (!this.isOpen) return;
     this.isOpen = false;
@@ -91,7 +118,25 @@ export class SseSink implements Sink {
     if (!this.isOpen) return;
     this.watchers = watchers;
     this.lastWriteAt = Date.now();
+    this.watchedAt = this.lastWriteAt;
     watchers.add(this);
+  }
+
+  /** @internal Date.now() when the server began to watch this sink. */
+  get openedAt(): number {
+    return this.watchedAt;
+  }
+
+  /** @internal Whether the connection is open and can be closed once it reaches its allowed age. */
+  get expirable(): boolean {
+    return this.isOpen && this.onexpire !== undefined && !this.expiring;
+  }
+
+  /** @internal The connection reached its allowed age: `onexpire` runs, once. */
+  expire(): void {
+    if (!this.expirable) return;
+    this.expiring = true;
+    this.onexpire?.();
   }
 
   /**
@@ -200,6 +245,13 @@ export class JsonSink implements Sink {
 
   write(message: JsonRpcMessage): void {
     if (this.isOpen && isResponse(message)) this.responses.push(message);
+  }
+
+  /** The client went away: nothing more is collected, and the pending answer settles as 202 nobody reads. */
+  cancel(): void {
+    if (!this.isOpen) return;
+    this.isOpen = false;
+    this.resolve?.({ status: 202, headers: this.headers });
   }
 
   end(unanswered: readonly RequestId[] = []): void {

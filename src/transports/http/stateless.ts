@@ -54,13 +54,14 @@ export function statelessRequestOf(
 }
 
 /**
- * The answer to a sessionless POST that the stateless path must refuse instead of letting it fall
+ * The answer to a sessionless POST that the stateless path takes instead of letting it fall
  * through to sessions (spec 2026-07-28: basic/transports/streamable-http § Sending Messages):
  * - a JSON array while the header or a message names the stateless era: -32600, HTTP 400, since
  *   the body must be a single JSON-RPC message;
- * - a notification under a stateless `MCP-Protocol-Version`: HTTP 400 with an error without `id`,
- *   since that revision defines no client notifications over HTTP (cancelling is closing the
- *   request's response stream).
+ * - a notification under a stateless `MCP-Protocol-Version` or naming a stateless version in
+ *   `_meta`: 202 with no body. That revision defines no client notifications over HTTP (cancelling
+ *   is closing the request's response stream), so there is nothing to do with it, and a
+ *   notification the server accepts gets 202.
  * `undefined` when neither applies.
  */
 export function statelessRefusal(
@@ -83,14 +84,9 @@ export function statelessRefusal(
     });
   }
   const message = messages[0];
-  if (!statelessHeader || message === undefined || !isNotification(message)) return undefined;
-  return jsonResponse(400, {
-    jsonrpc: "2.0",
-    error: {
-      code: ErrorCode.InvalidRequest,
-      message: `Invalid Request: ${message.method} is not accepted without a session on this protocol version; a request is cancelled by closing the request's response stream`,
-    },
-  });
+  if (message === undefined || !isNotification(message)) return undefined;
+  if (!statelessHeader && !isStatelessVersion(requestedVersion(message.params))) return undefined;
+  return { status: 202, headers: {} };
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -180,6 +176,12 @@ function statusOf(message: JsonRpcMessage): number {
 }
 
 /**
+ * What the client's `Accept` allows for one stateless POST: one JSON body, an SSE stream, or
+ * either (then JSON unless something precedes the answer).
+ */
+export type StatelessAnswer = "json" | "sse" | "either";
+
+/**
  * The transport of one stateless POST: it delivers the request once started and closes after
  * the answer. Handed to `StreamableHttpServerOptions.onrequest`.
  */
@@ -195,11 +197,15 @@ export class StatelessRequestTransport implements Transport {
   #answered = false;
   #closed = false;
 
-  /** `signal` aborting (the client went away) closes the transport. */
+  /**
+   * `signal` aborting (the client went away) closes the transport. With `answer: "json"` what the
+   * server sends before the answer has no stream to travel on and is dropped.
+   */
   constructor(
     private readonly request: JsonRpcRequest,
     private readonly extra: MessageExtra,
     signal?: AbortSignal,
+    private readonly answer: StatelessAnswer = "either",
   ) {
     this.reply = new Promise((resolve) => {
       this.#resolve = resolve;
@@ -231,12 +237,13 @@ export class StatelessRequestTransport implements Transport {
   async send(message: JsonRpcMessage, _options?: SendOptions): Promise<void> {
     if (this.#closed) throw new SdkError("CONNECTION_CLOSED", "The request's HTTP exchange has ended");
     const final = isResponse(message) && message.id === this.request.id;
-    if (this.#stream === undefined && final) {
+    if (this.#stream === undefined && final && this.answer !== "sse") {
       this.#answered = true;
       this.#resolve(jsonResponse(statusOf(message), message));
       await this.close();
       return;
     }
+    if (!final && this.answer === "json") return;
     this.#openStream().write(message);
     if (final) {
       this.#answered = true;
@@ -267,10 +274,11 @@ export async function serveStatelessPost(
   message: JsonRpcRequest,
   extra: MessageExtra,
   connect: (transport: Transport) => unknown,
+  answer: StatelessAnswer = "either",
 ): Promise<HttpReply> {
   const mismatch = headerMismatch(request.headers, message);
   if (mismatch) return mismatch;
-  const transport = new StatelessRequestTransport(message, extra);
+  const transport = new StatelessRequestTransport(message, extra, undefined, answer);
   request.onAbort(() => void transport.close());
   await connect(transport);
   transport.deliver();

@@ -26,8 +26,8 @@ export class WebRequestView implements RequestView {
     return headersRecord(this.request.headers);
   }
 
-  readBody(maxBytes: number): Promise<BodyText> {
-    return readBodyText(this.request, maxBytes);
+  readBody(maxBytes: number, timeoutMs: number): Promise<BodyText> {
+    return readBodyText(this.request, maxBytes, timeoutMs);
   }
 
   onAbort(listener: () => void): void {

@@ -1,0 +1,33 @@
+/**
+ * Who a Streamable HTTP session belongs to. A session id names a connection, not a user, so a
+ * server behind authorization binds each session to the verified caller that opened it and
+ * serves it to that caller only (spec 2025-11-25: basic/security_best_practices § Session
+ * Hijacking: bind session ids to user-specific information).
+ */
+import type { AuthInfo } from "../transport.js";
+
+/**
+ * The owner key for a request's verified `authInfo`: the user (issuer and `sub`) when the
+ * token names one; else the OAuth client (issuer and `client_id`), as for client-credentials
+ * tokens; else the token itself. `undefined` without a verified token. The token is not the key
+ * when a user or client is named, so a refreshed token keeps its session.
+ */
+export function sessionOwner(authInfo: AuthInfo | undefined): string | undefined {
+  if (authInfo === undefined) return undefined;
+  const issuer = authInfo.issuer ?? null;
+  if (typeof authInfo.subject === "string" && authInfo.subject !== "") {
+    return JSON.stringify(["user", issuer, authInfo.subject]);
+  }
+  if (typeof authInfo.clientId === "string" && authInfo.clientId !== "") {
+    return JSON.stringify(["client", issuer, authInfo.clientId]);
+  }
+  return JSON.stringify(["token", authInfo.token]);
+}
+
+/**
+ * Whether a request with owner key `caller` may use a session opened by `owner`. A session opened
+ * without a token has no owner and protects nothing; one opened with a token needs that owner.
+ */
+export function mayUseSession(owner: string | undefined, caller: string | undefined): boolean {
+  return owner === undefined || owner === caller;
+}

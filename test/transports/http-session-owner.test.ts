@@ -1,0 +1,122 @@
+/**
+ * A session belongs to the user whose verified token opened it (spec 2025-11-25:
+ * basic/security_best_practices § Session Hijacking): another user's token, or none, on its
+ * `Mcp-Session-Id` gets the very answer an unknown session id gets, on GET, POST and DELETE.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { BOTH, nextMessage, sseEvents } from "./http-fixtures.js";
+import { bothSides, openSession, type Side } from "./http-sides.js";
+
+let opened: Side[] = [];
+afterEach(async () => {
+  await Promise.all(opened.map((side) => side.close()));
+  opened = [];
+});
+
+async function sides(): Promise<Side[]> {
+  opened = await bothSides();
+  return opened;
+}
+
+const BOB = { authorization: "Bearer bob" };
+const ALICE = { authorization: "Bearer alice" };
+const echo = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "echo", params: { n: id } });
+const announce = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "announce", params: { count: 1 } });
+
+function post(side: Side, sessionId: string, body: string, headers: Record<string, string>) {
+  return side.send({
+    method: "POST",
+    headers: { accept: BOTH, "content-type": "application/json", "mcp-session-id": sessionId, ...headers },
+    body,
+  });
+}
+const get = (side: Side, sessionId: string, headers: Record<string, string>) =>
+  side.send({ headers: { accept: "text/event-stream", "mcp-session-id": sessionId, ...headers } });
+const del = (side: Side, sessionId: string, headers: Record<string, string>) =>
+  side.send({ method: "DELETE", headers: { "mcp-session-id": sessionId, ...headers } });
+
+/** Status and body, as a client sees them. */
+async function answer(response: Promise<Response>) {
+  const r = await response;
+  return { status: r.status, body: await r.text() };
+}
+
+describe("Streamable HTTP server: a session is bound to the user who opened it", () => {
+  for (const intruder of [
+    { who: "another user's token", headers: ALICE },
+    { who: "no token", headers: {} },
+  ]) {
+    it(`answers ${intruder.who} on a POST exactly as an unknown session, and the owner is still served`, async () => {
+      for (const side of await sides()) {
+        const sessionId = await openSession(side, BOB);
+        const unknown = await answer(post(side, "no-such-session", echo(2), intruder.headers));
+        const hijack = await answer(post(side, sessionId, echo(2), intruder.headers));
+        expect(hijack, side.name).toEqual(unknown);
+        expect(hijack.status, side.name).toBe(404);
+
+        const own = await post(side, sessionId, echo(3), BOB);
+        expect(own.status, side.name).toBe(200);
+        expect(await own.text(), side.name).toContain('"result":{"echo":{"n":3}}');
+      }
+    });
+
+    it(`answers ${intruder.who} on a GET as an unknown session; the owner's stream carries the owner's notices`, async () => {
+      for (const side of await sides()) {
+        const sessionId = await openSession(side, BOB);
+        const unknown = await answer(get(side, "no-such-session", intruder.headers));
+        const hijack = await answer(get(side, sessionId, intruder.headers));
+        expect(hijack, side.name).toEqual(unknown);
+        expect(hijack.status, side.name).toBe(404);
+
+        const own = await get(side, sessionId, BOB);
+        expect(own.status, side.name).toBe(200);
+        const events = sseEvents(own);
+        await (await post(side, sessionId, announce(4), BOB)).text();
+        expect(await nextMessage(events), side.name).toMatchObject({ method: "notifications/announced" });
+        await events.return(undefined);
+      }
+    });
+
+    it(`answers ${intruder.who} on a DELETE as an unknown session and keeps the session; the owner can end it`, async () => {
+      for (const side of await sides()) {
+        const sessionId = await openSession(side, BOB);
+        const unknown = await answer(del(side, "no-such-session", intruder.headers));
+        const hijack = await answer(del(side, sessionId, intruder.headers));
+        expect(hijack, side.name).toEqual(unknown);
+        expect(hijack.status, side.name).toBe(404);
+        expect(side.server.sessionCount, side.name).toBe(1);
+
+        expect((await del(side, sessionId, BOB)).status, side.name).toBe(204);
+        expect(side.server.sessionCount, side.name).toBe(0);
+      }
+    });
+  }
+
+  it("binds to issuer and subject, not to the token: the owner's refreshed token still serves", async () => {
+    opened = await bothSides(undefined, (authorization) => {
+      const [, user, issuer] = /^Bearer (\w+)@(\w+)/.exec(authorization ?? "") ?? [];
+      return user === undefined
+        ? undefined
+        : { token: String(authorization), issuer: `https://${issuer}`, subject: user };
+    });
+    for (const side of opened) {
+      const sessionId = await openSession(side, { authorization: "Bearer bob@as1 first" });
+      const refreshed = await post(side, sessionId, echo(2), { authorization: "Bearer bob@as1 second" });
+      expect(refreshed.status, side.name).toBe(200);
+      await refreshed.text();
+      // The same `sub` at another authorization server is another user.
+      const elsewhere = await post(side, sessionId, echo(3), { authorization: "Bearer bob@as2 first" });
+      expect(elsewhere.status, side.name).toBe(404);
+      await elsewhere.text();
+    }
+  });
+
+  it("leaves a session opened without a token open to requests without one", async () => {
+    for (const side of await sides()) {
+      const sessionId = await openSession(side);
+      const response = await post(side, sessionId, echo(2), {});
+      expect(response.status, side.name).toBe(200);
+      await response.text();
+    }
+  });
+});
