@@ -3,7 +3,8 @@
  * libraries quote tokens in their error texts, tools echo what they fetched with, and all of it
  * goes to the client and on to the model. Every secret value handed out through
  * `ctx.credentials.require` is replaced with `[redacted]` in the request's result (every string
- * of it: content text, `structuredContent`, resource contents, prompt messages), its error
+ * of it, property names included: content text, `structuredContent`, `_meta`, resource contents,
+ * prompt messages), its error
  * results and JSON-RPC errors, log and progress notifications, and logger entries; as it is and
  * in the spellings `secretForms` lists (percent-encoded, JSON-escaped, inside base64 or
  * base64url).
@@ -53,8 +54,8 @@ export class SecretRedactor {
   }
 
   /**
-   * A copy of plain data (strings, arrays, objects) with each string redacted; the same value when
-   * nothing changed. A base64 string under a `data` or `blob` key (image and audio content, blob
+   * A copy of plain data (strings, arrays, objects) with each string and property name redacted;
+   * the same value when nothing changed. A base64 string under a `data` or `blob` key (image and audio content, blob
    * resource contents) stays valid base64: what spells a secret there becomes `A`s, zero bits.
    */
   value<T>(value: T): T {
@@ -126,10 +127,20 @@ export class SecretRedactor {
     let changed = false;
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      copy[key] = this.#walk(item, key, done);
-      if (copy[key] !== item) changed = true;
+      // A name is sent as much as a value is (a map keyed by token, say).
+      const name = this.#uniqueName(this.#replace(key, REDACTED), copy);
+      copy[name] = this.#walk(item, key, done);
+      if (name !== key || copy[name] !== item) changed = true;
     }
     return changed ? copy : value;
+  }
+
+  /** `name`, or `name (2)`, `name (3)`, ... when two names became the same, so no entry is lost. */
+  #uniqueName(name: string, taken: Record<string, unknown>): string {
+    if (!Object.hasOwn(taken, name)) return name;
+    let n = 2;
+    while (Object.hasOwn(taken, `${name} (${n})`)) n++;
+    return `${name} (${n})`;
   }
 }
 

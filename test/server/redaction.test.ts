@@ -132,6 +132,14 @@ async function start(options: { pinned?: string } = {}) {
       structuredContent: { header: `Bearer ${secret}`, nested: [{ basic: base64(`ada:${secret}`) }] },
     };
   });
+  server.registerTool("echo-keys", {}, async (_args, ctx) => {
+    const { secret } = await ctx.credentials.require("odd");
+    return {
+      content: [{ type: "text", text: "listed" }],
+      structuredContent: { tokens: { [secret]: { scope: "read" } } },
+      _meta: { [`seen/${secret}`]: true },
+    };
+  });
   server.registerTool("no-secret", {}, async (_args, ctx) => {
     await ctx.credentials.require("odd");
     return UNRELATED;
@@ -183,6 +191,12 @@ async function start(options: { pinned?: string } = {}) {
 }
 
 const text = (result: { content: unknown[] }) => JSON.stringify(result.content);
+
+function remembering(...secrets: string[]): SecretRedactor {
+  const redactor = new SecretRedactor();
+  for (const secret of secrets) redactor.remember({ provider: "p", secret, updatedAt: 0 });
+  return redactor;
+}
 
 /** A result quoting no credential: common words, numbers and base64 of other data, in every field. */
 const UNRELATED = {
@@ -275,6 +289,16 @@ for (const pinned of [undefined, "2025-11-25"]) {
       await server.close();
     });
 
+    it("a key used as a property name, in structured content or _meta, is redacted too", async () => {
+      const { server, client } = await start({ pinned });
+      const result = await client.callTool({ name: "echo-keys" });
+      expect(leaks(JSON.stringify(result), ODD_KEY)).toBe(false);
+      expect(result.structuredContent).toEqual({ tokens: { [REDACTION]: { scope: "read" } } });
+      expect(result._meta).toMatchObject({ [`seen/${REDACTION}`]: true });
+      await client.close();
+      await server.close();
+    });
+
     it("resource contents and prompt messages are redacted too", async () => {
       const { server, client } = await start({ pinned });
       const read = await client.readResource({ uri: "memo://today" });
@@ -330,12 +354,6 @@ for (const pinned of [undefined, "2025-11-25"]) {
 }
 
 describe("SecretRedactor", () => {
-  const remembering = (...secrets: string[]) => {
-    const redactor = new SecretRedactor();
-    for (const secret of secrets) redactor.remember({ provider: "p", secret, updatedAt: 0 });
-    return redactor;
-  };
-
   it("finds a key inside base64 at every byte offset, and takes every bit of it", () => {
     for (const secret of ["12345678", "sk-9aZ/+=~ key", "ключ-доступа-42"]) {
       const redactor = remembering(secret);
@@ -357,6 +375,18 @@ describe("SecretRedactor", () => {
     const redactor = remembering(secret);
     expect(redactor.text(JSON.stringify({ key: secret }))).toBe(`{"key":"${REDACTION}"}`);
     expect(redactor.text(`k=${encodeURIComponent(secret).toLowerCase()}`)).toBe(`k=${REDACTION}`);
+  });
+
+  it("redacts property names, and keeps two names that both held the key apart", () => {
+    const secret = "tok_live_12345678";
+    const redacted = remembering(secret).value({ [secret]: 1, [`${secret}!`]: 2, plain: { [`a ${secret}`]: 3 } });
+    expect(redacted).toEqual({ [REDACTION]: 1, [`${REDACTION}!`]: 2, plain: { [`a ${REDACTION}`]: 3 } });
+    const twice = remembering(secret).value({ [secret]: 1, [base64url(secret)]: 2 });
+    expect(Object.values(twice).sort()).toEqual([1, 2]);
+    expect(JSON.stringify(twice)).not.toContain(secret);
+    // Positive control: names that hold no key stay, in their order.
+    const unrelated = { b: 1, a: { c: 2 } };
+    expect(remembering(secret).value(unrelated)).toBe(unrelated);
   });
 
   it("redacts an object the result holds twice both times", () => {
