@@ -54,9 +54,11 @@ export class SecretRedactor {
   }
 
   /**
-   * A copy of plain data (strings, arrays, objects) with each string and property name redacted;
-   * the same value when nothing changed. A base64 string under a `data` or `blob` key (image and audio content, blob
-   * resource contents) stays valid base64: what spells a secret there becomes `A`s, zero bits.
+   * A copy of `value` with each string and property name redacted, as JSON would send it (an
+   * object with `toJSON`, such as a URL, or a class instance becomes what JSON makes of it, but
+   * only where it spells a secret); the same value when nothing changed. A base64 string under a
+   * `data` or `blob` key (image and audio content, blob resource contents) stays valid base64:
+   * what spells a secret there becomes `A`s, zero bits.
    */
   value<T>(value: T): T {
     return this.#secrets === undefined ? value : (this.#walk(value, undefined, new Map()) as T);
@@ -112,18 +114,28 @@ export class SecretRedactor {
     if (done.has(value)) return done.get(value);
     // Until its copy is made, a cycle back to it meets the original (JSON cannot carry a cycle anyway).
     done.set(value, value);
-    const copy = this.#copy(value, done);
+    const copy = this.#copy(value, key, done);
     done.set(value, copy);
     return copy;
   }
 
-  #copy(value: object, done: Map<object, unknown>): unknown {
+  /**
+   * What JSON sends of `value`, redacted: the result of its `toJSON` (a URL's href) or its own
+   * enumerable properties (a class instance's as a plain object's); `value` itself when nothing
+   * in it spells a secret.
+   */
+  #copy(value: object, key: string | undefined, done: Map<object, unknown>): unknown {
     if (value instanceof Error) return this.error(value);
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") {
+      const sent: unknown = toJSON.call(value, key ?? "");
+      const redacted = this.#walk(sent, key, done);
+      return redacted === sent ? value : redacted;
+    }
     if (Array.isArray(value)) {
       const items = value.map((item) => this.#walk(item, undefined, done));
       return items.every((item, i) => item === value[i]) ? value : items;
     }
-    if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
     let changed = false;
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {

@@ -140,6 +140,10 @@ async function start(options: { pinned?: string } = {}) {
       _meta: { [`seen/${secret}`]: true },
     };
   });
+  server.registerTool("echo-objects", {}, async (_args, ctx) => {
+    const { secret } = await ctx.credentials.require("odd");
+    return { content: [{ type: "text", text: "fetched" }], structuredContent: { item: new ApiItem(secret, 3) } };
+  });
   server.registerTool("no-secret", {}, async (_args, ctx) => {
     await ctx.credentials.require("odd");
     return UNRELATED;
@@ -196,6 +200,14 @@ function remembering(...secrets: string[]): SecretRedactor {
   const redactor = new SecretRedactor();
   for (const secret of secrets) redactor.remember({ provider: "p", secret, updatedAt: 0 });
   return redactor;
+}
+
+/** What an SDK hands back: a class instance, whose own fields JSON sends as a plain object's. */
+class ApiItem {
+  constructor(
+    readonly token: string,
+    readonly count: number,
+  ) {}
 }
 
 /** A result quoting no credential: common words, numbers and base64 of other data, in every field. */
@@ -299,6 +311,15 @@ for (const pinned of [undefined, "2025-11-25"]) {
       await server.close();
     });
 
+    it("a class instance in the result that holds the key is sent redacted, as the plain object JSON makes of it", async () => {
+      const { server, client } = await start({ pinned });
+      const result = await client.callTool({ name: "echo-objects" });
+      expect(leaks(JSON.stringify(result), ODD_KEY)).toBe(false);
+      expect(result.structuredContent).toEqual({ item: { token: REDACTION, count: 3 } });
+      await client.close();
+      await server.close();
+    });
+
     it("resource contents and prompt messages are redacted too", async () => {
       const { server, client } = await start({ pinned });
       const read = await client.readResource({ uri: "memo://today" });
@@ -387,6 +408,25 @@ describe("SecretRedactor", () => {
     // Positive control: names that hold no key stay, in their order.
     const unrelated = { b: 1, a: { c: 2 } };
     expect(remembering(secret).value(unrelated)).toBe(unrelated);
+  });
+
+  it("redacts what JSON would send of objects that are not plain: toJSON (a URL, a Date) and class instances", () => {
+    const secret = "tok_live/12345678";
+    const redactor = remembering(secret);
+    const sent = (value: unknown) => JSON.stringify(redactor.value(value));
+    const link = new URL(`https://api.example/items?token=${encodeURIComponent(secret)}`);
+    expect(sent({ link })).toBe(`{"link":"https://api.example/items?token=${REDACTION}"}`);
+    expect(sent({ custom: { toJSON: () => ({ auth: `Bearer ${secret}` }) } })).toBe(
+      `{"custom":{"auth":"Bearer ${REDACTION}"}}`,
+    );
+    expect(sent([new ApiItem(secret, 1)])).toBe(`[{"token":"${REDACTION}","count":1}]`);
+    // Positive control: such objects that hold no key are left as they are, class and all.
+    const when = new Date(0);
+    const item = new ApiItem("not-the-key", 2);
+    const plain = redactor.value({ when, item, link: new URL("https://api.example/") });
+    expect(plain.when).toBe(when);
+    expect(plain.item).toBe(item);
+    expect(plain.link).toBeInstanceOf(URL);
   });
 
   it("redacts an object the result holds twice both times", () => {
