@@ -6,7 +6,7 @@
  * of it, property names included: content text, `structuredContent`, `_meta`, resource contents,
  * prompt messages), its error
  * results and JSON-RPC errors, log and progress notifications, and logger entries; as it is and
- * in the spellings `secretForms` lists (percent-encoded, JSON-escaped, inside base64 or
+ * in the spellings `secretForms` lists (percent-encoded, JSON-escaped, hex, inside base64 or
  * base64url).
  */
 import type { StoredCredential } from "../interaction/model.js";

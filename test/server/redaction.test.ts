@@ -429,6 +429,45 @@ describe("SecretRedactor", () => {
     expect(plain.link).toBeInstanceOf(URL);
   });
 
+  it("takes a key out of the JSON other encoders write: slashes escaped, non-ASCII or HTML characters as \\u escapes", () => {
+    const secret = "sk/live+ключ<42>&'";
+    const redactor = remembering(secret);
+    /** `secret` in a JSON string whose writer spells `chars` as \u escapes. */
+    const written = (chars: RegExp, options: { upper?: boolean; slash?: boolean } = {}) =>
+      [...secret]
+        .map((c) => {
+          if (!chars.test(c)) return c === "/" && options.slash ? "\\/" : JSON.stringify(c).slice(1, -1);
+          const hex = c.charCodeAt(0).toString(16).padStart(4, "0");
+          return `\\u${options.upper ? hex.toUpperCase() : hex}`;
+        })
+        .join("");
+    const spellings = {
+      php: written(/[\u0080-\u{10ffff}]/u, { slash: true }),
+      phpUnicode: written(/$^/, { slash: true }),
+      python: written(/[\u0080-\u{10ffff}]/u),
+      go: written(/[<>&\u2028\u2029]/),
+      dotnet: written(/[\u0080-\u{10ffff}<>&'"+`]/u, { upper: true }),
+    };
+    for (const [writer, spelled] of Object.entries(spellings)) {
+      expect(spelled, writer).not.toBe(secret);
+      expect(redactor.text(`{"key":"${spelled}"}`), writer).toBe(`{"key":"${REDACTION}"}`);
+    }
+    // Positive control: JSON of other text keeps its escapes.
+    const other = JSON.stringify({ note: "a\\/b \\u043a\\u043b \\u002B" });
+    expect(redactor.text(other)).toBe(other);
+  });
+
+  it("takes a key out of a hex dump of its bytes, in either case", () => {
+    const secret = "tok_live_12345678";
+    const hex = Buffer.from(secret).toString("hex");
+    const redactor = remembering(secret);
+    expect(redactor.text(`bytes ${hex} end`)).toBe(`bytes ${REDACTION} end`);
+    expect(redactor.text(`BYTES ${hex.toUpperCase()}`)).toBe(`BYTES ${REDACTION}`);
+    // Positive control: other hex, a digest say, stays.
+    const digest = Buffer.from("some other value").toString("hex");
+    expect(redactor.text(digest)).toBe(digest);
+  });
+
   it("redacts an object the result holds twice both times", () => {
     const secret = "tok_live_12345678";
     const block = { type: "text", text: `key ${secret}` };
