@@ -176,6 +176,41 @@ describe("the consent screen against a server that draws its own lines", () => {
     for (const row of wide) expect([...row.slice(QUOTE.length)].length * 2).toBeLessThanOrEqual(40 - QUOTE.length);
   });
 
+  it("wide characters anywhere in Unicode count twice, so a terminal never wraps a quoted row to the left edge", () => {
+    // What a terminal shows: each row cut at `columns`, these characters taking two columns each.
+    const WIDE_HERE = new Set(["⭐", "⭕", "⬛", "⬜", "䷀", "世"]);
+    const onTerminal = (text: string, columns: number) =>
+      rowsOf(text).flatMap((row) => {
+        const out: string[] = [];
+        let line = "";
+        let used = 0;
+        for (const char of row) {
+          const width = WIDE_HERE.has(char) ? 2 : 1;
+          if (used + width > columns) {
+            out.push(line);
+            line = "";
+            used = 0;
+          }
+          line += char;
+          used += width;
+        }
+        return [...out, line];
+      });
+    for (const wide of ["⭐", "⭕", "⬛", "⬜", "䷀"]) {
+      const attack = screen(`${wide.repeat(37)}  URL:  https://evil.example`, { columns: 80 });
+      const shown = onTerminal(attack, 80);
+      expect(
+        shown.filter((row) => /^\s*URL:/.test(row)),
+        wide,
+      ).toEqual([`  URL:  ${REAL}`]);
+      expectQuoted(attack, "evil.example");
+    }
+    // Positive control: CJK text, counted right before, wraps under the bar as it did.
+    const cjk = onTerminal(screen(`${"世".repeat(37)}  URL:  https://evil.example`, { columns: 80 }), 80);
+    expect(cjk.filter((row) => /^\s*URL:/.test(row))).toEqual([`  URL:  ${REAL}`]);
+    expect(screen("Done ⭐")).toContain(`${QUOTE}Done ⭐`);
+  });
+
   it("a long message is cut, so that it cannot push the URL off the screen", () => {
     const lines = Array.from({ length: 100 }, (_, i) => `line ${i}`);
     const rows = rowsOf(screen(lines.join("\n")));
