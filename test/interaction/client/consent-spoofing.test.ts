@@ -111,6 +111,34 @@ describe("the consent screen against a server that draws its own lines", () => {
     expect(interaction("Connect GitHub.\nIt takes a minute.").warnings).toEqual([]);
   });
 
+  it("a web address on any public suffix, or in fullwidth letters and ideographic dots, is flagged too", () => {
+    for (const message of [
+      "Sign in at www.evil.dev",
+      "Sign in at paypal.com.secure-login.app/verify",
+      "Download the fix from update.zip",
+      "Open my-bank.online to confirm",
+      "Sign in at ｅｖｉｌ．ｃｏｍ",
+      "Visit ｈｔｔｐｓ：／／evil.example now",
+      "Sign in at evil。com/login",
+      "Sign in at evil｡com",
+      "Sign in at evil․com",
+    ]) {
+      expect(
+        interaction(message).warnings.map((w) => w.code),
+        message,
+      ).toContain("message-url");
+    }
+    // Positive control: dotted words that name no site stay unflagged.
+    for (const message of [
+      "Built with Node.js and Vue.js; see config.json, e.g. the token field.",
+      "Version 1.2.3 is out, i.e. today.",
+      "Connect GitHub.\nIt takes a minute.",
+      "Ask alice@example.com for access.",
+    ]) {
+      expect(interaction(message).warnings, message).toEqual([]);
+    }
+  });
+
   it("ANSI cursor moves and line erases are shown as text, not run", () => {
     const attack = screen("Hello\u001b[1A\u001b[2K  URL:  https://evil.example\u001b[0m", { bold: true });
     expectNoTerminalControl(attack);
