@@ -12,10 +12,12 @@
 import type { StoredCredential } from "../interaction/model.js";
 import { ProtocolError } from "../jsonrpc/errors.js";
 import type { RequestContext } from "./context.js";
+import { InteractionRequired } from "./interactions.js";
 import { type SecretForm, secretForms } from "./secret-forms.js";
 
 /** What a secret value becomes. */
 export const REDACTED = "[redacted]";
+const REDACTED_IN_URL = encodeURIComponent(REDACTED);
 
 /**
  * Values shorter than this (characters) are left alone, in every spelling: a value that short (a
@@ -53,6 +55,11 @@ export class SecretRedactor {
     return this.#replace(text, REDACTED);
   }
 
+  /** A URL with every spelling replaced by `%5Bredacted%5D`, so that it stays a valid URL. */
+  url(url: string): string {
+    return this.#replace(url, REDACTED_IN_URL);
+  }
+
   /**
    * A copy of `value` with each string and property name redacted, as JSON would send it (an
    * object with `toJSON`, such as a URL, or a class instance becomes what JSON makes of it, but
@@ -83,6 +90,7 @@ export class SecretRedactor {
   error(error: unknown): unknown {
     if (this.#secrets === undefined) return error;
     if (!(error instanceof Error)) return this.value(error);
+    if (error instanceof InteractionRequired) return this.handoff(error);
     const message = this.text(error.message);
     const stack = error.stack === undefined ? undefined : this.text(error.stack);
     if (error instanceof ProtocolError) {
@@ -100,6 +108,21 @@ export class SecretRedactor {
       message: { value: message, writable: true, configurable: true },
       stack: { value: stack, writable: true, configurable: true },
     });
+    return copy;
+  }
+
+  /**
+   * A hand-off the handler threw, with its message and URL redacted (both go to the client; the
+   * purpose stays on the server); the same one when neither quotes a secret.
+   */
+  handoff(error: InteractionRequired): InteractionRequired {
+    if (this.#secrets === undefined) return error;
+    const url = this.url(error.url);
+    const message = this.text(error.message);
+    if (url === error.url && message === error.message) return error;
+    const params = error.purpose === undefined ? { url, message } : { url, message, purpose: error.purpose };
+    const copy = new InteractionRequired(params);
+    if (error.stack !== undefined) copy.stack = this.text(error.stack);
     return copy;
   }
 

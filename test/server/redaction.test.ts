@@ -8,7 +8,7 @@ import { McpClient, ProtocolError } from "../../src/client/index.js";
 import type { LoggingMessageParams } from "../../src/client/types.js";
 import { CredentialBroker, withCredentials } from "../../src/connect/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
-import { McpServer, type ServerLogger } from "../../src/server/index.js";
+import { InteractionRequired, McpServer, type ServerLogger } from "../../src/server/index.js";
 import { REDACTED as REDACTION, SecretRedactor } from "../../src/server/redaction.js";
 import {
   INSECURE_PLAINTEXT_VAULT_FOR_TESTS,
@@ -144,6 +144,24 @@ async function start(options: { pinned?: string } = {}) {
     const { secret } = await ctx.credentials.require("odd");
     return { content: [{ type: "text", text: "fetched" }], structuredContent: { item: new ApiItem(secret, 3) } };
   });
+  server.registerTool("hands-off", {}, async (_args, ctx) => {
+    const { secret } = await ctx.credentials.require("forecast");
+    const outcome = await ctx.interact({
+      url: `https://mcp.example/connect/{interactionId}?old=${secret}`,
+      message: `The key ${secret} has expired; enter a new one.`,
+    });
+    return { content: [{ type: "text", text: outcome.action }] };
+  });
+  let thrownOnce = false;
+  server.registerTool("throws-hand-off", {}, async (_args, ctx) => {
+    const { secret } = await ctx.credentials.require("forecast");
+    if (thrownOnce) return { content: [{ type: "text", text: "later" }] };
+    thrownOnce = true;
+    throw new InteractionRequired({
+      url: `https://mcp.example/renew?old=${encodeURIComponent(secret)}`,
+      message: `The key ${secret} has expired.`,
+    });
+  });
   server.registerTool("no-secret", {}, async (_args, ctx) => {
     await ctx.credentials.require("odd");
     return UNRELATED;
@@ -184,10 +202,13 @@ async function start(options: { pinned?: string } = {}) {
   await server.connect(serverSide);
   const client = new McpClient({ name: "c", version: "1" }, options.pinned ? { protocolVersion: options.pinned } : {});
   const asked: unknown[] = [];
-  client.setElicitationHandler((params) => {
-    asked.push(params);
-    return { action: "decline" };
-  });
+  client.setElicitationHandler(
+    (params) => {
+      asked.push(params);
+      return { action: "decline" };
+    },
+    { modes: ["form", "url"] },
+  );
   const messages: LoggingMessageParams[] = [];
   client.onLoggingMessage = (params) => messages.push(params);
   await client.connect(clientSide);
@@ -348,6 +369,30 @@ for (const pinned of [undefined, "2025-11-25"]) {
           }),
         }),
       ]);
+      await client.close();
+      await server.close();
+    });
+
+    it("a hand-off quoting the key, asked through ctx.interact or thrown, reaches the client with it redacted in message and URL", async () => {
+      const { server, client, asked } = await start({ pinned });
+      expect(await client.callTool({ name: "hands-off" })).toMatchObject({ content: [{ text: "decline" }] });
+      const thrown = await client.callTool({ name: "throws-hand-off" }).catch((error: unknown) => error);
+      expect(leaks(JSON.stringify({ asked, thrown, data: (thrown as { data?: unknown })?.data }), API_KEY)).toBe(false);
+      // Over 2026-07-28 a thrown hand-off comes as an InputRequiredResult, asked again on each retry.
+      const shown = [...asked, ...((thrown as { data?: { elicitations?: unknown[] } })?.data?.elicitations ?? [])];
+      const asInteract = expect.objectContaining({
+        mode: "url",
+        message: "The key [redacted] has expired; enter a new one.",
+        url: expect.stringMatching(/^https:\/\/mcp\.example\/connect\/[\w-]+\?old=%5Bredacted%5D$/),
+      });
+      const asThrown = expect.objectContaining({
+        mode: "url",
+        message: "The key [redacted] has expired.",
+        url: "https://mcp.example/renew?old=%5Bredacted%5D",
+      });
+      expect(shown[0]).toEqual(asInteract);
+      expect(shown.length).toBeGreaterThan(1);
+      for (const handoff of shown.slice(1)) expect(handoff).toEqual(asThrown);
       await client.close();
       await server.close();
     });
