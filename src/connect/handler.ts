@@ -72,8 +72,8 @@ function withoutDetails(error: unknown): Error {
 
 /**
  * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (the confirmation, the
- * secret form, "sign in as someone else"; only from `baseUrl`'s origin, by `Origin` and
- * `Sec-Fetch-Site`, and with the session's CSRF token), `GET
+ * secret form, "sign in as someone else"; only from `baseUrl`'s origin, by `Sec-Fetch-Site` and
+ * `Origin`, else a `Referer`, and with the session's CSRF token), `GET
  * /connect/callback/<provider>` (third-party redirects) and `GET <login.redirectPath>`; anything
  * else is 404. Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options:
  * DENY`. Under a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.

@@ -4,6 +4,7 @@
  * cookie; the values needed to finish the login live in a second sealed cookie until then.
  */
 import { randomBytes } from "node:crypto";
+import { domainToASCII } from "node:url";
 import * as oauth from "oauth4webapi";
 import type { UserRef } from "../interaction/model.js";
 import type { AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
@@ -25,22 +26,49 @@ export interface BrowserSession {
 const LONGEST_NAME = 128;
 
 /**
- * How the pages name the signed-in user: the ID token's `email`, else `preferred_username`, else
- * `name`, else the subject. Control and format characters (bidi overrides among them) are dropped,
- * so a name cannot disguise itself as another on the page.
+ * How the pages name the signed-in user: the ID token's `email` when `email_verified` is `true`
+ * (or `"true"`; its domain in ASCII, `xn--` labels for an international one, so a look-alike domain shows as
+ * such), else `preferred_username`, else `name`, else the subject. Anything that reads as an
+ * e-mail address but is not a verified one is passed over: any account may type another person's
+ * address as its unverified e-mail, user name or full name, and the page would then name the
+ * victim. Control and format characters (bidi overrides among them) are dropped, so a name cannot
+ * disguise itself as another on the page.
  */
 export function displayName(claims: Readonly<Record<string, unknown>>, subject: string): string {
-  for (const value of [claims.email, claims.preferred_username, claims.name, subject]) {
-    if (typeof value !== "string") continue;
-    const clean = [
-      ...value
-        .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "")
-        .replace(/\s+/g, " ")
-        .trim(),
-    ];
-    if (clean.length > 0) return clean.slice(0, LONGEST_NAME).join("");
+  // Some servers send the flag as a string.
+  const isVerified = claims.email_verified === true || claims.email_verified === "true";
+  const verified = isVerified && typeof claims.email === "string" ? claims.email : undefined;
+  const candidates = [
+    verified === undefined ? undefined : asciiDomain(clean(verified)),
+    ...[claims.preferred_username, claims.name].map((value) =>
+      typeof value === "string" && !readsAsAddress(value) ? clean(value) : undefined,
+    ),
+    clean(subject),
+  ];
+  for (const name of candidates) {
+    if (name !== undefined && name !== "") return [...name].slice(0, LONGEST_NAME).join("");
   }
   return "(an account without a name)";
+}
+
+function clean(value: string): string {
+  return value
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** With an at sign, also a fullwidth or small one (NFKC). */
+function readsAsAddress(value: string): boolean {
+  return value.normalize("NFKC").includes("@");
+}
+
+/** The address with its domain as a browser shows a host; `undefined` when the domain is not one. */
+function asciiDomain(address: string): string | undefined {
+  const at = address.lastIndexOf("@");
+  if (at === -1) return address;
+  const domain = domainToASCII(address.slice(at + 1));
+  return domain === "" ? undefined : `${address.slice(0, at + 1)}${domain}`;
 }
 
 interface PendingLogin {

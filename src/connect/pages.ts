@@ -6,7 +6,7 @@
 
 /** Who is signed in at the browser, as the pages name them. */
 export interface Account {
-  /** From the ID token: email, preferred_username or name, else the subject. */
+  /** From the ID token: a verified email, preferred_username or name, else the subject (see `displayName`). */
   name: string;
   subject: string;
   issuer: string;

@@ -148,6 +148,27 @@ export function inspectUrl(text: string, options: InspectUrlOptions = {}): UrlIn
   return info;
 }
 
+/**
+ * Whether `text` names a host on a public suffix of the ICANN section of the Public Suffix List,
+ * as a bare word such as `www.evil.dev` or `login.example.app/verify` (any TLD, not only the
+ * well-known ones). E-mail addresses do not count; neither do dotted words whose last part is no
+ * TLD (`Node.js`, `config.json`, `e.g.`, `1.2.3`).
+ */
+export function namesPublicHost(text: string): boolean {
+  for (const word of text.split(/\s+/)) {
+    if (word.includes("@")) continue;
+    const host =
+      word
+        .replace(/^[^\p{L}\p{N}]+/u, "")
+        .split(/[/?#:]/)[0]
+        ?.replace(/[^\p{L}\p{N}]+$/u, "") ?? "";
+    if (!host.includes(".") || !/^[\p{L}\p{N}.-]+$/u.test(host)) continue;
+    const parsed = parseDomain(host);
+    if (parsed.isIcann === true && parsed.domain !== null && !parsed.isIp) return true;
+  }
+  return false;
+}
+
 /** `true` for bracketed IPv6 and dotted IPv4 host names as the WHATWG parser leaves them. */
 function isIpLiteral(hostname: string): boolean {
   return hostname.startsWith("[") || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);

@@ -3,18 +3,21 @@
  * libraries quote tokens in their error texts, tools echo what they fetched with, and all of it
  * goes to the client and on to the model. Every secret value handed out through
  * `ctx.credentials.require` is replaced with `[redacted]` in the request's result (every string
- * of it: content text, `structuredContent`, resource contents, prompt messages), its error
+ * of it, property names included: content text, `structuredContent`, `_meta`, resource contents,
+ * prompt messages), its error
  * results and JSON-RPC errors, log and progress notifications, and logger entries; as it is and
- * in the spellings `secretForms` lists (percent-encoded, JSON-escaped, inside base64 or
+ * in the spellings `secretForms` lists (percent-encoded, JSON-escaped, hex, inside base64 or
  * base64url).
  */
 import type { StoredCredential } from "../interaction/model.js";
 import { ProtocolError } from "../jsonrpc/errors.js";
 import type { RequestContext } from "./context.js";
+import { InteractionRequired } from "./interactions.js";
 import { type SecretForm, secretForms } from "./secret-forms.js";
 
 /** What a secret value becomes. */
 export const REDACTED = "[redacted]";
+const REDACTED_IN_URL = encodeURIComponent(REDACTED);
 
 /**
  * Values shorter than this (characters) are left alone, in every spelling: a value that short (a
@@ -52,10 +55,17 @@ export class SecretRedactor {
     return this.#replace(text, REDACTED);
   }
 
+  /** A URL with every spelling replaced by `%5Bredacted%5D`, so that it stays a valid URL. */
+  url(url: string): string {
+    return this.#replace(url, REDACTED_IN_URL);
+  }
+
   /**
-   * A copy of plain data (strings, arrays, objects) with each string redacted; the same value when
-   * nothing changed. A base64 string under a `data` or `blob` key (image and audio content, blob
-   * resource contents) stays valid base64: what spells a secret there becomes `A`s, zero bits.
+   * A copy of `value` with each string and property name redacted, as JSON would send it (an
+   * object with `toJSON`, such as a URL, or a class instance becomes what JSON makes of it, but
+   * only where it spells a secret); the same value when nothing changed. A base64 string under a
+   * `data` or `blob` key (image and audio content, blob resource contents) stays valid base64:
+   * what spells a secret there becomes `A`s, zero bits.
    */
   value<T>(value: T): T {
     return this.#secrets === undefined ? value : (this.#walk(value, undefined, new Map()) as T);
@@ -80,6 +90,7 @@ export class SecretRedactor {
   error(error: unknown): unknown {
     if (this.#secrets === undefined) return error;
     if (!(error instanceof Error)) return this.value(error);
+    if (error instanceof InteractionRequired) return this.handoff(error);
     const message = this.text(error.message);
     const stack = error.stack === undefined ? undefined : this.text(error.stack);
     if (error instanceof ProtocolError) {
@@ -100,6 +111,21 @@ export class SecretRedactor {
     return copy;
   }
 
+  /**
+   * A hand-off the handler threw, with its message and URL redacted (both go to the client; the
+   * purpose stays on the server); the same one when neither quotes a secret.
+   */
+  handoff(error: InteractionRequired): InteractionRequired {
+    if (this.#secrets === undefined) return error;
+    const url = this.url(error.url);
+    const message = this.text(error.message);
+    if (url === error.url && message === error.message) return error;
+    const params = error.purpose === undefined ? { url, message } : { url, message, purpose: error.purpose };
+    const copy = new InteractionRequired(params);
+    if (error.stack !== undefined) copy.stack = this.text(error.stack);
+    return copy;
+  }
+
   /** `done` maps each object met to its copy, so an object the result holds twice is redacted both times. */
   #walk(value: unknown, key: string | undefined, done: Map<object, unknown>): unknown {
     if (typeof value === "string") {
@@ -111,25 +137,45 @@ export class SecretRedactor {
     if (done.has(value)) return done.get(value);
     // Until its copy is made, a cycle back to it meets the original (JSON cannot carry a cycle anyway).
     done.set(value, value);
-    const copy = this.#copy(value, done);
+    const copy = this.#copy(value, key, done);
     done.set(value, copy);
     return copy;
   }
 
-  #copy(value: object, done: Map<object, unknown>): unknown {
+  /**
+   * What JSON sends of `value`, redacted: the result of its `toJSON` (a URL's href) or its own
+   * enumerable properties (a class instance's as a plain object's); `value` itself when nothing
+   * in it spells a secret.
+   */
+  #copy(value: object, key: string | undefined, done: Map<object, unknown>): unknown {
     if (value instanceof Error) return this.error(value);
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") {
+      const sent: unknown = toJSON.call(value, key ?? "");
+      const redacted = this.#walk(sent, key, done);
+      return redacted === sent ? value : redacted;
+    }
     if (Array.isArray(value)) {
       const items = value.map((item) => this.#walk(item, undefined, done));
       return items.every((item, i) => item === value[i]) ? value : items;
     }
-    if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
     let changed = false;
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      copy[key] = this.#walk(item, key, done);
-      if (copy[key] !== item) changed = true;
+      // A name is sent as much as a value is (a map keyed by token, say).
+      const name = this.#uniqueName(this.#replace(key, REDACTED), copy);
+      copy[name] = this.#walk(item, key, done);
+      if (name !== key || copy[name] !== item) changed = true;
     }
     return changed ? copy : value;
+  }
+
+  /** `name`, or `name (2)`, `name (3)`, ... when two names became the same, so no entry is lost. */
+  #uniqueName(name: string, taken: Record<string, unknown>): string {
+    if (!Object.hasOwn(taken, name)) return name;
+    let n = 2;
+    while (Object.hasOwn(taken, `${name} (${n})`)) n++;
+    return `${name} (${n})`;
   }
 }
 

@@ -82,15 +82,26 @@ export function requestContext(
 
 /**
  * From the first credential on, what the handler sends besides its result is redacted as well:
- * notifications, progress messages, and what it asks the client (elicitation, sampling).
+ * notifications, progress messages, and what it asks the client (elicitation, sampling, a
+ * hand-off's message and URL).
  */
 function redactNotifications(ctx: RequestContext, redactor: SecretRedactor): void {
   const notify = ctx.notify.bind(ctx);
   const progress = ctx.progress.bind(ctx);
   const elicit = ctx.elicit.bind(ctx) as (params: unknown, options: unknown) => Promise<unknown>;
   const sample = ctx.sample.bind(ctx);
+  const interact = ctx.interact.bind(ctx);
   // Defined rather than assigned: the context may serve its members through getters.
   Object.defineProperties(ctx, {
+    interact: {
+      // The message and URL go to the client; the purpose stays on the server.
+      value: ((params, options) =>
+        interact(
+          { ...params, url: redactor.url(params.url), message: redactor.text(params.message) },
+          options,
+        )) satisfies RequestContext["interact"],
+      configurable: true,
+    },
     elicit: {
       value: ((params: unknown, options: unknown) =>
         elicit(redactor.value(params), options)) as unknown as RequestContext["elicit"],

@@ -288,6 +288,8 @@ export class McpServer {
       // InteractionRequired and a round's missing input are answers too, given by the connection.
       const answer =
         error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded;
+      // A hand-off's message and URL go to the client.
+      if (error instanceof InteractionRequired) throw redactorOf(ctx).handoff(error);
       if (answer && !(error instanceof ProtocolError)) throw error;
       // A ProtocolError's message and data go to the client; the logger's entry may be shipped anywhere.
       const redacted = redactorOf(ctx).error(error);

@@ -114,6 +114,31 @@ describe("connect: the confirmation before the third party", () => {
     await nothingStored();
   });
 
+  it("a confirming POST that says nothing of where it was sent from (a browser older than Origin on every post) is refused; a same-origin Referer lets it on", async () => {
+    const { url, page: mallorysPage, session } = await mallorysLink();
+    const csrf = confirmationOf(mallorysPage.text)?.csrf ?? "";
+    const alice = victimWith(session);
+    // Mallory's page on a sibling host posts her own form, with her token, and sends no Referer.
+    const bare = await alice.request(url, { form: { csrf, action: "connect" }, origin: null });
+    expect(bare.status).toBe(403);
+    const fromElsewhere = await alice.request(url, {
+      form: { csrf, action: "connect" },
+      origin: null,
+      headers: { referer: "http://evil.localhost:4444/trap" },
+    });
+    expect(fromElsewhere.status).toBe(403);
+    expect(wentToThirdParty(alice)).toBe(false);
+    // Positive control: such a browser's post from the page itself carries the page as Referer.
+    const own = await alice.request(url, {
+      form: { csrf, action: "connect" },
+      origin: null,
+      headers: { referer: url },
+    });
+    expect(own.status).toBe(303);
+    expect(onThirdParty(new URL(own.headers.get("location") ?? ""))).toBe(true);
+    await nothingStored();
+  });
+
   it("a sign-in made silent by an SSO session at the authorization server still stops at the question", async () => {
     const alice = new Browser();
     const first = await alice.goSigningIn(await handOffUrl(world, await peerFor(world, "alice"), "repos"), "alice");

@@ -114,17 +114,36 @@ describe("redirect URIs", () => {
 
 describe("display names", () => {
   it("come from email, then preferred_username, then name, then the subject", () => {
-    const all = { email: "alice@example.com", preferred_username: "alice", name: "Alice A." };
+    const all = { email: "alice@example.com", email_verified: true, preferred_username: "alice", name: "Alice A." };
     expect(displayName(all, "sub-1")).toBe("alice@example.com");
     expect(displayName({ ...all, email: undefined }, "sub-1")).toBe("alice");
     expect(displayName({ name: "Alice A.", email: 3 }, "sub-1")).toBe("Alice A.");
     expect(displayName({}, "sub-1")).toBe("sub-1");
   });
 
+  it("show an e-mail address only when the ID token says it is verified, and its domain in ASCII", () => {
+    // Mallory signs up with alice's address, unverified, or types it as her user name or full name.
+    const mallory = { email: "alice@example.com", preferred_username: "mallory", name: "Mallory M." };
+    expect(displayName({ ...mallory, email_verified: false }, "sub-m")).toBe("mallory");
+    expect(displayName(mallory, "sub-m")).toBe("mallory");
+    expect(displayName({ preferred_username: "alice@example.com", name: "Mallory M." }, "sub-m")).toBe("Mallory M.");
+    expect(displayName({ name: "alice\uFF20example.com" }, "sub-m")).toBe("sub-m");
+    // A verified address on a look-alike domain (Cyrillic "а") shows the domain as a browser would.
+    expect(displayName({ email: "alice@ex\u0430mple.com", email_verified: true }, "s")).toBe(
+      "alice@xn--exmple-4nf.com",
+    );
+    // Positive control: a verified address is shown as it is.
+    expect(displayName({ ...mallory, email: "mallory@example.com", email_verified: true }, "s")).toBe(
+      "mallory@example.com",
+    );
+  });
+
   it("drop control and format characters (bidi overrides), so a name cannot pass for another", () => {
-    expect(displayName({ email: "\u202Emoc.elpmaxe@ecila\u202C" }, "s")).toBe("moc.elpmaxe@ecila");
-    expect(displayName({ name: "alice\n@example.com\u0007" }, "s")).toBe("alice@example.com");
-    expect(displayName({ email: "\u200B\u2066" }, "s")).toBe("s");
+    expect(displayName({ email: "\u202Emoc.elpmaxe@ecila\u202C", email_verified: true }, "s")).toBe(
+      "moc.elpmaxe@ecila",
+    );
+    expect(displayName({ name: "Alice\n A.\u0007" }, "s")).toBe("Alice A.");
+    expect(displayName({ email: "\u200B\u2066", email_verified: true }, "s")).toBe("s");
     expect([...displayName({ name: "x".repeat(500) }, "s")]).toHaveLength(128);
   });
 });

@@ -8,7 +8,7 @@ import { McpClient, ProtocolError } from "../../src/client/index.js";
 import type { LoggingMessageParams } from "../../src/client/types.js";
 import { CredentialBroker, withCredentials } from "../../src/connect/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
-import { McpServer, type ServerLogger } from "../../src/server/index.js";
+import { InteractionRequired, McpServer, type ServerLogger } from "../../src/server/index.js";
 import { REDACTED as REDACTION, SecretRedactor } from "../../src/server/redaction.js";
 import {
   INSECURE_PLAINTEXT_VAULT_FOR_TESTS,
@@ -132,6 +132,36 @@ async function start(options: { pinned?: string } = {}) {
       structuredContent: { header: `Bearer ${secret}`, nested: [{ basic: base64(`ada:${secret}`) }] },
     };
   });
+  server.registerTool("echo-keys", {}, async (_args, ctx) => {
+    const { secret } = await ctx.credentials.require("odd");
+    return {
+      content: [{ type: "text", text: "listed" }],
+      structuredContent: { tokens: { [secret]: { scope: "read" } } },
+      _meta: { [`seen/${secret}`]: true },
+    };
+  });
+  server.registerTool("echo-objects", {}, async (_args, ctx) => {
+    const { secret } = await ctx.credentials.require("odd");
+    return { content: [{ type: "text", text: "fetched" }], structuredContent: { item: new ApiItem(secret, 3) } };
+  });
+  server.registerTool("hands-off", {}, async (_args, ctx) => {
+    const { secret } = await ctx.credentials.require("forecast");
+    const outcome = await ctx.interact({
+      url: `https://mcp.example/connect/{interactionId}?old=${secret}`,
+      message: `The key ${secret} has expired; enter a new one.`,
+    });
+    return { content: [{ type: "text", text: outcome.action }] };
+  });
+  let thrownOnce = false;
+  server.registerTool("throws-hand-off", {}, async (_args, ctx) => {
+    const { secret } = await ctx.credentials.require("forecast");
+    if (thrownOnce) return { content: [{ type: "text", text: "later" }] };
+    thrownOnce = true;
+    throw new InteractionRequired({
+      url: `https://mcp.example/renew?old=${encodeURIComponent(secret)}`,
+      message: `The key ${secret} has expired.`,
+    });
+  });
   server.registerTool("no-secret", {}, async (_args, ctx) => {
     await ctx.credentials.require("odd");
     return UNRELATED;
@@ -172,10 +202,13 @@ async function start(options: { pinned?: string } = {}) {
   await server.connect(serverSide);
   const client = new McpClient({ name: "c", version: "1" }, options.pinned ? { protocolVersion: options.pinned } : {});
   const asked: unknown[] = [];
-  client.setElicitationHandler((params) => {
-    asked.push(params);
-    return { action: "decline" };
-  });
+  client.setElicitationHandler(
+    (params) => {
+      asked.push(params);
+      return { action: "decline" };
+    },
+    { modes: ["form", "url"] },
+  );
   const messages: LoggingMessageParams[] = [];
   client.onLoggingMessage = (params) => messages.push(params);
   await client.connect(clientSide);
@@ -183,6 +216,20 @@ async function start(options: { pinned?: string } = {}) {
 }
 
 const text = (result: { content: unknown[] }) => JSON.stringify(result.content);
+
+function remembering(...secrets: string[]): SecretRedactor {
+  const redactor = new SecretRedactor();
+  for (const secret of secrets) redactor.remember({ provider: "p", secret, updatedAt: 0 });
+  return redactor;
+}
+
+/** What an SDK hands back: a class instance, whose own fields JSON sends as a plain object's. */
+class ApiItem {
+  constructor(
+    readonly token: string,
+    readonly count: number,
+  ) {}
+}
 
 /** A result quoting no credential: common words, numbers and base64 of other data, in every field. */
 const UNRELATED = {
@@ -275,6 +322,25 @@ for (const pinned of [undefined, "2025-11-25"]) {
       await server.close();
     });
 
+    it("a key used as a property name, in structured content or _meta, is redacted too", async () => {
+      const { server, client } = await start({ pinned });
+      const result = await client.callTool({ name: "echo-keys" });
+      expect(leaks(JSON.stringify(result), ODD_KEY)).toBe(false);
+      expect(result.structuredContent).toEqual({ tokens: { [REDACTION]: { scope: "read" } } });
+      expect(result._meta).toMatchObject({ [`seen/${REDACTION}`]: true });
+      await client.close();
+      await server.close();
+    });
+
+    it("a class instance in the result that holds the key is sent redacted, as the plain object JSON makes of it", async () => {
+      const { server, client } = await start({ pinned });
+      const result = await client.callTool({ name: "echo-objects" });
+      expect(leaks(JSON.stringify(result), ODD_KEY)).toBe(false);
+      expect(result.structuredContent).toEqual({ item: { token: REDACTION, count: 3 } });
+      await client.close();
+      await server.close();
+    });
+
     it("resource contents and prompt messages are redacted too", async () => {
       const { server, client } = await start({ pinned });
       const read = await client.readResource({ uri: "memo://today" });
@@ -307,6 +373,30 @@ for (const pinned of [undefined, "2025-11-25"]) {
       await server.close();
     });
 
+    it("a hand-off quoting the key, asked through ctx.interact or thrown, reaches the client with it redacted in message and URL", async () => {
+      const { server, client, asked } = await start({ pinned });
+      expect(await client.callTool({ name: "hands-off" })).toMatchObject({ content: [{ text: "decline" }] });
+      const thrown = await client.callTool({ name: "throws-hand-off" }).catch((error: unknown) => error);
+      expect(leaks(JSON.stringify({ asked, thrown, data: (thrown as { data?: unknown })?.data }), API_KEY)).toBe(false);
+      // Over 2026-07-28 a thrown hand-off comes as an InputRequiredResult, asked again on each retry.
+      const shown = [...asked, ...((thrown as { data?: { elicitations?: unknown[] } })?.data?.elicitations ?? [])];
+      const asInteract = expect.objectContaining({
+        mode: "url",
+        message: "The key [redacted] has expired; enter a new one.",
+        url: expect.stringMatching(/^https:\/\/mcp\.example\/connect\/[\w-]+\?old=%5Bredacted%5D$/),
+      });
+      const asThrown = expect.objectContaining({
+        mode: "url",
+        message: "The key [redacted] has expired.",
+        url: "https://mcp.example/renew?old=%5Bredacted%5D",
+      });
+      expect(shown[0]).toEqual(asInteract);
+      expect(shown.length).toBeGreaterThan(1);
+      for (const handoff of shown.slice(1)) expect(handoff).toEqual(asThrown);
+      await client.close();
+      await server.close();
+    });
+
     it("a result that quotes no credential arrives exactly as the tool returned it", async () => {
       const { server, client } = await start({ pinned });
       const result = await client.callTool({ name: "no-secret" });
@@ -330,12 +420,6 @@ for (const pinned of [undefined, "2025-11-25"]) {
 }
 
 describe("SecretRedactor", () => {
-  const remembering = (...secrets: string[]) => {
-    const redactor = new SecretRedactor();
-    for (const secret of secrets) redactor.remember({ provider: "p", secret, updatedAt: 0 });
-    return redactor;
-  };
-
   it("finds a key inside base64 at every byte offset, and takes every bit of it", () => {
     for (const secret of ["12345678", "sk-9aZ/+=~ key", "ключ-доступа-42"]) {
       const redactor = remembering(secret);
@@ -357,6 +441,76 @@ describe("SecretRedactor", () => {
     const redactor = remembering(secret);
     expect(redactor.text(JSON.stringify({ key: secret }))).toBe(`{"key":"${REDACTION}"}`);
     expect(redactor.text(`k=${encodeURIComponent(secret).toLowerCase()}`)).toBe(`k=${REDACTION}`);
+  });
+
+  it("redacts property names, and keeps two names that both held the key apart", () => {
+    const secret = "tok_live_12345678";
+    const redacted = remembering(secret).value({ [secret]: 1, [`${secret}!`]: 2, plain: { [`a ${secret}`]: 3 } });
+    expect(redacted).toEqual({ [REDACTION]: 1, [`${REDACTION}!`]: 2, plain: { [`a ${REDACTION}`]: 3 } });
+    const twice = remembering(secret).value({ [secret]: 1, [base64url(secret)]: 2 });
+    expect(Object.values(twice).sort()).toEqual([1, 2]);
+    expect(JSON.stringify(twice)).not.toContain(secret);
+    // Positive control: names that hold no key stay, in their order.
+    const unrelated = { b: 1, a: { c: 2 } };
+    expect(remembering(secret).value(unrelated)).toBe(unrelated);
+  });
+
+  it("redacts what JSON would send of objects that are not plain: toJSON (a URL, a Date) and class instances", () => {
+    const secret = "tok_live/12345678";
+    const redactor = remembering(secret);
+    const sent = (value: unknown) => JSON.stringify(redactor.value(value));
+    const link = new URL(`https://api.example/items?token=${encodeURIComponent(secret)}`);
+    expect(sent({ link })).toBe(`{"link":"https://api.example/items?token=${REDACTION}"}`);
+    expect(sent({ custom: { toJSON: () => ({ auth: `Bearer ${secret}` }) } })).toBe(
+      `{"custom":{"auth":"Bearer ${REDACTION}"}}`,
+    );
+    expect(sent([new ApiItem(secret, 1)])).toBe(`[{"token":"${REDACTION}","count":1}]`);
+    // Positive control: such objects that hold no key are left as they are, class and all.
+    const when = new Date(0);
+    const item = new ApiItem("not-the-key", 2);
+    const plain = redactor.value({ when, item, link: new URL("https://api.example/") });
+    expect(plain.when).toBe(when);
+    expect(plain.item).toBe(item);
+    expect(plain.link).toBeInstanceOf(URL);
+  });
+
+  it("takes a key out of the JSON other encoders write: slashes escaped, non-ASCII or HTML characters as \\u escapes", () => {
+    const secret = "sk/live+ключ<42>&'";
+    const redactor = remembering(secret);
+    /** `secret` in a JSON string whose writer spells `chars` as \u escapes. */
+    const written = (chars: RegExp, options: { upper?: boolean; slash?: boolean } = {}) =>
+      [...secret]
+        .map((c) => {
+          if (!chars.test(c)) return c === "/" && options.slash ? "\\/" : JSON.stringify(c).slice(1, -1);
+          const hex = c.charCodeAt(0).toString(16).padStart(4, "0");
+          return `\\u${options.upper ? hex.toUpperCase() : hex}`;
+        })
+        .join("");
+    const spellings = {
+      php: written(/[\u0080-\u{10ffff}]/u, { slash: true }),
+      phpUnicode: written(/$^/, { slash: true }),
+      python: written(/[\u0080-\u{10ffff}]/u),
+      go: written(/[<>&\u2028\u2029]/),
+      dotnet: written(/[\u0080-\u{10ffff}<>&'"+`]/u, { upper: true }),
+    };
+    for (const [writer, spelled] of Object.entries(spellings)) {
+      expect(spelled, writer).not.toBe(secret);
+      expect(redactor.text(`{"key":"${spelled}"}`), writer).toBe(`{"key":"${REDACTION}"}`);
+    }
+    // Positive control: JSON of other text keeps its escapes.
+    const other = JSON.stringify({ note: "a\\/b \\u043a\\u043b \\u002B" });
+    expect(redactor.text(other)).toBe(other);
+  });
+
+  it("takes a key out of a hex dump of its bytes, in either case", () => {
+    const secret = "tok_live_12345678";
+    const hex = Buffer.from(secret).toString("hex");
+    const redactor = remembering(secret);
+    expect(redactor.text(`bytes ${hex} end`)).toBe(`bytes ${REDACTION} end`);
+    expect(redactor.text(`BYTES ${hex.toUpperCase()}`)).toBe(`BYTES ${REDACTION}`);
+    // Positive control: other hex, a digest say, stays.
+    const digest = Buffer.from("some other value").toString("hex");
+    expect(redactor.text(digest)).toBe(digest);
   });
 
   it("redacts an object the result holds twice both times", () => {

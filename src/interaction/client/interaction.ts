@@ -4,7 +4,7 @@
  * user-interaction proposal's `interaction/create` or -32003 error.
  */
 import { messageContainsUrl } from "../../revisions/index.js";
-import { inspectUrl, type UrlRefusal, type UrlWarning } from "../url-safety.js";
+import { inspectUrl, namesPublicHost, type UrlRefusal, type UrlWarning } from "../url-safety.js";
 import { withoutInvisible } from "./printable.js";
 
 /** Which family of wire forms carried the hand-off. */
@@ -91,7 +91,8 @@ const MESSAGE_URL: UrlWarning = {
 /**
  * Builds the interaction to show for a received hand-off, or the refusal when its URL must not be
  * opened. `serverUrl` (the MCP server's own URL, when known) enables the `other-domain` warning.
- * A message with a web address in it, also one split by invisible characters, adds `message-url`.
+ * A message with a web address in it adds `message-url`: also one split by invisible characters,
+ * spelt in fullwidth letters or with ideographic dots, or a bare host on any public suffix.
  */
 export function toUrlInteraction(
   handoff: ReceivedHandoff,
@@ -110,5 +111,9 @@ export function toUrlInteraction(
 }
 
 function containsUrl(message: string): boolean {
-  return messageContainsUrl(message) || messageContainsUrl(withoutInvisible(message));
+  const seen = withoutInvisible(message);
+  // As a reader and a browser take it: fullwidth letters and dots as ASCII (NFKC), and the
+  // ideographic full stops that a host name reads as dots (UTS #46).
+  const read = seen.normalize("NFKC").replace(/[\u3002\uff61]/g, ".");
+  return [message, seen, read].some(messageContainsUrl) || namesPublicHost(read);
 }

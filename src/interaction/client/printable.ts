@@ -52,11 +52,14 @@ export function serverLabel(info: { name: string; title?: string | undefined } |
 }
 
 /**
- * Whether a character takes two columns: East Asian wide and fullwidth letters, and anything
- * beyond the Basic Multilingual Plane (emoji). Over-counting only makes rows shorter.
+ * Whether a character takes two columns: East Asian wide and fullwidth letters (Yijing hexagrams
+ * too, wide since Unicode 16), every emoji shown as an emoji by default (`Emoji_Presentation`,
+ * such as U+2B50 outside the ranges here), and anything beyond the Basic Multilingual Plane.
+ * Under-counting lets a terminal wrap a row of the server's text to its left edge, where it could
+ * pass for a line of the client's; over-counting only makes rows shorter.
  */
 const WIDE =
-  /[\u1100-\u115f\u231a-\u231b\u2329-\u232a\u23e9-\u23ff\u25fd-\u25fe\u2600-\u27bf\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6]/u;
+  /[\u1100-\u115f\u231a-\u231b\u2329-\u232a\u23e9-\u23ff\u25fd-\u25fe\u2600-\u27bf\u2e80-\u303e\u3041-\u33ff\u3400-\u4dff\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6]|\p{Emoji_Presentation}/u;
 
 /** Columns `char` (one code point) takes on a terminal. */
 export function columnsOf(char: string): number {

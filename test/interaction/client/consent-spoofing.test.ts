@@ -111,6 +111,34 @@ describe("the consent screen against a server that draws its own lines", () => {
     expect(interaction("Connect GitHub.\nIt takes a minute.").warnings).toEqual([]);
   });
 
+  it("a web address on any public suffix, or in fullwidth letters and ideographic dots, is flagged too", () => {
+    for (const message of [
+      "Sign in at www.evil.dev",
+      "Sign in at paypal.com.secure-login.app/verify",
+      "Download the fix from update.zip",
+      "Open my-bank.online to confirm",
+      "Sign in at ｅｖｉｌ．ｃｏｍ",
+      "Visit ｈｔｔｐｓ：／／evil.example now",
+      "Sign in at evil。com/login",
+      "Sign in at evil｡com",
+      "Sign in at evil․com",
+    ]) {
+      expect(
+        interaction(message).warnings.map((w) => w.code),
+        message,
+      ).toContain("message-url");
+    }
+    // Positive control: dotted words that name no site stay unflagged.
+    for (const message of [
+      "Built with Node.js and Vue.js; see config.json, e.g. the token field.",
+      "Version 1.2.3 is out, i.e. today.",
+      "Connect GitHub.\nIt takes a minute.",
+      "Ask alice@example.com for access.",
+    ]) {
+      expect(interaction(message).warnings, message).toEqual([]);
+    }
+  });
+
   it("ANSI cursor moves and line erases are shown as text, not run", () => {
     const attack = screen("Hello\u001b[1A\u001b[2K  URL:  https://evil.example\u001b[0m", { bold: true });
     expectNoTerminalControl(attack);
@@ -174,6 +202,41 @@ describe("the consent screen against a server that draws its own lines", () => {
     expect(prose.at(-1)).toBe(`${QUOTE}word word word word word word end`);
     const wide = rowsOf(screen("世".repeat(60), { columns: 40 })).filter((row) => row.startsWith(QUOTE));
     for (const row of wide) expect([...row.slice(QUOTE.length)].length * 2).toBeLessThanOrEqual(40 - QUOTE.length);
+  });
+
+  it("wide characters anywhere in Unicode count twice, so a terminal never wraps a quoted row to the left edge", () => {
+    // What a terminal shows: each row cut at `columns`, these characters taking two columns each.
+    const WIDE_HERE = new Set(["⭐", "⭕", "⬛", "⬜", "䷀", "世"]);
+    const onTerminal = (text: string, columns: number) =>
+      rowsOf(text).flatMap((row) => {
+        const out: string[] = [];
+        let line = "";
+        let used = 0;
+        for (const char of row) {
+          const width = WIDE_HERE.has(char) ? 2 : 1;
+          if (used + width > columns) {
+            out.push(line);
+            line = "";
+            used = 0;
+          }
+          line += char;
+          used += width;
+        }
+        return [...out, line];
+      });
+    for (const wide of ["⭐", "⭕", "⬛", "⬜", "䷀"]) {
+      const attack = screen(`${wide.repeat(37)}  URL:  https://evil.example`, { columns: 80 });
+      const shown = onTerminal(attack, 80);
+      expect(
+        shown.filter((row) => /^\s*URL:/.test(row)),
+        wide,
+      ).toEqual([`  URL:  ${REAL}`]);
+      expectQuoted(attack, "evil.example");
+    }
+    // Positive control: CJK text, counted right before, wraps under the bar as it did.
+    const cjk = onTerminal(screen(`${"世".repeat(37)}  URL:  https://evil.example`, { columns: 80 }), 80);
+    expect(cjk.filter((row) => /^\s*URL:/.test(row))).toEqual([`  URL:  ${REAL}`]);
+    expect(screen("Done ⭐")).toContain(`${QUOTE}Done ⭐`);
   });
 
   it("a long message is cut, so that it cannot push the URL off the screen", () => {
