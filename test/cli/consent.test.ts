@@ -34,9 +34,9 @@ describe("URL consent text", () => {
       [
         "An MCP server asks you to open a web page.",
         "",
-        `  URL:  ${longUrl}`,
         "  Host: auth.example.com",
         "  Domain: example.com",
+        `  URL:  ${longUrl}`,
         "  Server: GitHub Bridge (github-bridge)",
         "",
         "  The server's message:",

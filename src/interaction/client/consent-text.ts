@@ -1,7 +1,7 @@
 /**
  * The text of a consent screen for a hand-off (spec 2025-11-25: client/elicitation § Safe URL
- * Handling): the full URL with the registrable domain highlighted and the host first, then which
- * server asks, every warning, and last the server's message, quoted.
+ * Handling): the host and registrable domain first, then the full URL with that domain
+ * highlighted, which server asks, every warning, and last the server's message, quoted.
  *
  * The client's own lines start with a label two columns in (`  URL:`, `  Host:`, ...). Text a
  * server chose never starts a row there: it is escaped (no control character, ANSI or OSC
@@ -38,9 +38,6 @@ export function renderInteraction(interaction: UrlInteraction, options: RenderOp
   const hostname = new URL(interaction.url).hostname;
   screen.line("An MCP server asks you to open a web page.");
   screen.line("");
-  // One row, however long, so that it can be copied and a terminal's link detection sees all of
-  // it; where the terminal wraps it, the rows hold only URL characters (the parser encodes spaces).
-  screen.field("URL:", [highlightUrl(interaction, screen.emphasis)]);
   // Host and domain come from the parser (ASCII); escaping them too keeps a hand-built
   // UrlInteraction as safe as one from toUrlInteraction.
   const host = printableLine(interaction.host);
@@ -55,6 +52,11 @@ export function renderInteraction(interaction: UrlInteraction, options: RenderOp
       screen.wrap("Domain:", domain, false).map((row) => screen.bold(row)),
     );
   }
+  // One row, however long, so that it can be copied and a terminal's link detection sees all of
+  // it; where the terminal wraps it, the rows hold only URL characters (the parser encodes spaces).
+  // It comes after the host and domain, so that what a wrapped row of it may look like
+  // (`Host:evil.example` at the left edge) can only ever follow the real ones.
+  screen.field("URL:", [highlightUrl(interaction, screen.emphasis)]);
   screen.server(interaction.server);
   if (interaction.warnings.length > 0) {
     screen.line("");

@@ -53,9 +53,9 @@ describe("the consent text", () => {
       [
         "An MCP server asks you to open a web page.",
         "",
-        "  URL:  http://login.xn--pple-43d.com/authorize?x=1",
         "  Host: login.xn--pple-43d.com",
         "  Domain: xn--pple-43d.com",
+        "  URL:  http://login.xn--pple-43d.com/authorize?x=1",
         "  Server: GitHub Bridge (github-bridge)",
         "",
         "  Warning: The page is not encrypted (http, not https).",

@@ -62,17 +62,27 @@ function expectNoTerminalControl(text: string): void {
 }
 
 describe("the consent screen against a server that draws its own lines", () => {
-  it("the real URL and host come first, before anything the server wrote", () => {
+  it("the real host, domain and URL come first, before anything the server wrote", () => {
     const rows = rowsOf(screen("Connect your GitHub account."));
     expect(rows.slice(0, 5)).toEqual([
       "An MCP server asks you to open a web page.",
       "",
-      `  URL:  ${REAL}`,
       "  Host: mcp.example.com",
       "  Domain: example.com",
+      `  URL:  ${REAL}`,
     ]);
     expect(rows.indexOf("  Server: GitHub Bridge (github-bridge)")).toBe(5);
     expect(rows.indexOf(`${QUOTE}Connect your GitHub account.`)).toBeGreaterThan(5);
+  });
+
+  it("a URL long enough for the terminal to wrap shows its look-alike Host row only after the real host", () => {
+    // "  URL:  " takes 8 columns, so at 80 columns "Host:" starts the terminal's second row of the URL.
+    const url = `https://mcp.example.com/connect/${"a".repeat(40)}Host:evil.example/`;
+    const text = renderInteraction(interaction("Connect your GitHub account.", SERVER, url), { columns: 80 });
+    const wrapped = rowsOf(text).flatMap((row) => row.match(/.{1,80}/gu) ?? [""]);
+    const hosts = wrapped.filter((row) => /^\s*Host:/.test(row));
+    expect(hosts).toEqual(["  Host: mcp.example.com", "Host:evil.example/"]);
+    expect(wrapped.indexOf("  Host: mcp.example.com")).toBeLessThan(wrapped.indexOf("Host:evil.example/"));
   });
 
   it("newlines: fake URL and Host lines stay quoted, and a benign multi-line message reads well", () => {
