@@ -35,3 +35,13 @@ describe("docs/dependencies.md", () => {
     expect(unlocked).toEqual([]);
   });
 });
+
+describe("eventsource-parser", () => {
+  it("is a version that reads a long SSE event in linear time (3.0 re-scanned the unfinished line on every chunk)", () => {
+    const lock = JSON.parse(read("package-lock.json")) as { packages: Record<string, { version: string }> };
+    const [major, minor] = (lock.packages["node_modules/eventsource-parser"]?.version ?? "0.0.0")
+      .split(".")
+      .map(Number);
+    expect(major === 3 ? (minor ?? 0) >= 1 : (major ?? 0) > 3).toBe(true);
+  });
+});
