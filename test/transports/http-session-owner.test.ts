@@ -1,7 +1,8 @@
 /**
  * A session belongs to the user whose verified token opened it (spec 2025-11-25:
  * basic/security_best_practices § Session Hijacking): another user's token, or none, on its
- * `Mcp-Session-Id` gets the very answer an unknown session id gets, on GET, POST and DELETE.
+ * `Mcp-Session-Id` gets the very answer an unknown session id gets, on GET, POST and DELETE; so
+ * does a token on a session opened without one.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { BOTH, nextMessage, sseEvents } from "./http-fixtures.js";
@@ -108,6 +109,18 @@ describe("Streamable HTTP server: a session is bound to the user who opened it",
       const elsewhere = await post(side, sessionId, echo(3), { authorization: "Bearer bob@as2 first" });
       expect(elsewhere.status, side.name).toBe(404);
       await elsewhere.text();
+    }
+  });
+
+  it("answers a token on a session opened without one exactly as an unknown session", async () => {
+    for (const side of await sides()) {
+      const sessionId = await openSession(side);
+      const unknown = await answer(post(side, "no-such-session", echo(2), ALICE));
+      const joined = await answer(post(side, sessionId, echo(2), ALICE));
+      expect(joined, side.name).toEqual(unknown);
+      expect(joined.status, side.name).toBe(404);
+      const stream = await answer(get(side, sessionId, ALICE));
+      expect(stream.status, side.name).toBe(404);
     }
   });
 

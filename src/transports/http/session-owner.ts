@@ -25,9 +25,10 @@ export function sessionOwner(authInfo: AuthInfo | undefined): string | undefined
 }
 
 /**
- * Whether a request with owner key `caller` may use a session opened by `owner`. A session opened
- * without a token has no owner and protects nothing; one opened with a token needs that owner.
+ * Whether a request with owner key `caller` may use a session opened by `owner`: only the same
+ * caller. A session opened without a token serves only requests without one, so a user's
+ * requests never join a session that anyone holding its id may also use.
  */
 export function mayUseSession(owner: string | undefined, caller: string | undefined): boolean {
-  return owner === undefined || owner === caller;
+  return owner === caller;
 }
