@@ -5,6 +5,7 @@
  * does a token on a session opened without one.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { sessionOwner } from "../../src/transports/http/session-owner.js";
 import { BOTH, nextMessage, sseEvents } from "./http-fixtures.js";
 import { bothSides, openSession, type Side } from "./http-sides.js";
 
@@ -122,6 +123,15 @@ describe("Streamable HTTP server: a session is bound to the user who opened it",
       const stream = await answer(get(side, sessionId, ALICE));
       expect(stream.status, side.name).toBe(404);
     }
+  });
+
+  it("keeps no bearer token in the key it binds a session to", async () => {
+    const token = "eyJhbGciOiJSUzI1NiJ9.secret-access-token";
+    const owner = await sessionOwner({ token });
+    expect(owner).toBeDefined();
+    expect(owner).not.toContain("secret-access-token");
+    expect(await sessionOwner({ token })).toBe(owner);
+    expect(await sessionOwner({ token: `${token}2` })).not.toBe(owner);
   });
 
   it("leaves a session opened without a token open to requests without one", async () => {

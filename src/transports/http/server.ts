@@ -204,13 +204,13 @@ export class StreamableHttpServer {
       // Without sessions, any POST but initialize comes from a client that initialized on an earlier one.
       const elsewhere = this.generateId === undefined && initialize === undefined;
       const created = await this.createTransport(
-        sessionOwner(extra.authInfo),
+        await sessionOwner(extra.authInfo),
         elsewhere ? presumedHandshakeOf(request) : undefined,
       );
       if (!(created instanceof StreamableHttpSessionTransport)) return created;
       transport = created;
     } else {
-      const found = this.findSession(request, extra);
+      const found = this.findSession(request, await sessionOwner(extra.authInfo));
       if (!(found instanceof StreamableHttpSessionTransport)) return found;
       transport = found;
     }
@@ -255,7 +255,7 @@ export class StreamableHttpServer {
     if (!acceptsMediaType(request.headers.get("accept"), SSE_MEDIA_TYPE)) {
       return httpError(406, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list text/event-stream");
     }
-    const transport = this.findSession(request, extra);
+    const transport = this.findSession(request, await sessionOwner(extra.authInfo));
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     const lastEventId = request.headers.get(LAST_EVENT_ID_HEADER);
     if (lastEventId !== null && this.options.eventStore !== undefined) {
@@ -266,7 +266,7 @@ export class StreamableHttpServer {
 
   private async delete(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
     if (this.generateId === undefined) return this.methodNotAllowed("DELETE");
-    const transport = this.findSession(request, extra);
+    const transport = this.findSession(request, await sessionOwner(extra.authInfo));
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     await transport.close();
     return { status: 204, headers: {} };
@@ -297,16 +297,16 @@ export class StreamableHttpServer {
 
   /**
    * The session named by the request, or the 400 / 404 answer. Counts as activity. Another
-   * caller's session (see `sessionOwner`) is answered exactly as an unknown one, so its id
-   * tells an intruder nothing and counts as no activity.
+   * caller's session (`caller` is the request's `sessionOwner`) is answered exactly as an unknown
+   * one, so its id tells an intruder nothing and counts as no activity.
    */
-  private findSession(request: RequestView, extra: HandleExtra): StreamableHttpSessionTransport | HttpReply {
+  private findSession(request: RequestView, caller: string | undefined): StreamableHttpSessionTransport | HttpReply {
     const sessionId = request.headers.get(SESSION_ID_HEADER);
     if (sessionId === null) {
       return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
     }
     const entry = this.sessions.get(sessionId);
-    if (entry === undefined || !mayUseSession(entry.owner, sessionOwner(extra.authInfo))) {
+    if (entry === undefined || !mayUseSession(entry.owner, caller)) {
       return httpError(404, TRANSPORT_ERROR_CODE, "Session not found: it ended or expired; initialize a new session");
     }
     const badVersion = this.checkVersion(request, entry.transport.protocolVersion);

@@ -9,10 +9,11 @@ import type { AuthInfo } from "../transport.js";
 /**
  * The owner key for a request's verified `authInfo`: the user (issuer and `sub`) when the
  * token names one; else the OAuth client (issuer and `client_id`), as for client-credentials
- * tokens; else the token itself. `undefined` without a verified token. The token is not the key
- * when a user or client is named, so a refreshed token keeps its session.
+ * tokens; else a SHA-256 digest of the token, so that the server's session table holds no bearer
+ * token. `undefined` without a verified token. The token is not the key when a user or client is
+ * named, so a refreshed token keeps its session.
  */
-export function sessionOwner(authInfo: AuthInfo | undefined): string | undefined {
+export async function sessionOwner(authInfo: AuthInfo | undefined): Promise<string | undefined> {
   if (authInfo === undefined) return undefined;
   const issuer = authInfo.issuer ?? null;
   if (typeof authInfo.subject === "string" && authInfo.subject !== "") {
@@ -21,7 +22,13 @@ export function sessionOwner(authInfo: AuthInfo | undefined): string | undefined
   if (typeof authInfo.clientId === "string" && authInfo.clientId !== "") {
     return JSON.stringify(["client", issuer, authInfo.clientId]);
   }
-  return JSON.stringify(["token", authInfo.token]);
+  return JSON.stringify(["token", await digest(authInfo.token)]);
+}
+
+/** The SHA-256 digest of `text` (as UTF-8), in lower-case hex. */
+async function digest(text: string): Promise<string> {
+  const hash = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(hash), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /**
