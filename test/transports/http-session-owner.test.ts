@@ -125,6 +125,23 @@ describe("Streamable HTTP server: a session is bound to the user who opened it",
     }
   });
 
+  it("binds a token that names no user to that token, not to its OAuth client", async () => {
+    // Token introspection may answer without `sub` (RFC 7662); two users of one client app are
+    // then told apart only by their tokens.
+    opened = await bothSides(undefined, (authorization) => {
+      const user = /^Bearer (\w+)$/.exec(authorization ?? "")?.[1];
+      return user === undefined ? undefined : { token: `token-of-${user}`, issuer: "https://as1", clientId: "app" };
+    });
+    for (const side of opened) {
+      const sessionId = await openSession(side, BOB);
+      const other = await answer(post(side, sessionId, echo(2), ALICE));
+      expect(other.status, side.name).toBe(404);
+      const own = await post(side, sessionId, echo(3), BOB);
+      expect(own.status, side.name).toBe(200);
+      expect(await own.text(), side.name).toContain('"result":{"echo":{"n":3}}');
+    }
+  });
+
   it("keeps no bearer token in the key it binds a session to", async () => {
     const token = "eyJhbGciOiJSUzI1NiJ9.secret-access-token";
     const owner = await sessionOwner({ token });

@@ -7,20 +7,17 @@
 import type { AuthInfo } from "../transport.js";
 
 /**
- * The owner key for a request's verified `authInfo`: the user (issuer and `sub`) when the
- * token names one; else the OAuth client (issuer and `client_id`), as for client-credentials
- * tokens; else a SHA-256 digest of the token, so that the server's session table holds no bearer
- * token. `undefined` without a verified token. The token is not the key when a user or client is
- * named, so a refreshed token keeps its session.
+ * The owner key for a request's verified `authInfo`: the user (issuer and `sub`) when the token
+ * names one, so a refreshed token keeps its session; else the token itself, as a SHA-256 digest
+ * so that the server's session table holds no bearer token. `undefined` without a verified token.
+ * A token without `sub` (token introspection may answer so, RFC 7662 § 2.2) is not bound to its
+ * OAuth client: every user of one client app would share that key. Such a session ends for its
+ * client when the token is replaced (404; the client initializes again).
  */
 export async function sessionOwner(authInfo: AuthInfo | undefined): Promise<string | undefined> {
   if (authInfo === undefined) return undefined;
-  const issuer = authInfo.issuer ?? null;
   if (typeof authInfo.subject === "string" && authInfo.subject !== "") {
-    return JSON.stringify(["user", issuer, authInfo.subject]);
-  }
-  if (typeof authInfo.clientId === "string" && authInfo.clientId !== "") {
-    return JSON.stringify(["client", issuer, authInfo.clientId]);
+    return JSON.stringify(["user", authInfo.issuer ?? null, authInfo.subject]);
   }
   return JSON.stringify(["token", await digest(authInfo.token)]);
 }
