@@ -5,6 +5,7 @@
  * does a token on a session opened without one.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { MemoryEventStore } from "../../src/transports/http/event-store.js";
 import { sessionOwner } from "../../src/transports/http/session-owner.js";
 import { BOTH, nextMessage, sseEvents } from "./http-fixtures.js";
 import { bothSides, openSession, type Side } from "./http-sides.js";
@@ -23,6 +24,8 @@ async function sides(): Promise<Side[]> {
 const BOB = { authorization: "Bearer bob" };
 const ALICE = { authorization: "Bearer alice" };
 const echo = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "echo", params: { n: id } });
+const progress = (key: string) => JSON.stringify({ jsonrpc: "2.0", id: 9, method: "progress", params: { key } });
+const release = (key: string) => JSON.stringify({ jsonrpc: "2.0", id: 10, method: "release", params: { key } });
 const announce = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "announce", params: { count: 1 } });
 
 function post(side: Side, sessionId: string, body: string, headers: Record<string, string>) {
@@ -93,6 +96,34 @@ describe("Streamable HTTP server: a session is bound to the user who opened it",
       }
     });
   }
+
+  it("answers another user's resumption with Last-Event-ID as an unknown session, leaving the owner's stream to the owner", async () => {
+    opened = await bothSides(() => ({ eventStore: new MemoryEventStore() }));
+    for (const side of opened) {
+      const sessionId = await openSession(side, BOB);
+      const held = await post(side, sessionId, progress("k"), BOB);
+      const events = sseEvents(held);
+      const first = await nextMessage(events);
+      expect(first, side.name).toMatchObject({ method: "notifications/progress" });
+      const lastEventId = first.eventId ?? "";
+
+      const resume = (headers: Record<string, string>) =>
+        get(side, sessionId, { ...headers, "last-event-id": lastEventId });
+      const unknown = await answer(get(side, "no-such-session", { ...ALICE, "last-event-id": lastEventId }));
+      const hijack = await answer(resume(ALICE));
+      expect(hijack, side.name).toEqual(unknown);
+      expect(hijack.status, side.name).toBe(404);
+
+      // The owner's connection was not taken over: the response still arrives on it.
+      await (await post(side, sessionId, release("k"), BOB)).text();
+      expect(await nextMessage(events), side.name).toMatchObject({ id: 9, result: { released: true } });
+      await events.return(undefined);
+      // The owner may resume; the stream has ended, so nothing is left after its last event.
+      const own = await resume(BOB);
+      expect(own.status, side.name).toBe(200);
+      await own.body?.cancel();
+    }
+  });
 
   it("binds to issuer and subject, not to the token: the owner's refreshed token still serves", async () => {
     opened = await bothSides(undefined, (authorization) => {
