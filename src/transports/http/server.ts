@@ -29,7 +29,12 @@ import { httpError, jsonResponse } from "./responses.js";
 import { type HandleExtra, type StreamableHttpServerOptions, timerOption } from "./server-options.js";
 import { mayUseSession, sessionOwner } from "./session-owner.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
-import { serveStatelessPost, statelessRefusal, statelessRequestOf } from "./stateless.js";
+import {
+  type StatelessRequestTransport,
+  serveStatelessPost,
+  statelessRefusal,
+  statelessRequestOf,
+} from "./stateless.js";
 import { SweepTimer } from "./sweep-timer.js";
 import { toWebResponse, WebRequestView } from "./web.js";
 
@@ -58,6 +63,8 @@ export class StreamableHttpServer {
   private readonly idleTimer: SweepTimer;
   /** Open transports without a session id (stateless mode); the others are in `sessions`. */
   private readonly live = new Set<StreamableHttpSessionTransport>();
+  /** Open transports of stateless-era requests (revision 2026-07-28), one per POST. */
+  private readonly requests = new Set<StatelessRequestTransport>();
   /** What every session transport of this server is made with. */
   private readonly transportOptions: SessionTransportOptions;
   private readonly generateId: (() => string) | undefined;
@@ -157,12 +164,12 @@ export class StreamableHttpServer {
     this.options.onerror?.(error instanceof Error ? error : new Error(String(error)));
   }
 
-  /** Closes every session; later requests get 503. */
+  /** Closes every session and every stateless request in flight (its handler is cancelled); later requests get 503. */
   async close(): Promise<void> {
     this.closed = true;
     this.idleTimer.stop();
     this.keepAlive?.stop();
-    const open = [...this.live, ...[...this.sessions.values()].map((entry) => entry.transport)];
+    const open = [...this.live, ...this.requests, ...[...this.sessions.values()].map((entry) => entry.transport)];
     await Promise.all(open.map((transport) => transport.close()));
   }
 
@@ -190,7 +197,8 @@ export class StreamableHttpServer {
     const stateless = this.options.onrequest && statelessRequestOf(request.headers, frame.messages);
     if (stateless && this.options.onrequest) {
       const answer = json && sse ? "either" : json ? "json" : "sse";
-      return serveStatelessPost(request, stateless, this.messageExtra(request, extra), this.options.onrequest, answer);
+      const messageExtra = this.messageExtra(request, extra);
+      return serveStatelessPost(request, stateless, messageExtra, this.options.onrequest, answer, this.requests);
     }
     const badVersion = this.checkVersion(request, undefined);
     if (badVersion) return badVersion;
