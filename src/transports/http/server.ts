@@ -190,6 +190,8 @@ export class StreamableHttpServer {
     }
     const body = await request.readBody(this.maxBodyBytes, this.bodyTimeoutMs);
     if (!body.ok) return this.bodyRefusal(body.reason);
+    // Closed while the body was arriving: nothing made now would ever be closed or expire.
+    if (this.closed) return httpError(503, TRANSPORT_ERROR_CODE, "The server is shutting down");
     const frame = decodeFrame(body.text);
     if (!frame.ok) return jsonResponse(400, frame.error);
     const refused = this.options.onrequest && statelessRefusal(request.headers, frame.messages, frame.batch);
