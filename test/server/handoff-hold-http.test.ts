@@ -2,7 +2,8 @@
  * A held retry (revision 2026-07-28) over stateless Streamable HTTP: the answer, a JSON body
  * otherwise, turns into an SSE stream as the hold starts, which carries `: keep-alive` comments
  * while the server waits for the page (so no proxy times it out) and then the result. A client
- * that closes the connection ends the hold.
+ * that closes the connection ends the hold; the server's `maxSseConnectionMs` does not, since
+ * nothing could resume the answer.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InteractionRequired, McpServer } from "../../src/server/index.js";
@@ -31,7 +32,7 @@ async function until<T>(read: () => T | undefined): Promise<T> {
   throw new Error("condition never held");
 }
 
-function endpoint() {
+function endpoint(options: { maxSseConnectionMs?: number } = {}) {
   const { manager, bus } = createManager();
   const created = recordCreated(manager);
   const holds: string[] = [];
@@ -52,6 +53,7 @@ function endpoint() {
     onsession: (transport) => void server.connect(transport),
     onrequest: (transport) => server.connect(transport),
     keepAliveIntervalMs: 10 * SECOND,
+    ...options,
   });
   const post = (id: number, extra: Record<string, unknown> = {}, signal?: AbortSignal) =>
     http.handle(
@@ -124,6 +126,21 @@ describe("a held retry over stateless Streamable HTTP", () => {
     await until(() => (seen.closed ? true : undefined));
     expect(seen.text).toContain('"text":"octo/hello-world"');
     expect(seen.text).toContain('"resultType":"complete"');
+    await http.close();
+  });
+
+  it("is not cut by maxSseConnectionMs, which nothing could resume: the result still comes on it", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const { post, complete, http } = endpoint({ maxSseConnectionMs: 5 * SECOND });
+    const held = await post(2, await acceptRetry(await post(1)));
+    expect(held.headers.get("content-type")).toBe("text/event-stream");
+    const seen = collect(held.body);
+    await vi.advanceTimersByTimeAsync(20 * SECOND);
+    expect(seen.closed).toBe(false);
+    expect(seen.text).toBe(": keep-alive\n\n".repeat(2));
+    await complete();
+    await until(() => (seen.closed ? true : undefined));
+    expect(seen.text).toContain('"text":"octo/hello-world"');
     await http.close();
   });
 

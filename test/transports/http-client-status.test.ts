@@ -1,6 +1,7 @@
 /**
  * Streamable HTTP client against statuses servers in the field answer: 413 for a body over
- * their limit, and 400, 404 or 406 instead of 405 for the optional GET stream.
+ * their limit, 400, 404 or 406 instead of 405 for the optional GET stream, and 410 to a
+ * resumption of that stream whose events they dropped.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
@@ -114,5 +115,69 @@ describe("Streamable HTTP client: a request over the server's limit (413)", () =
     const error = await client.send(request(1, "tools/call", { name: "echo" })).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 413 });
     expect((error as Error).message).toMatch(/^Request too large \(HTTP 413\): the server refused \d+ bytes/);
+  });
+});
+
+describe("Streamable HTTP client: a GET stream the server cannot resume (410)", () => {
+  /** A session "s-1" whose GET stream sends `notifications/first` with id e-1 and ends; a resume gets `resumeStatus`. */
+  function resumable(resumeStatus: number): Answer {
+    let gets = 0;
+    return (seen, res) => {
+      if (seen.method === "DELETE") {
+        res.writeHead(405).end();
+        return;
+      }
+      if (seen.method === "GET") {
+        gets++;
+        if (seen.headers["last-event-id"] !== undefined) {
+          const body = { jsonrpc: "2.0", id: null, error: { code: -32000, message: "Gone: events were dropped" } };
+          res.writeHead(resumeStatus, { "content-type": "application/json" }).end(JSON.stringify(body));
+          return;
+        }
+        const method = gets === 1 ? "notifications/first" : "notifications/again";
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(`id: e-${gets}\ndata: ${JSON.stringify({ jsonrpc: "2.0", method })}\n\n`);
+        return;
+      }
+      const { id, method } = seen.body ?? {};
+      if (id === undefined) res.writeHead(202).end();
+      else answerJson(res, { jsonrpc: "2.0", id, result: { method } }, { "mcp-session-id": "s-1" });
+    };
+  }
+
+  async function openResumable(resumeStatus: number) {
+    peer = await startRawPeer(resumable(resumeStatus));
+    const client = new StreamableHttpClientTransport(peer.url, {
+      reconnect: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 1 },
+    });
+    clients.push(client);
+    const inbox = new Inbox(client);
+    await client.start();
+    await client.send(request(1, "initialize"));
+    await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    return { client, inbox, peer };
+  }
+
+  const gets = (seen: RawPeer["seen"]) =>
+    seen.filter((r) => r.method === "GET").map((r) => r.headers["last-event-id"] ?? null);
+  const methods = (inbox: Inbox) =>
+    inbox.messages.map((m) => (!Array.isArray(m) && "method" in m ? m.method : undefined));
+
+  it("opens a fresh GET stream, without Last-Event-ID, and reports that events were lost", async () => {
+    const { inbox, peer } = await openResumable(410);
+    await inbox.until((i) => methods(i).includes("notifications/again"));
+    expect(gets(peer.seen).slice(0, 3)).toEqual([null, "e-1", null]);
+    expect(methods(inbox)).toEqual([undefined, "notifications/first", "notifications/again"]);
+    expect(inbox.errors).toHaveLength(1);
+    expect(inbox.errors[0]).toMatchObject({ status: 410 });
+    expect(inbox.errors[0]?.message).toContain("could not be resumed");
+  });
+
+  it("stops the GET stream on another refusal to resume, reporting it (positive control)", async () => {
+    const { inbox, peer } = await openResumable(403);
+    await inbox.until((i) => i.errors.length > 0);
+    await settle();
+    expect(gets(peer.seen)).toEqual([null, "e-1"]);
+    expect(inbox.errors[0]).toMatchObject({ status: 403 });
   });
 });

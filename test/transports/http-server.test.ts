@@ -93,6 +93,42 @@ describe("Streamable HTTP server: sessions", () => {
     await server.close();
     expect(server.sessionCount).toBe(0);
   });
+
+  it("answers 503 to an initialize whose body arrives after server close, and keeps no session", async () => {
+    const opened: unknown[] = [];
+    const server = new StreamableHttpServer({
+      onsession: (t) => {
+        opened.push(t);
+        connectEcho(t);
+      },
+    });
+    let finish!: () => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        finish = () => {
+          controller.enqueue(new TextEncoder().encode(JSON.stringify(initializeRequest(1))));
+          controller.close();
+        };
+      },
+    });
+    const answer = server.handle(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { accept: BOTH, "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
+    // The body is being read when the server closes.
+    await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
+    finish();
+    const response = await answer;
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ id: null, error: { code: -32000 } });
+    expect(opened).toEqual([]);
+    expect(server.sessionCount).toBe(0);
+  });
 });
 
 describe("Streamable HTTP server: refusals", () => {

@@ -1,9 +1,12 @@
 /**
  * A session belongs to the user whose verified token opened it (spec 2025-11-25:
  * basic/security_best_practices § Session Hijacking): another user's token, or none, on its
- * `Mcp-Session-Id` gets the very answer an unknown session id gets, on GET, POST and DELETE.
+ * `Mcp-Session-Id` gets the very answer an unknown session id gets, on GET, POST and DELETE; so
+ * does a token on a session opened without one.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { MemoryEventStore } from "../../src/transports/http/event-store.js";
+import { sessionOwner } from "../../src/transports/http/session-owner.js";
 import { BOTH, nextMessage, sseEvents } from "./http-fixtures.js";
 import { bothSides, openSession, type Side } from "./http-sides.js";
 
@@ -21,6 +24,8 @@ async function sides(): Promise<Side[]> {
 const BOB = { authorization: "Bearer bob" };
 const ALICE = { authorization: "Bearer alice" };
 const echo = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "echo", params: { n: id } });
+const progress = (key: string) => JSON.stringify({ jsonrpc: "2.0", id: 9, method: "progress", params: { key } });
+const release = (key: string) => JSON.stringify({ jsonrpc: "2.0", id: 10, method: "release", params: { key } });
 const announce = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "announce", params: { count: 1 } });
 
 function post(side: Side, sessionId: string, body: string, headers: Record<string, string>) {
@@ -92,6 +97,34 @@ describe("Streamable HTTP server: a session is bound to the user who opened it",
     });
   }
 
+  it("answers another user's resumption with Last-Event-ID as an unknown session, leaving the owner's stream to the owner", async () => {
+    opened = await bothSides(() => ({ eventStore: new MemoryEventStore() }));
+    for (const side of opened) {
+      const sessionId = await openSession(side, BOB);
+      const held = await post(side, sessionId, progress("k"), BOB);
+      const events = sseEvents(held);
+      const first = await nextMessage(events);
+      expect(first, side.name).toMatchObject({ method: "notifications/progress" });
+      const lastEventId = first.eventId ?? "";
+
+      const resume = (headers: Record<string, string>) =>
+        get(side, sessionId, { ...headers, "last-event-id": lastEventId });
+      const unknown = await answer(get(side, "no-such-session", { ...ALICE, "last-event-id": lastEventId }));
+      const hijack = await answer(resume(ALICE));
+      expect(hijack, side.name).toEqual(unknown);
+      expect(hijack.status, side.name).toBe(404);
+
+      // The owner's connection was not taken over: the response still arrives on it.
+      await (await post(side, sessionId, release("k"), BOB)).text();
+      expect(await nextMessage(events), side.name).toMatchObject({ id: 9, result: { released: true } });
+      await events.return(undefined);
+      // The owner may resume; the stream has ended, so nothing is left after its last event.
+      const own = await resume(BOB);
+      expect(own.status, side.name).toBe(200);
+      await own.body?.cancel();
+    }
+  });
+
   it("binds to issuer and subject, not to the token: the owner's refreshed token still serves", async () => {
     opened = await bothSides(undefined, (authorization) => {
       const [, user, issuer] = /^Bearer (\w+)@(\w+)/.exec(authorization ?? "") ?? [];
@@ -109,6 +142,44 @@ describe("Streamable HTTP server: a session is bound to the user who opened it",
       expect(elsewhere.status, side.name).toBe(404);
       await elsewhere.text();
     }
+  });
+
+  it("answers a token on a session opened without one exactly as an unknown session", async () => {
+    for (const side of await sides()) {
+      const sessionId = await openSession(side);
+      const unknown = await answer(post(side, "no-such-session", echo(2), ALICE));
+      const joined = await answer(post(side, sessionId, echo(2), ALICE));
+      expect(joined, side.name).toEqual(unknown);
+      expect(joined.status, side.name).toBe(404);
+      const stream = await answer(get(side, sessionId, ALICE));
+      expect(stream.status, side.name).toBe(404);
+    }
+  });
+
+  it("binds a token that names no user to that token, not to its OAuth client", async () => {
+    // Token introspection may answer without `sub` (RFC 7662); two users of one client app are
+    // then told apart only by their tokens.
+    opened = await bothSides(undefined, (authorization) => {
+      const user = /^Bearer (\w+)$/.exec(authorization ?? "")?.[1];
+      return user === undefined ? undefined : { token: `token-of-${user}`, issuer: "https://as1", clientId: "app" };
+    });
+    for (const side of opened) {
+      const sessionId = await openSession(side, BOB);
+      const other = await answer(post(side, sessionId, echo(2), ALICE));
+      expect(other.status, side.name).toBe(404);
+      const own = await post(side, sessionId, echo(3), BOB);
+      expect(own.status, side.name).toBe(200);
+      expect(await own.text(), side.name).toContain('"result":{"echo":{"n":3}}');
+    }
+  });
+
+  it("keeps no bearer token in the key it binds a session to", async () => {
+    const token = "eyJhbGciOiJSUzI1NiJ9.secret-access-token";
+    const owner = await sessionOwner({ token });
+    expect(owner).toBeDefined();
+    expect(owner).not.toContain("secret-access-token");
+    expect(await sessionOwner({ token })).toBe(owner);
+    expect(await sessionOwner({ token: `${token}2` })).not.toBe(owner);
   });
 
   it("leaves a session opened without a token open to requests without one", async () => {

@@ -224,6 +224,42 @@ describe("Streamable HTTP server, stateless requests", () => {
     expect(calls).toBe(0);
   });
 
+  it("close() ends a 2026 request still in flight, as it ends sessions: its handler is cancelled", async () => {
+    const server = new McpServer({ name: "s", version: "1" });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let cancelled = false;
+    server.registerTool(
+      "wait",
+      { description: "Waits until cancelled", inputSchema: { type: "object" } },
+      (_a, ctx) => {
+        started();
+        return new Promise((resolve) => {
+          ctx.signal.addEventListener("abort", () => {
+            cancelled = true;
+            resolve({ content: [] });
+          });
+        });
+      },
+    );
+    const http = new StreamableHttpServer({ onsession: () => undefined, onrequest: (t) => server.connect(t) });
+    const answer = post(http, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "wait", arguments: {}, _meta: META },
+    });
+    await running;
+    await http.close();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(cancelled).toBe(true);
+    expect((await answer).status).toBe(202);
+    const later = await post(http, { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } });
+    expect(later.status).toBe(503);
+  });
+
   it("still creates a session for initialize on the same endpoint", async () => {
     const http = endpoint();
     const response = await post(

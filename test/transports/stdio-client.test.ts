@@ -262,6 +262,41 @@ describe("stdio client", () => {
     await expect(transport.send(ping(1))).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
   });
 
+  it("close() while start() is spawning the server stops that server, and start() rejects", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["-e", "setInterval(() => {}, 1000)"],
+    });
+    started.push(transport);
+    const inbox = new Inbox(transport);
+    const starting = transport.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    // The child exists from spawn() on, a turn before it reports that it runs.
+    for (let i = 0; i < 100_000 && transport.pid === undefined; i++) await Promise.resolve();
+    const pid = transport.pid;
+    expect(pid).toEqual(expect.any(Number));
+    strays.push(pid as number);
+    await transport.close();
+    expect(isRunning(pid as number)).toBe(false);
+    expect(await starting).toMatchObject({ code: "CONNECTION_CLOSED" });
+    expect(inbox.closes).toBe(1);
+    await expect(transport.send(ping(1))).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+  });
+
+  it("close() before start() leaves nothing to stop, and start() then refuses (positive control)", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["-e", "setInterval(() => {}, 1000)"],
+    });
+    const inbox = new Inbox(transport);
+    await transport.close();
+    await expect(transport.start()).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+    expect(transport.pid).toBeUndefined();
+    expect(inbox.closes).toBe(1);
+  });
+
   it("refuses to send before start", async () => {
     const transport = new StdioClientTransport({ command: process.execPath });
     await expect(transport.send(ping(1))).rejects.toMatchObject({ code: "NOT_CONNECTED" });

@@ -62,7 +62,9 @@ export interface StreamableHttpClientOptions {
  * SSE, and a GET stream (opened after `notifications/initialized`) carries what the server sends
  * on its own. A 404 to a POST on a known session rejects `send` with a `StreamableHttpError`
  * whose `sessionExpired` is true (spec: basic/transports § Streamable HTTP). The GET stream is
- * optional: 400, 404, 405 and 406 to it mean the server offers none, and the session goes on.
+ * optional: 400, 404, 405 and 406 to it mean the server offers none, and the session goes on;
+ * a 410 to its resumption (the server dropped the events since `Last-Event-ID`) is reported, and
+ * the stream is opened again without that id.
  * A request the client cancelled (`notifications/cancelled`) stops being followed at once.
  */
 export class StreamableHttpClientTransport implements Transport {
@@ -298,6 +300,20 @@ export class StreamableHttpClientTransport implements Transport {
     if (response.ok && mediaTypeOf(response.headers.get("content-type")) === SSE_MEDIA_TYPE) {
       state.connected = true;
       return response;
+    }
+    if (response.status === 410 && state.pending === undefined && state.lastEventId !== undefined) {
+      // The server no longer has what was sent since that id. The GET stream owes no response,
+      // so it goes on from now, and the application hears that notifications were lost.
+      await response.body?.cancel().catch(() => {});
+      this.release(response);
+      this.report(
+        new StreamableHttpError(
+          410,
+          `The GET stream could not be resumed after event "${state.lastEventId}" (HTTP 410: the server dropped the events since); it was opened again, and what the server sent meanwhile is lost`,
+        ),
+      );
+      state.lastEventId = undefined;
+      return this.connectStream(state);
     }
     try {
       const refusal = await streamRefusalOf(response, {

@@ -117,8 +117,9 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
 export interface HandleExtra {
   /**
    * Verified bearer-token information, passed on to the protocol layer. A session opened with it
-   * belongs to its user (issuer and `sub`; else its client, else the token): a request on that
-   * session with another user's token, or with none, gets the 404 of an unknown session.
+   * belongs to its user (issuer and `sub`; a token without `sub` to that token): a request on
+   * that session with another user's token, or with none, gets the 404 of an unknown session, as
+   * does a request with a token on a session opened without one.
    */
   authInfo?: AuthInfo;
   /** The local socket address the request arrived on; a loopback one enables the Host check. */

@@ -29,7 +29,12 @@ import { httpError, jsonResponse } from "./responses.js";
 import { type HandleExtra, type StreamableHttpServerOptions, timerOption } from "./server-options.js";
 import { mayUseSession, sessionOwner } from "./session-owner.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
-import { serveStatelessPost, statelessRefusal, statelessRequestOf } from "./stateless.js";
+import {
+  type StatelessRequestTransport,
+  serveStatelessPost,
+  statelessRefusal,
+  statelessRequestOf,
+} from "./stateless.js";
 import { SweepTimer } from "./sweep-timer.js";
 import { toWebResponse, WebRequestView } from "./web.js";
 
@@ -58,6 +63,8 @@ export class StreamableHttpServer {
   private readonly idleTimer: SweepTimer;
   /** Open transports without a session id (stateless mode); the others are in `sessions`. */
   private readonly live = new Set<StreamableHttpSessionTransport>();
+  /** Open transports of stateless-era requests (revision 2026-07-28), one per POST. */
+  private readonly requests = new Set<StatelessRequestTransport>();
   /** What every session transport of this server is made with. */
   private readonly transportOptions: SessionTransportOptions;
   private readonly generateId: (() => string) | undefined;
@@ -157,12 +164,12 @@ export class StreamableHttpServer {
     this.options.onerror?.(error instanceof Error ? error : new Error(String(error)));
   }
 
-  /** Closes every session; later requests get 503. */
+  /** Closes every session and every stateless request in flight (its handler is cancelled); later requests get 503. */
   async close(): Promise<void> {
     this.closed = true;
     this.idleTimer.stop();
     this.keepAlive?.stop();
-    const open = [...this.live, ...[...this.sessions.values()].map((entry) => entry.transport)];
+    const open = [...this.live, ...this.requests, ...[...this.sessions.values()].map((entry) => entry.transport)];
     await Promise.all(open.map((transport) => transport.close()));
   }
 
@@ -183,6 +190,8 @@ export class StreamableHttpServer {
     }
     const body = await request.readBody(this.maxBodyBytes, this.bodyTimeoutMs);
     if (!body.ok) return this.bodyRefusal(body.reason);
+    // Closed while the body was arriving: nothing made now would ever be closed or expire.
+    if (this.closed) return httpError(503, TRANSPORT_ERROR_CODE, "The server is shutting down");
     const frame = decodeFrame(body.text);
     if (!frame.ok) return jsonResponse(400, frame.error);
     const refused = this.options.onrequest && statelessRefusal(request.headers, frame.messages, frame.batch);
@@ -190,7 +199,8 @@ export class StreamableHttpServer {
     const stateless = this.options.onrequest && statelessRequestOf(request.headers, frame.messages);
     if (stateless && this.options.onrequest) {
       const answer = json && sse ? "either" : json ? "json" : "sse";
-      return serveStatelessPost(request, stateless, this.messageExtra(request, extra), this.options.onrequest, answer);
+      const messageExtra = this.messageExtra(request, extra);
+      return serveStatelessPost(request, stateless, messageExtra, this.options.onrequest, answer, this.requests);
     }
     const badVersion = this.checkVersion(request, undefined);
     if (badVersion) return badVersion;
@@ -204,13 +214,13 @@ export class StreamableHttpServer {
       // Without sessions, any POST but initialize comes from a client that initialized on an earlier one.
       const elsewhere = this.generateId === undefined && initialize === undefined;
       const created = await this.createTransport(
-        sessionOwner(extra.authInfo),
+        await sessionOwner(extra.authInfo),
         elsewhere ? presumedHandshakeOf(request) : undefined,
       );
       if (!(created instanceof StreamableHttpSessionTransport)) return created;
       transport = created;
     } else {
-      const found = this.findSession(request, extra);
+      const found = this.findSession(request, await sessionOwner(extra.authInfo));
       if (!(found instanceof StreamableHttpSessionTransport)) return found;
       transport = found;
     }
@@ -255,7 +265,7 @@ export class StreamableHttpServer {
     if (!acceptsMediaType(request.headers.get("accept"), SSE_MEDIA_TYPE)) {
       return httpError(406, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list text/event-stream");
     }
-    const transport = this.findSession(request, extra);
+    const transport = this.findSession(request, await sessionOwner(extra.authInfo));
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     const lastEventId = request.headers.get(LAST_EVENT_ID_HEADER);
     if (lastEventId !== null && this.options.eventStore !== undefined) {
@@ -266,7 +276,7 @@ export class StreamableHttpServer {
 
   private async delete(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
     if (this.generateId === undefined) return this.methodNotAllowed("DELETE");
-    const transport = this.findSession(request, extra);
+    const transport = this.findSession(request, await sessionOwner(extra.authInfo));
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     await transport.close();
     return { status: 204, headers: {} };
@@ -297,16 +307,16 @@ export class StreamableHttpServer {
 
   /**
    * The session named by the request, or the 400 / 404 answer. Counts as activity. Another
-   * caller's session (see `sessionOwner`) is answered exactly as an unknown one, so its id
-   * tells an intruder nothing and counts as no activity.
+   * caller's session (`caller` is the request's `sessionOwner`) is answered exactly as an unknown
+   * one, so its id tells an intruder nothing and counts as no activity.
    */
-  private findSession(request: RequestView, extra: HandleExtra): StreamableHttpSessionTransport | HttpReply {
+  private findSession(request: RequestView, caller: string | undefined): StreamableHttpSessionTransport | HttpReply {
     const sessionId = request.headers.get(SESSION_ID_HEADER);
     if (sessionId === null) {
       return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
     }
     const entry = this.sessions.get(sessionId);
-    if (entry === undefined || !mayUseSession(entry.owner, sessionOwner(extra.authInfo))) {
+    if (entry === undefined || !mayUseSession(entry.owner, caller)) {
       return httpError(404, TRANSPORT_ERROR_CODE, "Session not found: it ended or expired; initialize a new session");
     }
     const badVersion = this.checkVersion(request, entry.transport.protocolVersion);

@@ -7,27 +7,32 @@
 import type { AuthInfo } from "../transport.js";
 
 /**
- * The owner key for a request's verified `authInfo`: the user (issuer and `sub`) when the
- * token names one; else the OAuth client (issuer and `client_id`), as for client-credentials
- * tokens; else the token itself. `undefined` without a verified token. The token is not the key
- * when a user or client is named, so a refreshed token keeps its session.
+ * The owner key for a request's verified `authInfo`: the user (issuer and `sub`) when the token
+ * names one, so a refreshed token keeps its session; else the token itself, as a SHA-256 digest
+ * so that the server's session table holds no bearer token. `undefined` without a verified token.
+ * A token without `sub` (token introspection may answer so, RFC 7662 § 2.2) is not bound to its
+ * OAuth client: every user of one client app would share that key. Such a session ends for its
+ * client when the token is replaced (404; the client initializes again).
  */
-export function sessionOwner(authInfo: AuthInfo | undefined): string | undefined {
+export async function sessionOwner(authInfo: AuthInfo | undefined): Promise<string | undefined> {
   if (authInfo === undefined) return undefined;
-  const issuer = authInfo.issuer ?? null;
   if (typeof authInfo.subject === "string" && authInfo.subject !== "") {
-    return JSON.stringify(["user", issuer, authInfo.subject]);
+    return JSON.stringify(["user", authInfo.issuer ?? null, authInfo.subject]);
   }
-  if (typeof authInfo.clientId === "string" && authInfo.clientId !== "") {
-    return JSON.stringify(["client", issuer, authInfo.clientId]);
-  }
-  return JSON.stringify(["token", authInfo.token]);
+  return JSON.stringify(["token", await digest(authInfo.token)]);
+}
+
+/** The SHA-256 digest of `text` (as UTF-8), in lower-case hex. */
+async function digest(text: string): Promise<string> {
+  const hash = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(hash), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /**
- * Whether a request with owner key `caller` may use a session opened by `owner`. A session opened
- * without a token has no owner and protects nothing; one opened with a token needs that owner.
+ * Whether a request with owner key `caller` may use a session opened by `owner`: only the same
+ * caller. A session opened without a token serves only requests without one, so a user's
+ * requests never join a session that anyone holding its id may also use.
  */
 export function mayUseSession(owner: string | undefined, caller: string | undefined): boolean {
-  return owner === undefined || owner === caller;
+  return owner === caller;
 }

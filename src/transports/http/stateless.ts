@@ -199,13 +199,15 @@ export class StatelessRequestTransport implements Transport {
 
   /**
    * `signal` aborting (the client went away) closes the transport. With `answer: "json"` what the
-   * server sends before the answer has no stream to travel on and is dropped.
+   * server sends before the answer has no stream to travel on and is dropped. `onended` runs once
+   * on close, before `onclose`, so the HTTP server forgets the transport.
    */
   constructor(
     private readonly request: JsonRpcRequest,
     private readonly extra: MessageExtra,
     signal?: AbortSignal,
     private readonly answer: StatelessAnswer = "either",
+    private readonly onended?: (transport: StatelessRequestTransport) => void,
   ) {
     this.reply = new Promise((resolve) => {
       this.#resolve = resolve;
@@ -256,6 +258,7 @@ export class StatelessRequestTransport implements Transport {
     this.#closed = true;
     this.#stream?.end();
     if (this.#stream === undefined && !this.#answered) this.#resolve({ status: 202, headers: {} });
+    this.onended?.(this);
     this.onclose?.();
   }
 
@@ -268,19 +271,29 @@ export class StatelessRequestTransport implements Transport {
   }
 }
 
-/** Serves one stateless POST through `connect` (the application's `onrequest`). */
+/**
+ * Serves one stateless POST through `connect` (the application's `onrequest`). Its transport is in
+ * `open` until it closes, so that the server can end it when the server closes.
+ */
 export async function serveStatelessPost(
   request: RequestView,
   message: JsonRpcRequest,
   extra: MessageExtra,
   connect: (transport: Transport) => unknown,
   answer: StatelessAnswer = "either",
+  open?: Set<StatelessRequestTransport>,
 ): Promise<HttpReply> {
   const mismatch = headerMismatch(request.headers, message);
   if (mismatch) return mismatch;
-  const transport = new StatelessRequestTransport(message, extra, undefined, answer);
+  const transport = new StatelessRequestTransport(message, extra, undefined, answer, (ended) => open?.delete(ended));
+  open?.add(transport);
   request.onAbort(() => void transport.close());
-  await connect(transport);
+  try {
+    await connect(transport);
+  } catch (error) {
+    await transport.close();
+    throw error;
+  }
   transport.deliver();
   return transport.reply;
 }

@@ -96,6 +96,8 @@ export class StdioClientTransport implements Transport {
   #released: Promise<void> | undefined;
   #exitStatus: ChildExitStatus | undefined;
   #closing: Promise<void> | undefined;
+  /** Settles once `start()` has spawned and wired up the child, or failed to. */
+  #startup: Promise<void> | undefined;
   #closed = false;
   #starting = false;
   #closeFired = false;
@@ -129,15 +131,28 @@ export class StdioClientTransport implements Transport {
   /**
    * Starts the child process and resolves once it runs.
    * @throws SdkError "TRANSPORT_ERROR" when it cannot be started (e.g. command not found);
-   *   "ALREADY_CONNECTED" on a second call; "CONNECTION_CLOSED" after close.
+   *   "ALREADY_CONNECTED" on a second call; "CONNECTION_CLOSED" after close, or when `close()`
+   *   was called before the child ran (that child is then stopped as `close()` stops one).
    */
   async start(): Promise<void> {
-    if (this.#closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
+    if (this.#closed || this.#closing !== undefined) {
+      throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
+    }
     if (this.#child || this.#starting) throw new SdkError("ALREADY_CONNECTED", "The transport was already started");
     this.#starting = true;
+    const startup = this.#spawn();
+    // A close() meanwhile waits for this, so that it finds the child it has to stop.
+    this.#startup = startup.catch(() => {});
+    await startup;
+    if (this.#closing !== undefined) {
+      throw new SdkError("CONNECTION_CLOSED", "The transport was closed while the server was starting");
+    }
+  }
+
+  async #spawn(): Promise<void> {
     // Loaded here, so that a process that only serves stdio does not load it at start.
     const { spawn } = await import("node:child_process");
-    if (this.#closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
+    if (this.#closed || this.#closing !== undefined) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
     const { command, args = [], cwd } = this.#options;
     const child = spawn(command, args, {
       env: { ...defaultEnvironment(), ...this.#options.env },
@@ -208,7 +223,8 @@ export class StdioClientTransport implements Transport {
    * Stops the server: ends its stdin, sends SIGTERM if it or a process of its group still holds
    * the pipes after `closeGraceMs`, and SIGKILL after another `closeGraceMs`. Resolves once it
    * has exited and the pipes are closed, or after a third `closeGraceMs`, when the pipes are let
-   * go of and `onerror` gets an `SdkError("TRANSPORT_ERROR")` saying so. Never rejects.
+   * go of and `onerror` gets an `SdkError("TRANSPORT_ERROR")` saying so. Called while `start()`
+   * runs, it first waits for the child to be spawned, then stops it the same way. Never rejects.
    */
   close(): Promise<void> {
     // Started in a later microtask so that a re-entrant close (the pipes closing) finds it set.
@@ -217,6 +233,7 @@ export class StdioClientTransport implements Transport {
   }
 
   async #shutDown(): Promise<void> {
+    await this.#startup;
     const child = this.#child;
     const released = this.#released;
     if (!child || !released) {
