@@ -5,9 +5,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
+import type { HttpPath } from "../../src/transports/http/client-http.js";
 import { StreamableHttpError } from "../../src/transports/http/errors.js";
 import { Inbox } from "./contract.js";
-import { type Answer, answerJson, type RawPeer, settle, startRawPeer } from "./http-client-peer.js";
+import { type Answer, answerJson, HTTP_PATHS, type RawPeer, settle, startRawPeer } from "./http-client-peer.js";
 
 let peer: RawPeer | undefined;
 const clients: StreamableHttpClientTransport[] = [];
@@ -17,9 +18,10 @@ afterEach(async () => {
   peer = undefined;
 });
 
-async function open(answer: Answer) {
+async function open(http: HttpPath, answer: Answer) {
   peer = await startRawPeer(answer);
   const client = new StreamableHttpClientTransport(peer.url, {
+    http,
     reconnect: { maxRetries: 0, initialDelayMs: 1, maxDelayMs: 1 },
   });
   clients.push(client);
@@ -52,10 +54,10 @@ function inSession(getStatus: number): Answer {
   };
 }
 
-describe("Streamable HTTP client: the optional GET stream", () => {
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): the optional GET stream", (http) => {
   for (const status of [400, 404, 405, 406]) {
     it(`takes ${status} to its GET as "no stream offered" and carries on with the session`, async () => {
-      const { client, inbox, peer } = await open(inSession(status));
+      const { client, inbox, peer } = await open(http, inSession(status));
       await client.send(request(1, "initialize"));
       await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
       await peer.answered(3);
@@ -72,7 +74,7 @@ describe("Streamable HTTP client: the optional GET stream", () => {
   }
 
   it("a POST's 404 on the session still ends it (positive control)", async () => {
-    const { client } = await open((seen, res) => {
+    const { client } = await open(http, (seen, res) => {
       if (seen.body?.method === "initialize")
         answerJson(res, { jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-1" });
       else res.writeHead(404).end();
@@ -84,9 +86,9 @@ describe("Streamable HTTP client: the optional GET stream", () => {
   });
 });
 
-describe("Streamable HTTP client: a request over the server's limit (413)", () => {
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): a request over the server's limit (413)", (http) => {
   it("names the server's limit when its JSON-RPC error gives it, and the size of the request", async () => {
-    const { client, inbox } = await open((seen, res) => {
+    const { client, inbox } = await open(http, (seen, res) => {
       if (seen.body?.method === "tools/call") {
         const body = {
           jsonrpc: "2.0",
@@ -110,7 +112,7 @@ describe("Streamable HTTP client: a request over the server's limit (413)", () =
   });
 
   it('says "request too large (HTTP 413)" when the server gives no limit', async () => {
-    const { client } = await open((_seen, res) => res.writeHead(413).end());
+    const { client } = await open(http, (_seen, res) => res.writeHead(413).end());
     const error = await client.send(request(1, "tools/call", { name: "echo" })).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 413 });
     expect((error as Error).message).toMatch(/^Request too large \(HTTP 413\): the server refused \d+ bytes/);
