@@ -8,6 +8,8 @@ import type { AddressInfo } from "node:net";
 
 export interface SeenRequest {
   method: string;
+  /** The request target: path and query. */
+  url: string;
   headers: IncomingMessage["headers"];
   /** The body parsed as JSON, or `undefined` when it was empty. */
   body: { id?: unknown; method?: string } | undefined;
@@ -36,6 +38,7 @@ export async function startRawPeer(answer: Answer): Promise<RawPeer> {
       const text = Buffer.concat(chunks).toString("utf8");
       const request: SeenRequest = {
         method: req.method ?? "",
+        url: req.url ?? "",
         headers: req.headers,
         body: text === "" ? undefined : (JSON.parse(text) as SeenRequest["body"]),
       };

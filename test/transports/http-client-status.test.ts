@@ -118,3 +118,61 @@ describe.each(HTTP_PATHS)("Streamable HTTP client (%s): a request over the serve
     expect((error as Error).message).toMatch(/^Request too large \(HTTP 413\): the server refused \d+ bytes/);
   });
 });
+
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): redirects", (http) => {
+  /** Answers requests to `/mcp/` with their method, in session "s-1"; `/mcp` redirects there with `status`. */
+  const movedTo =
+    (status: number, location: string): Answer =>
+    (seen, res) => {
+      if (seen.url === "/mcp") {
+        res.writeHead(status, { location }).end();
+        return;
+      }
+      const { id, method } = seen.body ?? {};
+      if (id === undefined) res.writeHead(202).end();
+      else answerJson(res, { jsonrpc: "2.0", id, result: { method } }, { "mcp-session-id": "s-1" });
+    };
+
+  for (const status of [307, 308]) {
+    it(`follows a ${status} from /mcp to /mcp/ with the same POST, as servers mounted at /mcp/ answer`, async () => {
+      const { client, inbox, peer } = await open(http, movedTo(status, "/mcp/"));
+      await client.send(request(1, "initialize"));
+      await inbox.until((i) => i.messages.length === 1);
+      expect(inbox.messages[0]).toEqual({ jsonrpc: "2.0", id: 1, result: { method: "initialize" } });
+      expect(peer.seen.map((r) => `${r.method} ${r.url}`)).toEqual(["POST /mcp", "POST /mcp/"]);
+      expect(peer.seen[1]?.body).toEqual(peer.seen[0]?.body);
+      expect(client.sessionId).toBe("s-1");
+    });
+  }
+
+  it("gives up on a server that keeps redirecting, naming why", async () => {
+    const { client } = await open(http, (_seen, res) => res.writeHead(307, { location: "/mcp" }).end());
+    await expect(client.send(request(1, "initialize"))).rejects.toThrow(/redirect count exceeded/);
+  });
+
+  it("sends the Authorization header on to the same origin, not to another one", async () => {
+    const other = await startRawPeer((_seen, res) => answerJson(res, { jsonrpc: "2.0", id: 1, result: {} }));
+    try {
+      for (const [location, expected] of [
+        ["/mcp/", "Bearer secret-token"],
+        [other.url.href, undefined],
+      ] as const) {
+        await peer?.close();
+        peer = await startRawPeer(movedTo(307, location));
+        const client = new StreamableHttpClientTransport(peer.url, {
+          http,
+          headers: { authorization: "Bearer secret-token" },
+        });
+        clients.push(client);
+        const inbox = new Inbox(client);
+        await client.start();
+        await client.send(request(1, "initialize"));
+        await inbox.until((i) => i.messages.length === 1);
+        const last = (location === "/mcp/" ? peer.seen : other.seen).at(-1);
+        expect(last?.headers.authorization).toBe(expected);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
