@@ -29,9 +29,6 @@ import { ClientExchanges } from "./client-exchanges.js";
 import { type HttpAnswer, type HttpCarrier, type HttpPath, type HttpRequest, headerRecord } from "./client-http.js";
 import { carrierFor, type StreamableHttpClientOptions } from "./client-options.js";
 import { type EventSourceMessage, followStream, type ReconnectOptions, type StreamState } from "./client-sse.js";
-
-export type { StreamableHttpClientOptions };
-
 import {
   JSON_MEDIA_TYPE,
   LAST_EVENT_ID_HEADER,
@@ -41,6 +38,8 @@ import {
 } from "./constants.js";
 import { fetchFailure, StreamableHttpError } from "./errors.js";
 import { mediaTypeOf } from "./headers.js";
+
+export type { StreamableHttpClientOptions };
 
 /**
  * The client end of Streamable HTTP: every message is a POST to `url`; answers come as JSON or
