@@ -119,6 +119,16 @@ describe.each(HTTP_PATHS)("Streamable HTTP client (%s): a request over the serve
   });
 });
 
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): a server that never answers", (http) => {
+  it("close() fails a POST still waiting for its answer, and send does not wait on", async () => {
+    const { client, peer } = await open(http, () => {});
+    const sent = client.send(request(1, "tools/list")).catch((error: unknown) => error);
+    while (peer.seen.length === 0) await settle();
+    await client.close();
+    expect(await sent).toBeInstanceOf(StreamableHttpError);
+  });
+});
+
 describe.each(HTTP_PATHS)("Streamable HTTP client (%s): redirects", (http) => {
   /** Answers requests to `/mcp/` with their method, in session "s-1"; `/mcp` redirects there with `status`. */
   const movedTo =
