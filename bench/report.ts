@@ -1,10 +1,8 @@
 /** Renders a run as Markdown: machine, method, a summary of ratios, and one table per workload. */
-import type { ImplName } from "./impl/types.js";
+import { CONTESTANT_NAMES, type ContestantName } from "./contestants.js";
 import type { MachineInfo } from "./machine.js";
-import { type RunResults, valuesOf } from "./results.js";
-import { medianRatio, summarize } from "./stats.js";
-
-const COLUMNS: readonly ImplName[] = ["bare", "ours", "sdk-v1", "sdk-v2"];
+import { type RunResults, valuesOf, type WorkloadInfo } from "./results.js";
+import { median, medianRatio, ratio, summarize } from "./stats.js";
 
 /** 12,345 / 123 / 12.3 / 1.23; "—" for NaN. */
 export function formatNumber(value: number): string {
@@ -53,8 +51,8 @@ function summarySection(results: RunResults): string {
   const rows: string[][] = [];
   for (const workload of results.workloads) {
     for (const figure of workload.figures) {
-      const of = (impl: ImplName) => valuesOf(results, workload.id, figure.id, impl);
-      const ratio = (impl: ImplName, base: ImplName) => formatRatio(medianRatio(of(impl), of(base)));
+      const of = (impl: ContestantName) => valuesOf(results, workload.id, figure.id, impl);
+      const ratio = (impl: ContestantName, base: ContestantName) => formatRatio(medianRatio(of(impl), of(base)));
       rows.push([
         `${workload.title}: ${figure.label}`,
         `${figure.unit} (${figure.better} is better)`,
@@ -63,22 +61,58 @@ function summarySection(results: RunResults): string {
         ratio("sdk-v2", "bare"),
         ratio("ours", "sdk-v1"),
         ratio("ours", "sdk-v2"),
+        ratio("ours@bare", "bare"),
+        ratio("bare@ours", "bare"),
       ]);
     }
   }
-  return table(["figure", "unit", "ours ÷ bare", "v1 ÷ bare", "v2 ÷ bare", "ours ÷ v1", "ours ÷ v2"], rows);
+  return table(
+    [
+      "figure",
+      "unit",
+      "ours ÷ bare",
+      "v1 ÷ bare",
+      "v2 ÷ bare",
+      "ours ÷ v1",
+      "ours ÷ v2",
+      "our client ÷ bare (ours@bare)",
+      "our server ÷ bare (bare@ours)",
+    ],
+    rows,
+  );
+}
+
+/** The contestants that have a figure in `workload`, in the report's order. */
+function columnsOf(results: RunResults, workload: WorkloadInfo): ContestantName[] {
+  return CONTESTANT_NAMES.filter((name) =>
+    workload.figures.some((figure) => valuesOf(results, workload.id, figure.id, name).length > 0),
+  );
+}
+
+/** Per contestant, the median over the rounds of `figure ÷ base` of the same round. */
+function withinTable(results: RunResults, workload: WorkloadInfo, columns: readonly ContestantName[]): string {
+  const rows = (workload.within ?? []).map(({ label, figure, base }) => [
+    label,
+    ...columns.map((name) => {
+      const values = valuesOf(results, workload.id, figure, name);
+      const bases = valuesOf(results, workload.id, base, name);
+      return formatRatio(median(values.map((value, i) => ratio(value, bases[i]))));
+    }),
+  ]);
+  return table(["ratio", ...columns], rows);
 }
 
 function workloadSection(results: RunResults, index: number): string {
   const workload = results.workloads[index]!;
+  const columns = columnsOf(results, workload);
   const rows = workload.figures.map((figure) => [
     figure.label,
     figure.unit,
-    ...COLUMNS.map((impl) => cell(valuesOf(results, workload.id, figure.id, impl))),
+    ...columns.map((impl) => cell(valuesOf(results, workload.id, figure.id, impl))),
   ]);
-  return [`### ${workload.title}`, "", workload.description, "", table(["figure", "unit", ...COLUMNS], rows)].join(
-    "\n",
-  );
+  const parts = [`### ${workload.title}`, "", workload.description, "", table(["figure", "unit", ...columns], rows)];
+  if ((workload.within ?? []).length > 0) parts.push("", withinTable(results, workload, columns));
+  return parts.join("\n");
 }
 
 export function renderReport(results: RunResults): string {
@@ -97,8 +131,13 @@ export function renderReport(results: RunResults): string {
     "## Method",
     "",
     "Each implementation runs the same workloads with its own client and server: the server in a child process",
-    `(${loaderText(results)}; stdio, or Streamable HTTP on 127.0.0.1), the client in the bench process. Within a`,
-    "round every workload runs each implementation in turn, and the order rotates from round to round. Each loop",
+    `(${loaderText(results)}; stdio, or Streamable HTTP on 127.0.0.1), the client in the bench process. The HTTP`,
+    "workloads marked so also run two splits, so that client and server are judged apart: `ours@bare` is our client",
+    "against the bare server, `bare@ours` the bare client against our server. The bare baseline is the floor: over",
+    "HTTP its client is raw `node:http` with a keep-alive agent (no fetch, no web streams), each answer read whole,",
+    "and its server a bare `node:http` JSON-RPC responder (JSON answers unless a workload asks for SSE); our client",
+    "runs with its default HTTP path, `node:http`, and the SDK clients with `fetch`. Within a",
+    "round every workload runs each contestant in turn, and the order rotates from round to round. Each loop",
     "is bounded by a count and a time; the bounds named below are a full run's, which `--quick` and `--scale`",
     "shrink. Cells show the median over the rounds and, with more than one round, the",
     "spread (min–max). Ratios divide a figure by the other implementation's figure from the same round, then take",

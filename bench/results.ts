@@ -1,13 +1,15 @@
-/** The raw figures of a run: one value per round for each workload, figure and implementation. */
+/** The raw figures of a run: one value per round for each workload, figure and contestant. */
+import type { ContestantName } from "./contestants.js";
 import type { ImplName } from "./impl/types.js";
 import type { MachineInfo } from "./machine.js";
-import type { FigureSpec } from "./workloads/types.js";
+import type { FigureSpec, WithinRatio } from "./workloads/types.js";
 
 export interface WorkloadInfo {
   id: string;
   title: string;
   description: string;
   figures: readonly FigureSpec[];
+  within?: readonly WithinRatio[];
 }
 
 export interface RunResults {
@@ -18,24 +20,24 @@ export interface RunResults {
   compiled: boolean;
   implementations: { name: ImplName; label: string }[];
   workloads: WorkloadInfo[];
-  /** values[workload][figure][implementation][round]; NaN for a run that failed. */
-  values: Record<string, Record<string, Partial<Record<ImplName, number[]>>>>;
+  /** values[workload][figure][contestant][round]; NaN for a run that failed. */
+  values: Record<string, Record<string, Partial<Record<ContestantName, number[]>>>>;
   /** One line per failed run: round, workload, implementation and the error. */
   failures: string[];
   machineAtStart: MachineInfo;
   machineAtEnd: MachineInfo;
 }
 
-/** The per-round values of one figure for one implementation ([] when it was not run). */
-export function valuesOf(results: RunResults, workload: string, figure: string, impl: ImplName): number[] {
+/** The per-round values of one figure for one contestant ([] when it was not run). */
+export function valuesOf(results: RunResults, workload: string, figure: string, impl: ContestantName): number[] {
   return results.values[workload]?.[figure]?.[impl] ?? [];
 }
 
-/** Records one round's figures for one implementation. */
+/** Records one round's figures for one contestant. */
 export function record(
   results: RunResults,
   workload: WorkloadInfo,
-  impl: ImplName,
+  impl: ContestantName,
   figures: Record<string, number>,
 ): void {
   const byFigure = results.values[workload.id] ?? {};

@@ -1,13 +1,14 @@
 /**
- * `npm run bench`: runs every workload for every implementation, alternating implementations
- * within each round, and writes a Markdown report to bench/results/<date>.md and latest.md.
+ * `npm run bench`: runs every workload for every contestant (each implementation, and for some
+ * workloads our client and server each against the bare one), alternating them within each
+ * round, and writes a Markdown report to bench/results/<date>.md and latest.md.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./args.js";
+import { type Contestant, contestantsFor } from "./contestants.js";
 import { IMPLEMENTATIONS } from "./impl/index.js";
 import { COMPILED, ROOT } from "./impl/process.js";
-import type { Implementation } from "./impl/types.js";
 import { machineInfo } from "./machine.js";
 import { renderReport } from "./report.js";
 import { type RunResults, record } from "./results.js";
@@ -17,8 +18,8 @@ const RESULTS_DIR = `${ROOT}bench/results`;
 /** ms one workload may take for one implementation before it counts as failed. */
 const RUN_TIMEOUT_MS = 10 * 60_000;
 
-/** The implementations in the order of round `round`: the same cycle, starting one further on. */
-function rotated(impls: readonly Implementation[], round: number): Implementation[] {
+/** The contestants in the order of round `round`: the same cycle, starting one further on. */
+function rotated(impls: readonly Contestant[], round: number): Contestant[] {
   const shift = round % impls.length;
   return [...impls.slice(shift), ...impls.slice(0, shift)];
 }
@@ -46,7 +47,13 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     scale: options.scale,
     compiled: COMPILED,
     implementations: impls.map(({ name, label }) => ({ name, label })),
-    workloads: workloads.map(({ id, title, description, figures }) => ({ id, title, description, figures })),
+    workloads: workloads.map(({ id, title, description, figures, within }) => ({
+      id,
+      title,
+      description,
+      figures,
+      ...(within === undefined ? {} : { within }),
+    })),
     values: {},
     failures: [],
     machineAtStart: machineInfo(),
@@ -54,16 +61,16 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   };
   for (let round = 0; round < options.rounds; round++) {
     for (const workload of workloads) {
-      for (const impl of rotated(impls, round)) {
+      for (const contestant of rotated(contestantsFor(workload, impls), round)) {
         let figures: Record<string, number> = {};
         try {
-          figures = await withTimeout(workload.run(impl, { factor: options.scale }), RUN_TIMEOUT_MS);
+          figures = await withTimeout(workload.run(contestant, { factor: options.scale }), RUN_TIMEOUT_MS);
         } catch (error) {
-          results.failures.push(`round ${round + 1}, ${workload.id}, ${impl.name}: ${String(error)}`);
+          results.failures.push(`round ${round + 1}, ${workload.id}, ${contestant.name}: ${String(error)}`);
         }
-        record(results, workload, impl.name, figures);
+        record(results, workload, contestant.name, figures);
         const shown = workload.figures.map((f) => `${f.id}=${(figures[f.id] ?? Number.NaN).toFixed(2)}`);
-        log(`round ${round + 1}/${options.rounds} ${workload.id} ${impl.name}: ${shown.join(" ")}`);
+        log(`round ${round + 1}/${options.rounds} ${workload.id} ${contestant.name}: ${shown.join(" ")}`);
       }
     }
   }

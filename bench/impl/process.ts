@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Command } from "./types.js";
+import type { AnswerForm, Command } from "./types.js";
 
 /** The nearest folder above `from` holding a package.json. */
 function packageRoot(from: string): string {
@@ -55,9 +55,17 @@ export interface HttpServerProcess {
 
 const START_TIMEOUT_MS = 60_000;
 
-/** Runs an HTTP server entry with `--expose-gc` and resolves once it printed its port. */
-export function startHttpServer(path: string): Promise<HttpServerProcess> {
-  const { command, args } = serverCommand(path, ["--expose-gc"]);
+/**
+ * Runs an HTTP server entry with `--expose-gc` and resolves once it printed its port; `answers`
+ * says how it answers a POST (see `AnswerForm`).
+ */
+export function startHttpServer(path: string, answers: AnswerForm = "default"): Promise<HttpServerProcess> {
+  const command = serverCommand(path, ["--expose-gc"]);
+  const args = answers === "default" ? command.args : [...command.args, "--answers", answers];
+  return spawnHttpServer(path, command.command, args);
+}
+
+function spawnHttpServer(path: string, command: string, args: string[]): Promise<HttpServerProcess> {
   const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit", "ipc"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return new Promise<HttpServerProcess>((resolve, reject) => {

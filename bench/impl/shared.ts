@@ -6,6 +6,14 @@
 /** The revision every client asks for; all four implementations speak it. */
 export const PROTOCOL_VERSION = "2025-11-25";
 
+/** The stateless revision of the 2026 rows; ours, SDK v2 and bare speak it (SDK v1 does not). */
+export const STATELESS_VERSION = "2026-07-28";
+
+/** The `_meta` keys of a 2026-07-28 request (spec 2026-07-28: basic/versioning). */
+export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+
 export const ECHO_TOOL = "echo";
 export const ASK_TOOL = "ask";
 

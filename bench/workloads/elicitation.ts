@@ -14,7 +14,7 @@ export const elicitation: Workload = {
   title: "Form elicitation round trip (stdio)",
   description: `tools/call of "ask", whose handler sends elicitation/create and returns the client's answer; one at a time, up to ${TIME_MS} ms after ${WARMUP} warm-up round trips.`,
   figures: [{ id: "round-trips", label: "round trips", unit: "per s", better: "higher" }],
-  async run(impl, scale: Scale) {
+  async run({ client: impl }, scale: Scale) {
     const session = await impl.openStdio(serverCommand(impl.stdioServer));
     const ask = async () => {
       const answer = await session.ask();

@@ -14,12 +14,13 @@ export const httpCalls: Workload = {
   id: "http-calls",
   title: "Streamable HTTP: tools/call throughput",
   description: `Echo of "hello"; each server's default answer form (SSE for the SDKs and ours, JSON for bare); up to ${TIME_MS} ms per figure after a warm-up.`,
+  splits: true,
   figures: [
     { id: "one-client", label: "1 client, 1 in flight", unit: "calls/s", better: "higher" },
     { id: "many-clients", label: `${CLIENTS} clients (own sessions)`, unit: "calls/s", better: "higher" },
   ],
-  async run(impl, scale: Scale) {
-    const server = await startHttpServer(impl.httpServer);
+  async run({ client: impl, server: served }, scale: Scale) {
+    const server = await startHttpServer(served.httpServer);
     const sessions: HttpSession[] = [];
     try {
       const first = await impl.openHttp(server.url);

@@ -10,9 +10,10 @@ export const httpSessions: Workload = {
   title: "Streamable HTTP: session setup",
   description:
     "initialize + notifications/initialized + DELETE, one session at a time, through each client (the SDK clients and ours also open their GET stream after initialized; bare does not).",
+  splits: true,
   figures: [{ id: "setup", label: "session setup and teardown", unit: "sessions/s", better: "higher" }],
-  async run(impl, scale: Scale) {
-    const server = await startHttpServer(impl.httpServer);
+  async run({ client: impl, server: served }, scale: Scale) {
+    const server = await startHttpServer(served.httpServer);
     const lifetime = async () => {
       const session = await impl.openHttp(server.url);
       await session.close();

@@ -2,7 +2,9 @@
 import { elicitation } from "./elicitation.js";
 import { httpCalls } from "./http-calls.js";
 import { httpMemory } from "./http-memory.js";
+import { httpPayload } from "./http-payload.js";
 import { httpSessions } from "./http-sessions.js";
+import { httpStateless } from "./http-stateless.js";
 import { stdioCalls } from "./stdio-calls.js";
 import { stdioColdStart } from "./stdio-cold-start.js";
 import { stdioPayload } from "./stdio-payload.js";
@@ -14,6 +16,8 @@ export const WORKLOADS: readonly Workload[] = [
   stdioColdStart,
   httpCalls,
   httpSessions,
+  httpStateless,
+  httpPayload,
   httpMemory,
   elicitation,
 ];

@@ -29,7 +29,7 @@ export const stdioCalls: Workload = {
     unit: "calls/s",
     better: "higher" as const,
   })),
-  async run(impl, scale: Scale) {
+  async run({ client: impl }, scale: Scale) {
     const session = await impl.openStdio(serverCommand(impl.stdioServer));
     try {
       await runBounded({ count: scaledCount(WARMUP, scale), timeMs: TIME_MS, workers: 16 }, () =>

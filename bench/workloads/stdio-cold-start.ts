@@ -12,7 +12,7 @@ export const stdioColdStart: Workload = {
   title: "stdio: cold start",
   description: `Spawn of the server process -> initialize -> first tools/list answered; the median of up to ${REPEATS} starts per round.`,
   figures: [{ id: "cold-start", label: "spawn to first tools/list", unit: "ms", better: "lower" }],
-  async run(impl, scale: Scale) {
+  async run({ client: impl }, scale: Scale) {
     const samples: number[] = [];
     await runBounded({ count: scaledCount(REPEATS, scale), timeMs: TIME_MS }, async () => {
       const started = performance.now();

@@ -17,7 +17,7 @@ export const stdioPayload: Workload = {
   description:
     "One echo at a time of an ASCII string of each size (the answer's length is checked); one warm-up call per size.",
   figures: SIZES.map(({ id, label }) => ({ id, label, unit: "ms/call", better: "lower" as const })),
-  async run(impl, scale: Scale) {
+  async run({ client: impl }, scale: Scale) {
     const session = await impl.openStdio(serverCommand(impl.stdioServer));
     try {
       const figures: Record<string, number> = {};

@@ -1,5 +1,5 @@
-/** What a workload is: figures it produces, and how to run them once for one implementation. */
-import type { Implementation } from "../impl/types.js";
+/** What a workload is: figures it produces, and how to run them once for one contestant. */
+import type { Contestant } from "../contestants.js";
 
 export interface FigureSpec {
   /** Stable key within the workload, e.g. "inflight-16". */
@@ -10,6 +10,13 @@ export interface FigureSpec {
   unit: string;
   /** Which way is better, to read the ratios. */
   better: "higher" | "lower";
+}
+
+/** `figure ÷ base` for each contestant, reported with the median over the rounds. */
+export interface WithinRatio {
+  label: string;
+  figure: string;
+  base: string;
 }
 
 /** Multiplies every count and time bound; 1 for a full run, 0.1 for `--quick`. */
@@ -25,8 +32,14 @@ export interface Workload {
   /** One sentence on what is measured and how. */
   description: string;
   figures: readonly FigureSpec[];
+  /** Also run our client with the bare server and the bare client with ours (see `contestantsFor`). */
+  splits?: boolean;
+  /** Revision 2026-07-28 only: run by the implementations that speak it. */
+  stateless?: boolean;
+  /** Ratios of two of its figures within each contestant, e.g. how 32 MiB scales against 8 MiB. */
+  within?: readonly WithinRatio[];
   /** Runs every figure once; the values are keyed by figure id. */
-  run(impl: Implementation, scale: Scale): Promise<Record<string, number>>;
+  run(contestant: Contestant, scale: Scale): Promise<Record<string, number>>;
 }
 
 /** A count bound scaled down, never below 1. */

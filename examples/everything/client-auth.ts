@@ -46,7 +46,7 @@ export async function authorizedScenario(url: URL): Promise<void> {
     version ? { protocolVersion: version } : {},
   );
   client.onerror = (error) => say(`client error: ${error.message}`);
-  await client.connect(new StreamableHttpClientTransport(url, { fetch: auth.fetch }));
+  await client.connect(new StreamableHttpClientTransport(url, { authorization: auth }));
   try {
     const tools = client.serverCapabilities?.tools === undefined ? [] : await client.listAllTools();
     say(`tools: ${tools.map((tool) => tool.name).join(", ") || "(none)"}`);

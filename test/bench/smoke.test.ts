@@ -53,3 +53,25 @@ it(
     }
   },
 );
+
+it(
+  "runs the HTTP throughput workload for ours and bare, with both splits, and reports a number for each",
+  { timeout: 180_000 },
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bench-smoke-"));
+    try {
+      const json = join(dir, "results.json");
+      const args = ["--only", "ours,bare", "--workloads", "http-calls", "--rounds", "1", "--scale", "0.005"];
+      const { code, stderr } = await run([...args, "--no-write", "--json", json]);
+      expect(code, stderr).toBe(0);
+      const results = JSON.parse(await readFile(json, "utf8")) as RunResults;
+      expect(results.failures).toEqual([]);
+      for (const byContestant of Object.values(results.values["http-calls"] ?? {})) {
+        expect(Object.keys(byContestant).sort()).toEqual(["bare", "bare@ours", "ours", "ours@bare"]);
+        for (const [value] of Object.values(byContestant)) expect(value).toBeGreaterThan(0);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);

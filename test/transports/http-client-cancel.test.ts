@@ -3,26 +3,33 @@
  * is not a transport failure. When the server then ends that request's SSE stream without a
  * response, as it should, nothing reaches `onerror`; a stream the server cuts short still does.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
+import type { HttpPath } from "../../src/transports/http/client-http.js";
+import { HTTP_PATHS } from "./http-client-peer.js";
+import { type HttpProxy, startProxy } from "./http-client-proxy.js";
 import { type EchoServer, startEchoServer } from "./http-fixtures.js";
 
 let echo: EchoServer | undefined;
+let proxy: HttpProxy | undefined;
 const sessions: JsonRpcSession[] = [];
 afterEach(async () => {
   for (const session of sessions.splice(0)) await session.close();
+  await proxy?.close();
+  proxy = undefined;
   await echo?.close();
   echo = undefined;
 });
 
 /**
- * A fetch that tells when the answer to the `progress` request arrived and when its body
- * ended (or its fetch was aborted), and holds a cancellation until then (so that the server
- * has the request it is told to cancel, whatever the timing).
+ * A session through a proxy that tells when the answer to the `progress` request reached the
+ * client and when the client's end of it closed (read to its end or given up), and holds a
+ * cancellation until the answer is there (so that the server has the request it is told to
+ * cancel, whatever the timing).
  */
-function watchingFetch() {
+async function openSession(http: HttpPath) {
   let answered!: () => void;
   const arrived = new Promise<void>((resolve) => {
     answered = resolve;
@@ -31,48 +38,17 @@ function watchingFetch() {
   const ended = new Promise<void>((resolve) => {
     finish = resolve;
   });
-  const fetchFn: typeof fetch = async (input, init) => {
-    const body = String(init?.body ?? "");
-    if (body.includes('"notifications/cancelled"')) await arrived;
-    if (!body.includes('"progress"')) return fetch(input, init);
-    let response: Response;
-    try {
-      response = await fetch(input, init);
-    } catch (error) {
-      // The client gave up before the answer came: nothing more will arrive.
-      answered();
-      finish();
-      throw error;
-    }
-    answered();
-    if (response.body === null) return response;
-    const reader = response.body.getReader();
-    const watched = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            finish();
-            controller.close();
-          } else controller.enqueue(value);
-        } catch (error) {
-          finish();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        finish();
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(watched, { status: response.status, headers: response.headers });
-  };
-  return { fetchFn, arrived, ended };
-}
-
-async function openSession(fetchFn: typeof fetch) {
   echo = await startEchoServer();
-  const transport = new StreamableHttpClientTransport(echo.url, { fetch: fetchFn });
+  proxy = await startProxy(echo.url, {
+    before: (request) => (request.body.includes('"notifications/cancelled"') ? arrived : undefined),
+    answered: (request) => {
+      if (request.body.includes('"progress"')) answered();
+    },
+    ended: (request) => {
+      if (request.body.includes('"progress"')) finish();
+    },
+  });
+  const transport = new StreamableHttpClientTransport(proxy.url, { http });
   const session = new JsonRpcSession();
   sessions.push(session);
   const errors: Error[] = [];
@@ -81,7 +57,7 @@ async function openSession(fetchFn: typeof fetch) {
   await session.request("initialize", { protocolVersion: "2025-11-25", capabilities: {} });
   transport.setProtocolVersion("2025-11-25");
   await session.notify("notifications/initialized");
-  return { session, errors };
+  return { session, errors, arrived, ended };
 }
 
 /** Lets the transport finish with a stream that ended: a few turns of the event loop. */
@@ -89,10 +65,9 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-describe("Streamable HTTP client: requests the client gave up on", () => {
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): requests the client gave up on", (http) => {
   it("an aborted request is not reported when the server ends its stream", async () => {
-    const { fetchFn, arrived, ended } = watchingFetch();
-    const { session, errors } = await openSession(fetchFn);
+    const { session, errors, arrived, ended } = await openSession(http);
     const abort = new AbortController();
     const outcome = session.request("progress", { key: "a" }, { signal: abort.signal }).catch((e: unknown) => e);
     await arrived;
@@ -105,10 +80,17 @@ describe("Streamable HTTP client: requests the client gave up on", () => {
   });
 
   it("a request that timed out is not reported when the server ends its stream", async () => {
-    const { fetchFn, ended } = watchingFetch();
-    const { session, errors } = await openSession(fetchFn);
-    const outcome = await session.request("progress", { key: "t" }, { timeoutMs: 1 }).catch((e: unknown) => e);
-    expect(outcome).toMatchObject({ code: "REQUEST_TIMEOUT" });
+    const { session, errors, arrived, ended } = await openSession(http);
+    // The request times out once the server has it, whatever the timing of the machine.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const outcome = session.request("progress", { key: "t" }, { timeoutMs: 1_000 }).catch((e: unknown) => e);
+      await arrived;
+      vi.advanceTimersByTime(1_000);
+      expect(await outcome).toMatchObject({ code: "REQUEST_TIMEOUT" });
+    } finally {
+      vi.useRealTimers();
+    }
     await ended;
     await settle();
     expect(errors).toEqual([]);
@@ -116,8 +98,7 @@ describe("Streamable HTTP client: requests the client gave up on", () => {
   });
 
   it("a stream the server ends without the response still fails the request and is reported", async () => {
-    const { fetchFn, arrived } = watchingFetch();
-    const { session, errors } = await openSession(fetchFn);
+    const { session, errors, arrived } = await openSession(http);
     const outcome = session.request("progress", { key: "cut" }).catch((e: unknown) => e);
     await arrived;
     await echo?.sessions[0]?.close();

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode, ProtocolError } from "../../src/jsonrpc/errors.js";
 import { JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
-import { answerJson, answerSse, type RawPeer, type SeenRequest, startRawPeer } from "./http-client-peer.js";
+import { answerJson, answerSse, HTTP_PATHS, type RawPeer, type SeenRequest, startRawPeer } from "./http-client-peer.js";
 
 const MiB = 1024 * 1024;
 const BLOB = "x".repeat(32 * MiB);
@@ -39,7 +39,7 @@ function answer(request: SeenRequest, res: ServerResponse): void {
 }
 
 async function open(
-  options: ConstructorParameters<typeof StreamableHttpClientTransport>[1] = {},
+  options: NonNullable<ConstructorParameters<typeof StreamableHttpClientTransport>[1]>,
   answerWith: typeof answer = answer,
 ) {
   peer = await startRawPeer(answerWith);
@@ -56,17 +56,17 @@ function outcome(session: JsonRpcSession, method: string): Promise<unknown> {
   return session.request(method, {}, { timeoutMs: 10_000 }).catch((error: unknown) => error);
 }
 
-describe("Streamable HTTP client: message size", () => {
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): message size", (http) => {
   for (const form of ["sse", "json"] as const) {
     it(`receives a 32 MiB message (${form}) whole under a raised maxMessageBytes`, async () => {
-      const { session, errors } = await open({ maxMessageBytes: 40 * MiB });
+      const { session, errors } = await open({ http, maxMessageBytes: 40 * MiB });
       const result = (await outcome(session, form)) as { blob?: string };
       expect(result.blob?.length).toBe(BLOB.length);
       expect(errors).toEqual([]);
     });
 
     it(`refuses a 32 MiB message (${form}) over the default limit, naming it, and serves the next request`, async () => {
-      const { session, errors } = await open();
+      const { session, errors } = await open({ http });
       const refused = await outcome(session, form);
       expect(refused).toBeInstanceOf(ProtocolError);
       expect(refused).toMatchObject({ code: ErrorCode.ConnectionClosed, data: { maxMessageBytes: 16 * MiB } });
@@ -79,7 +79,7 @@ describe("Streamable HTTP client: message size", () => {
   it("counts bytes, not characters: an event of 400 three-byte characters is over a limit of 1000 bytes", async () => {
     const euros = (request: SeenRequest, res: ServerResponse) =>
       answerSse(res, JSON.stringify({ jsonrpc: "2.0", id: request.body?.id, result: { text: "€".repeat(400) } }));
-    const { session } = await open({ maxMessageBytes: 1000 }, euros);
+    const { session } = await open({ http, maxMessageBytes: 1000 }, euros);
     expect(await outcome(session, "euros")).toMatchObject({ code: ErrorCode.ConnectionClosed });
   });
 
@@ -88,15 +88,15 @@ describe("Streamable HTTP client: message size", () => {
     const size = Buffer.byteLength(line(1, ""));
     const exact = (request: SeenRequest, res: ServerResponse) =>
       answerSse(res, line(request.body?.id, "€".repeat(100)));
-    const { session, errors } = await open({ maxMessageBytes: size + 300 }, exact);
+    const { session, errors } = await open({ http, maxMessageBytes: size + 300 }, exact);
     expect(await outcome(session, "exact")).toEqual({ pad: "€".repeat(100) });
     expect(errors).toEqual([]);
   });
 });
 
-describe("Streamable HTTP client: a JSON answer that cannot be read", () => {
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): a JSON answer that cannot be read", (http) => {
   it("fails the request at once with -32700 carrying the HTTP status, reports it, and serves the next request", async () => {
-    const { session, errors } = await open();
+    const { session, errors } = await open({ http });
     const refused = await outcome(session, "garbled");
     expect(refused).toBeInstanceOf(ProtocolError);
     expect(refused).toMatchObject({ code: ErrorCode.ParseError, data: { status: 200 } });
@@ -106,7 +106,7 @@ describe("Streamable HTTP client: a JSON answer that cannot be read", () => {
   });
 
   it("fails the request at once with the server's error when the answer is an error with id null", async () => {
-    const { session, errors } = await open();
+    const { session, errors } = await open({ http });
     const refused = await outcome(session, "refused");
     expect(refused).toBeInstanceOf(ProtocolError);
     expect(refused).toMatchObject({ code: ErrorCode.InvalidRequest, message: "Nope" });

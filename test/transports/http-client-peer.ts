@@ -8,6 +8,8 @@ import type { AddressInfo } from "node:net";
 
 export interface SeenRequest {
   method: string;
+  /** The request target: path and query. */
+  url: string;
   headers: IncomingMessage["headers"];
   /** The body parsed as JSON, or `undefined` when it was empty. */
   body: { id?: unknown; method?: string } | undefined;
@@ -20,6 +22,8 @@ export interface RawPeer {
   seen: SeenRequest[];
   /** Resolves once `count` answers have been written to their end. */
   answered(count: number): Promise<void>;
+  /** Calls `listener` for each TCP connection the peer accepts from now on. */
+  onConnection(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -34,6 +38,7 @@ export async function startRawPeer(answer: Answer): Promise<RawPeer> {
       const text = Buffer.concat(chunks).toString("utf8");
       const request: SeenRequest = {
         method: req.method ?? "",
+        url: req.url ?? "",
         headers: req.headers,
         body: text === "" ? undefined : (JSON.parse(text) as SeenRequest["body"]),
       };
@@ -50,6 +55,9 @@ export async function startRawPeer(answer: Answer): Promise<RawPeer> {
   return {
     url: new URL(`http://127.0.0.1:${port}/mcp`),
     seen,
+    onConnection(listener) {
+      server.on("connection", listener);
+    },
     async answered(count) {
       while (finished < count) await new Promise<void>((resolve) => waiters.push(resolve));
     },
@@ -78,3 +86,6 @@ export function answerSse(res: ServerResponse, text: string): void {
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 }
+
+/** The client transport's two HTTP paths; the client tests run on each. */
+export const HTTP_PATHS = ["node", "fetch"] as const;

@@ -1,14 +1,14 @@
 /**
  * Streamable HTTP client against statuses servers in the field answer: 413 for a body over
- * their limit, 400, 404 or 406 instead of 405 for the optional GET stream, and 410 to a
- * resumption of that stream whose events they dropped.
+ * their limit, and 400, 404 or 406 instead of 405 for the optional GET stream.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
+import type { HttpPath } from "../../src/transports/http/client-http.js";
 import { StreamableHttpError } from "../../src/transports/http/errors.js";
 import { Inbox } from "./contract.js";
-import { type Answer, answerJson, type RawPeer, settle, startRawPeer } from "./http-client-peer.js";
+import { type Answer, answerJson, HTTP_PATHS, type RawPeer, settle, startRawPeer } from "./http-client-peer.js";
 
 let peer: RawPeer | undefined;
 const clients: StreamableHttpClientTransport[] = [];
@@ -18,9 +18,10 @@ afterEach(async () => {
   peer = undefined;
 });
 
-async function open(answer: Answer) {
+async function open(http: HttpPath, answer: Answer) {
   peer = await startRawPeer(answer);
   const client = new StreamableHttpClientTransport(peer.url, {
+    http,
     reconnect: { maxRetries: 0, initialDelayMs: 1, maxDelayMs: 1 },
   });
   clients.push(client);
@@ -53,10 +54,10 @@ function inSession(getStatus: number): Answer {
   };
 }
 
-describe("Streamable HTTP client: the optional GET stream", () => {
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): the optional GET stream", (http) => {
   for (const status of [400, 404, 405, 406]) {
     it(`takes ${status} to its GET as "no stream offered" and carries on with the session`, async () => {
-      const { client, inbox, peer } = await open(inSession(status));
+      const { client, inbox, peer } = await open(http, inSession(status));
       await client.send(request(1, "initialize"));
       await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
       await peer.answered(3);
@@ -73,7 +74,7 @@ describe("Streamable HTTP client: the optional GET stream", () => {
   }
 
   it("a POST's 404 on the session still ends it (positive control)", async () => {
-    const { client } = await open((seen, res) => {
+    const { client } = await open(http, (seen, res) => {
       if (seen.body?.method === "initialize")
         answerJson(res, { jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-1" });
       else res.writeHead(404).end();
@@ -85,9 +86,9 @@ describe("Streamable HTTP client: the optional GET stream", () => {
   });
 });
 
-describe("Streamable HTTP client: a request over the server's limit (413)", () => {
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): a request over the server's limit (413)", (http) => {
   it("names the server's limit when its JSON-RPC error gives it, and the size of the request", async () => {
-    const { client, inbox } = await open((seen, res) => {
+    const { client, inbox } = await open(http, (seen, res) => {
       if (seen.body?.method === "tools/call") {
         const body = {
           jsonrpc: "2.0",
@@ -111,14 +112,82 @@ describe("Streamable HTTP client: a request over the server's limit (413)", () =
   });
 
   it('says "request too large (HTTP 413)" when the server gives no limit', async () => {
-    const { client } = await open((_seen, res) => res.writeHead(413).end());
+    const { client } = await open(http, (_seen, res) => res.writeHead(413).end());
     const error = await client.send(request(1, "tools/call", { name: "echo" })).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 413 });
     expect((error as Error).message).toMatch(/^Request too large \(HTTP 413\): the server refused \d+ bytes/);
   });
 });
 
-describe("Streamable HTTP client: a GET stream the server cannot resume (410)", () => {
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): a server that never answers", (http) => {
+  it("close() fails a POST still waiting for its answer, and send does not wait on", async () => {
+    const { client, peer } = await open(http, () => {});
+    const sent = client.send(request(1, "tools/list")).catch((error: unknown) => error);
+    while (peer.seen.length === 0) await settle();
+    await client.close();
+    expect(await sent).toBeInstanceOf(StreamableHttpError);
+  });
+});
+
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): redirects", (http) => {
+  /** Answers requests to `/mcp/` with their method, in session "s-1"; `/mcp` redirects there with `status`. */
+  const movedTo =
+    (status: number, location: string): Answer =>
+    (seen, res) => {
+      if (seen.url === "/mcp") {
+        res.writeHead(status, { location }).end();
+        return;
+      }
+      const { id, method } = seen.body ?? {};
+      if (id === undefined) res.writeHead(202).end();
+      else answerJson(res, { jsonrpc: "2.0", id, result: { method } }, { "mcp-session-id": "s-1" });
+    };
+
+  for (const status of [307, 308]) {
+    it(`follows a ${status} from /mcp to /mcp/ with the same POST, as servers mounted at /mcp/ answer`, async () => {
+      const { client, inbox, peer } = await open(http, movedTo(status, "/mcp/"));
+      await client.send(request(1, "initialize"));
+      await inbox.until((i) => i.messages.length === 1);
+      expect(inbox.messages[0]).toEqual({ jsonrpc: "2.0", id: 1, result: { method: "initialize" } });
+      expect(peer.seen.map((r) => `${r.method} ${r.url}`)).toEqual(["POST /mcp", "POST /mcp/"]);
+      expect(peer.seen[1]?.body).toEqual(peer.seen[0]?.body);
+      expect(client.sessionId).toBe("s-1");
+    });
+  }
+
+  it("gives up on a server that keeps redirecting, naming why", async () => {
+    const { client } = await open(http, (_seen, res) => res.writeHead(307, { location: "/mcp" }).end());
+    await expect(client.send(request(1, "initialize"))).rejects.toThrow(/redirect count exceeded/);
+  });
+
+  it("sends the Authorization header on to the same origin, not to another one", async () => {
+    const other = await startRawPeer((_seen, res) => answerJson(res, { jsonrpc: "2.0", id: 1, result: {} }));
+    try {
+      for (const [location, expected] of [
+        ["/mcp/", "Bearer secret-token"],
+        [other.url.href, undefined],
+      ] as const) {
+        await peer?.close();
+        peer = await startRawPeer(movedTo(307, location));
+        const client = new StreamableHttpClientTransport(peer.url, {
+          http,
+          headers: { authorization: "Bearer secret-token" },
+        });
+        clients.push(client);
+        const inbox = new Inbox(client);
+        await client.start();
+        await client.send(request(1, "initialize"));
+        await inbox.until((i) => i.messages.length === 1);
+        const last = (location === "/mcp/" ? peer.seen : other.seen).at(-1);
+        expect(last?.headers.authorization).toBe(expected);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): a GET stream the server cannot resume (410)", (http) => {
   /** A session "s-1" whose GET stream sends `notifications/first` with id e-1 and ends; a resume gets `resumeStatus`. */
   function resumable(resumeStatus: number): Answer {
     let gets = 0;
@@ -148,6 +217,7 @@ describe("Streamable HTTP client: a GET stream the server cannot resume (410)", 
   async function openResumable(resumeStatus: number) {
     peer = await startRawPeer(resumable(resumeStatus));
     const client = new StreamableHttpClientTransport(peer.url, {
+      http,
       reconnect: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 1 },
     });
     clients.push(client);

@@ -5,15 +5,22 @@ import { StreamableHttpClientTransport } from "../../src/transports/http/client.
 import { StreamableHttpError } from "../../src/transports/http/errors.js";
 import { MemoryEventStore } from "../../src/transports/http/event-store.js";
 import { Inbox } from "./contract.js";
+import { HTTP_PATHS } from "./http-client-peer.js";
+import { type HttpProxy, startProxy } from "./http-client-proxy.js";
 import { type EchoServer, initializeRequest, startEchoServer } from "./http-fixtures.js";
 
 let echo: EchoServer | undefined;
+let proxy: HttpProxy | undefined;
 const clients: StreamableHttpClientTransport[] = [];
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
+  await proxy?.close();
+  proxy = undefined;
   await echo?.close();
   echo = undefined;
 });
+
+type ClientOptions = NonNullable<ConstructorParameters<typeof StreamableHttpClientTransport>[1]>;
 
 async function start(options: Parameters<typeof startEchoServer>[0] = {}): Promise<EchoServer> {
   echo = await startEchoServer(options);
@@ -22,7 +29,7 @@ async function start(options: Parameters<typeof startEchoServer>[0] = {}): Promi
 
 async function connect(
   url: URL,
-  options: ConstructorParameters<typeof StreamableHttpClientTransport>[1] = {},
+  options: ClientOptions,
 ): Promise<{ client: StreamableHttpClientTransport; inbox: Inbox }> {
   const client = new StreamableHttpClientTransport(url, options);
   clients.push(client);
@@ -56,10 +63,10 @@ async function handshake(client: StreamableHttpClientTransport, inbox: Inbox, ve
   return result;
 }
 
-describe("Streamable HTTP client transport", () => {
+describe.each(HTTP_PATHS)("Streamable HTTP client transport (%s)", (http) => {
   it("round-trips through a server: session id kept and sent back with the protocol version", async () => {
     const { url, extras } = await start();
-    const { client, inbox } = await connect(url);
+    const { client, inbox } = await connect(url, { http });
     const init = await handshake(client, inbox);
     expect(init).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25" } });
     expect(client.sessionId).toMatch(/^[\x21-\x7e]+$/);
@@ -78,7 +85,7 @@ describe("Streamable HTTP client transport", () => {
 
   it("opens the GET stream after initialization and receives unrelated server messages on it", async () => {
     const { url } = await start();
-    const { client, inbox } = await connect(url);
+    const { client, inbox } = await connect(url, { http });
     await handshake(client, inbox);
     await vi.waitFor(() => expect(echo?.sessions[0]?.busy).toBe(true));
     await call(client, inbox, 2, "announce", { count: 2 });
@@ -91,7 +98,7 @@ describe("Streamable HTTP client transport", () => {
 
   it("receives a server-to-client request on the request's SSE stream and answers it", async () => {
     const { url } = await start();
-    const { client, inbox } = await connect(url);
+    const { client, inbox } = await connect(url, { http });
     await handshake(client, inbox);
     await client.send({ jsonrpc: "2.0", id: 3, method: "ask", params: { question: "q" } });
     await inbox.until((i) => i.messages.some((m) => "method" in m && m.method === "sampling/createMessage"));
@@ -101,7 +108,7 @@ describe("Streamable HTTP client transport", () => {
 
   it("handles JSON answers from a server in JSON response mode", async () => {
     const { url } = await start({ enableJsonResponse: true });
-    const { client, inbox } = await connect(url);
+    const { client, inbox } = await connect(url, { http });
     await handshake(client, inbox);
     expect(await call(client, inbox, 2, "echo", { n: 1 })).toEqual({
       jsonrpc: "2.0",
@@ -112,11 +119,11 @@ describe("Streamable HTTP client transport", () => {
 
   it("continues an existing session when given its id", async () => {
     const { url, extras, sessions } = await start();
-    const first = await connect(url);
+    const first = await connect(url, { http });
     await handshake(first.client, first.inbox);
     const sessionId = first.client.sessionId;
 
-    const { client, inbox } = await connect(url, { sessionId });
+    const { client, inbox } = await connect(url, { http, sessionId });
     client.setProtocolVersion("2025-11-25");
     expect(await call(client, inbox, 10, "echo")).toEqual({ jsonrpc: "2.0", id: 10, result: { echo: {} } });
     expect(extras.at(-1)?.sessionId).toBe(sessionId);
@@ -127,20 +134,19 @@ describe("Streamable HTTP client transport", () => {
     const closed = await startEchoServer();
     const url = closed.url;
     await closed.close();
-    const client = new StreamableHttpClientTransport(url);
+    const client = new StreamableHttpClientTransport(url, { http });
     await client.start();
     const failure = await client.send(initializeRequest(1)).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StreamableHttpError);
     expect((failure as StreamableHttpError).status).toBeUndefined();
-    expect((failure as Error).message).toMatch(
-      /^POST http:\/\/127\.0\.0\.1:\d+\/mcp failed: fetch failed: .*ECONNREFUSED/,
-    );
+    const why = http === "fetch" ? "fetch failed: .*ECONNREFUSED" : "connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+$";
+    expect((failure as Error).message).toMatch(new RegExp(`^POST http://127\\.0\\.0\\.1:\\d+/mcp failed: ${why}`));
     await client.close();
   });
 
   it("sends DELETE for its session on close and fires onclose once", async () => {
     const { url, server } = await start();
-    const { client, inbox } = await connect(url);
+    const { client, inbox } = await connect(url, { http });
     await handshake(client, inbox);
     expect(server.sessionCount).toBe(1);
     await client.close();
@@ -157,16 +163,26 @@ describe("Streamable HTTP client transport", () => {
       if (init?.signal) signals.add(init.signal);
       return fetch(input, init);
     };
-    const { client, inbox } = await connect(url, { fetch: recording });
-    await handshake(client, inbox);
-    for (let id = 2; id < 202; id++) await call(client, inbox, id, "echo", { id });
-    const most = Math.max(...[...signals].map((signal) => getEventListeners(signal, "abort").length));
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const { client, inbox } = await connect(url, http === "fetch" ? { fetch: recording } : { http });
+      await handshake(client, inbox);
+      for (let id = 2; id < 202; id++) await call(client, inbox, id, "echo", { id });
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    const most = Math.max(0, ...[...signals].map((signal) => getEventListeners(signal, "abort").length));
     expect(most).toBeLessThan(10);
   });
 
   it("close() ends a POST stream still waiting for its response", async () => {
     const { url } = await start();
-    const { client, inbox } = await connect(url);
+    const { client, inbox } = await connect(url, { http });
     await handshake(client, inbox);
     await client.send({ jsonrpc: "2.0", id: 2, method: "progress", params: { key: "never" } });
     await inbox.until((i) => i.messages.some((m) => "method" in m && m.method === "notifications/progress"));
@@ -177,7 +193,7 @@ describe("Streamable HTTP client transport", () => {
 
   it("reports an ended session as sessionExpired, forgets it, and can initialize again", async () => {
     const { url } = await start();
-    const { client, inbox } = await connect(url);
+    const { client, inbox } = await connect(url, { http });
     await call(client, inbox, 1, "initialize", initializeRequest(1).params);
     const oldSession = client.sessionId ?? "";
     await fetch(url, { method: "DELETE", headers: { "mcp-session-id": oldSession } });
@@ -195,7 +211,10 @@ describe("Streamable HTTP client transport", () => {
 
   it("reports through onerror when the GET stream cannot reopen, and leaves ending the session to a POST's 404", async () => {
     const { url, sessions } = await start();
-    const { client, inbox } = await connect(url, { reconnect: { maxRetries: 2, initialDelayMs: 5, maxDelayMs: 5 } });
+    const { client, inbox } = await connect(url, {
+      http,
+      reconnect: { maxRetries: 2, initialDelayMs: 5, maxDelayMs: 5 },
+    });
     await handshake(client, inbox);
     await vi.waitFor(() => expect(sessions[0]?.busy).toBe(true));
     await sessions[0]?.close();
@@ -209,7 +228,7 @@ describe("Streamable HTTP client transport", () => {
 
   it("surfaces other HTTP failures as StreamableHttpError with the server's message", async () => {
     const { url } = await start({ maxBodyBytes: 200 });
-    const { client } = await connect(url);
+    const { client } = await connect(url, { http });
     const error = await client
       .send({ jsonrpc: "2.0", id: 1, method: "echo", params: { text: "x".repeat(500) } })
       .catch((e: unknown) => e);
@@ -219,7 +238,7 @@ describe("Streamable HTTP client transport", () => {
 
   it("treats 405 on GET from a stateless server as no standalone stream", async () => {
     const { url } = await start({ sessionIdGenerator: undefined });
-    const { client, inbox } = await connect(url);
+    const { client, inbox } = await connect(url, { http });
     await handshake(client, inbox);
     expect(client.sessionId).toBeUndefined();
     expect(await call(client, inbox, 2, "echo")).toMatchObject({ id: 2 });
@@ -228,45 +247,27 @@ describe("Streamable HTTP client transport", () => {
 
   it("resumes a dropped SSE stream with Last-Event-ID and gets the response sent meanwhile", async () => {
     const { url } = await start({ eventStore: new MemoryEventStore() });
-    const lastEventIds: (string | null)[] = [];
     let cut = false;
-    const cuttingFetch: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      const headers = new Headers(init?.headers);
-      if (init?.method === "GET") lastEventIds.push(headers.get("last-event-id"));
-      if (cut || init?.method !== "POST" || !String(init.body).includes('"progress"')) return response;
-      cut = true;
-      return new Response(dropAfterFirstChunk(response.body), { status: response.status, headers: response.headers });
-    };
-    const { client, inbox } = await connect(url, {
-      fetch: cuttingFetch,
+    proxy = await startProxy(url, {
+      // The answer to the `progress` POST breaks after its first chunk, once.
+      cut: (request) => {
+        if (cut || request.method !== "POST" || !request.body.includes('"progress"')) return false;
+        cut = true;
+        return true;
+      },
+    });
+    const { client, inbox } = await connect(proxy.url, {
+      http,
       reconnect: { maxRetries: 3, initialDelayMs: 5, maxDelayMs: 20 },
     });
     await handshake(client, inbox);
     await client.send({ jsonrpc: "2.0", id: 5, method: "progress", params: { key: "r" } });
     await inbox.until((i) => i.messages.some((m) => "method" in m && m.method === "notifications/progress"));
-    await vi.waitFor(() => expect(lastEventIds.some((id) => id !== null)).toBe(true));
+    const resumed = () => proxy?.seen.some((r) => r.method === "GET" && r.headers["last-event-id"] !== undefined);
+    await vi.waitFor(() => expect(resumed()).toBe(true));
 
     await call(client, inbox, 6, "release", { key: "r" });
     expect(await answerTo(inbox, 5)).toEqual({ jsonrpc: "2.0", id: 5, result: { released: true } });
     expect(inbox.errors).toEqual([]);
   });
 });
-
-/** Passes the first chunk through, then fails as a broken connection would. */
-function dropAfterFirstChunk(body: ReadableStream<Uint8Array> | null): ReadableStream<Uint8Array> {
-  const reader = body?.getReader();
-  let first = true;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const chunk = first ? await reader?.read() : undefined;
-      first = false;
-      if (chunk?.value) {
-        controller.enqueue(chunk.value);
-        return;
-      }
-      await reader?.cancel();
-      controller.error(new TypeError("terminated"));
-    },
-  });
-}

@@ -5,7 +5,11 @@
 import { randomUUID } from "node:crypto";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { serveHttp } from "../http-host.js";
+import { answerForm } from "../server-args.js";
+import { MAX_MESSAGE_BYTES } from "../types.js";
 import { buildServer } from "./tools.js";
+
+const enableJsonResponse = answerForm() === "json";
 
 const transports = new Map<string, StreamableHTTPServerTransport>();
 
@@ -18,6 +22,8 @@ await serveHttp(async (req, res) => {
     return;
   }
   const transport = new StreamableHTTPServerTransport({
+    enableJsonResponse,
+    maxRequestBodySize: MAX_MESSAGE_BYTES,
     sessionIdGenerator: () => randomUUID(),
     onsessioninitialized: (id) => void transports.set(id, transport),
   });

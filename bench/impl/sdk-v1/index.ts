@@ -18,6 +18,9 @@ export const sdkV1: Implementation = {
   label: `@modelcontextprotocol/sdk ${packageVersion("@modelcontextprotocol/sdk")}`,
   stdioServer: entry("./stdio-server.ts", import.meta.url),
   httpServer: entry("./http-server.ts", import.meta.url),
+  // SDK v1 has no revision 2026-07-28.
+  statelessServer: undefined,
+  openStateless: undefined,
   async openStdio({ command, args }) {
     const client = newClient();
     await client.connect(new StdioClientTransport({ command, args, cwd: ROOT }));

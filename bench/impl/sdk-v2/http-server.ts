@@ -5,8 +5,12 @@
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { serveHttp } from "../http-host.js";
+import { answerForm } from "../server-args.js";
+import { MAX_MESSAGE_BYTES } from "../types.js";
 import { toWebRequest, writeWebResponse } from "./node-adapter.js";
 import { buildServer } from "./tools.js";
+
+const enableJsonResponse = answerForm() === "json";
 
 const transports = new Map<string, WebStandardStreamableHTTPServerTransport>();
 
@@ -20,6 +24,8 @@ await serveHttp(async (req, res) => {
     return;
   }
   const transport = new WebStandardStreamableHTTPServerTransport({
+    enableJsonResponse,
+    maxRequestBodySize: MAX_MESSAGE_BYTES,
     sessionIdGenerator: () => randomUUID(),
     onsessioninitialized: (id) => void transports.set(id, transport),
   });

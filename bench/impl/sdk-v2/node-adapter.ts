@@ -1,7 +1,8 @@
 /**
  * `node:http` in front of the SDK v2's web-standard transport (its own Node adapter is a
- * separate package, not installed): the body is read whole, the response body is written chunk
- * by chunk so that SSE events leave at once, and a closed connection cancels the stream.
+ * separate package, not installed): the body is read whole, an SSE response's head is sent at once and
+ * its body written chunk by chunk so that SSE events leave at once, and a closed connection
+ * cancels the stream.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
@@ -27,6 +28,8 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
     headers[name] = value;
   });
   res.writeHead(response.status, headers);
+  // An SSE stream may stay silent for long: its head goes out now, not with the first event.
+  if (headers["content-type"]?.startsWith("text/event-stream")) res.flushHeaders();
   if (response.body === null) {
     res.end();
     return;

@@ -6,12 +6,16 @@
  * request is sent again; a 403 `insufficient_scope` asks again for the scopes granted so far
  * plus the challenged ones (§ Scope Challenge Handling). Tokens near expiry are refreshed first.
  *
- * Plug it into the Streamable HTTP client transport through its `fetch` option:
+ * Plug it into the Streamable HTTP client transport through its `authorization` option, which
+ * works on both of its HTTP paths (`node:http` on Node.js, `fetch` elsewhere):
  *
  *   const auth = new McpAuthorization(url, { userAgent: loopbackUserAgent(openBrowser) });
- *   await client.connect(new StreamableHttpClientTransport(url, { fetch: auth.fetch }));
+ *   await client.connect(new StreamableHttpClientTransport(url, { authorization: auth }));
+ *
+ * `auth.fetch` is the same as a `fetch`, for the transport's `fetch` option or any other use.
  */
 import type * as oauth from "oauth4webapi";
+import type { AuthorizableAnswer, RequestAuthorization } from "../../transports/http/client-http.js";
 import { authorizationCodeGrant, refreshTokenGrant } from "./authorization-code.js";
 import { challengeParameter, discoverAuthorizationServer, resourceFromChallenge } from "./discovery.js";
 import { type ClientCredentials, type ClientIdentityOptions, clientFor } from "./registration.js";
@@ -38,17 +42,18 @@ export interface McpAuthorizationOptions extends Omit<ClientIdentityOptions, "si
   timeoutMs?: number;
   /** Scope step-ups tried for one request before its 403 is returned; default 2. */
   maxScopeUpgrades?: number;
-  /** The fetch the MCP requests go through; default the global `fetch`. */
+  /** The fetch that `McpAuthorization.fetch` sends through; default the global `fetch`. */
   fetch?: typeof fetch;
   /** The clock, epoch ms; default `Date.now`. */
   now?: () => number;
 }
 
 /**
- * The authorization state of one MCP server (`resource`, its MCP endpoint URL) and a `fetch` that
- * applies it. Concurrent requests that are refused together share one authorization.
+ * The authorization state of one MCP server (`resource`, its MCP endpoint URL), applied to the
+ * client transport's requests (`authorizeRequest`, its `authorization` option) or through a
+ * `fetch`. Concurrent requests that are refused together share one authorization.
  */
-export class McpAuthorization {
+export class McpAuthorization implements RequestAuthorization {
   /**
    * `fetch` with the token added and 401 / 403 `insufficient_scope` handled as described above
    * (a refused token with a refresh token is refreshed once before a new authorization). The
@@ -118,25 +123,54 @@ export class McpAuthorization {
     await this.#running;
   }
 
+  /**
+   * Sends one request to `url` with the current token (`send` is given the `Authorization`
+   * value, `Bearer <token>`, or `undefined` before the first authorization) and handles a 401 or
+   * a 403 `insufficient_scope` as `fetch` does: the refused answer is given up and `send` is
+   * called again with the new token. The token goes only to the origin of `resource`.
+   * @throws LoginError as `fetch` does.
+   */
+  async authorizeRequest<A extends AuthorizableAnswer>(
+    url: URL,
+    send: (authorization: string | undefined) => Promise<A>,
+  ): Promise<A> {
+    // The token is for this server only, whatever else the requests go to.
+    if (url.origin !== this.resource.origin) return send(undefined);
+    return this.#authorized(send);
+  }
+
   async #fetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-    const replayable = !(input instanceof Request) && (init.body == null || typeof init.body === "string");
-    // The token is for this server only, whatever else this fetch is used for.
     const target = new URL(input instanceof Request ? input.url : input);
     if (target.origin !== this.resource.origin) return this.#base(input, init);
+    const send = async (authorization: string | undefined) => {
+      const headers = new Headers(init.headers);
+      if (authorization !== undefined) headers.set("authorization", authorization);
+      return new FetchedAnswer(await this.#base(input, { ...init, headers }));
+    };
+    // A body that cannot be sent twice (a stream) gets its 401 / 403 back as is.
+    const replayable = !(input instanceof Request) && (init.body == null || typeof init.body === "string");
+    return (replayable ? await this.#authorized(send) : await send(await this.#bearer())).response;
+  }
+
+  /** `Bearer <token>` with the token to send now, or `undefined`. */
+  async #bearer(): Promise<string | undefined> {
+    const token = await this.accessToken();
+    return token === undefined ? undefined : `Bearer ${token}`;
+  }
+
+  async #authorized<A extends AuthorizableAnswer>(send: (authorization: string | undefined) => Promise<A>): Promise<A> {
     let refreshed = false;
     let authorized = false;
     let upgrades = 0;
     for (;;) {
       const token = await this.accessToken();
-      const headers = new Headers(init.headers);
-      if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
-      const response = await this.#base(input, { ...init, headers });
-      if (!replayable || (response.status !== 401 && response.status !== 403)) return response;
-      const challenge = bearerChallenge(response.headers.get("www-authenticate"));
+      const response = await send(token === undefined ? undefined : `Bearer ${token}`);
+      if (response.status !== 401 && response.status !== 403) return response;
+      const challenge = bearerChallenge(response.header("www-authenticate"));
       if (response.status === 401) {
         // A token that was just obtained and is refused at once will not do better a second time.
         if (authorized) return response;
-        await response.body?.cancel();
+        await response.cancel();
         // A refused token that can be refreshed is refreshed once before anyone is asked to log in.
         if (!refreshed && token !== undefined && this.#token?.refreshToken !== undefined) {
           refreshed = true;
@@ -154,7 +188,7 @@ export class McpAuthorization {
       if (upgrades >= (this.#options.maxScopeUpgrades ?? 2) || wanted.every((scope) => granted.has(scope))) {
         return response;
       }
-      await response.body?.cancel();
+      await response.cancel();
       await this.#renew(token, challenge, true);
       upgrades++;
       authorized = true;
@@ -239,6 +273,23 @@ export class McpAuthorization {
     const next = storedToken(renewed, { ...token, now: this.#now });
     this.#token = next.refreshToken === undefined ? { ...next, refreshToken: token.refreshToken } : next;
     await this.#store.put(this.#token);
+  }
+}
+
+/** A `Response` as the authorization loop reads it. */
+class FetchedAnswer implements AuthorizableAnswer {
+  constructor(readonly response: Response) {}
+
+  get status(): number {
+    return this.response.status;
+  }
+
+  header(name: string): string | null {
+    return this.response.headers.get(name);
+  }
+
+  async cancel(): Promise<void> {
+    await this.response.body?.cancel().catch(() => {});
   }
 }
 

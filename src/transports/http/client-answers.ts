@@ -7,6 +7,7 @@ import { ErrorCode } from "../../jsonrpc/errors.js";
 import { decodeFrame } from "../../jsonrpc/frame.js";
 import { isResponse, type JsonRpcMessage, type RequestId } from "../../jsonrpc/messages.js";
 import { cutText } from "../../jsonrpc/text.js";
+import type { HttpAnswer } from "./client-http.js";
 import { StreamableHttpError } from "./errors.js";
 
 /**
@@ -30,49 +31,60 @@ export class MessageTooLargeError extends StreamableHttpError {
   }
 }
 
+/** Non-streaming decoding keeps no state between calls, so one decoder serves every answer. */
+const UTF8 = new TextDecoder();
+
 /**
  * The body as text, read to at most `maxBytes`.
- * @throws MessageTooLargeError when `Content-Length` or the bytes read pass `maxBytes`; the body is cancelled.
+ * @throws MessageTooLargeError when `Content-Length` or the bytes read pass `maxBytes`; the body is given up.
  */
-export async function readBoundedText(response: Response, maxBytes: number): Promise<string> {
-  const body = response.body;
-  if (body === null) return "";
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+export async function readBoundedText(answer: HttpAnswer, maxBytes: number): Promise<string> {
+  const declared = Number(answer.header("content-length") ?? Number.NaN);
   if (declared > maxBytes) {
-    await body.cancel().catch(() => {});
-    throw new MessageTooLargeError(response.status, maxBytes, "a JSON answer");
+    await answer.cancel();
+    throw new MessageTooLargeError(answer.status, maxBytes, "a JSON answer");
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new MessageTooLargeError(response.status, maxBytes, "a JSON answer");
+  let over = false;
+  await answer.read((chunk) => {
+    if (over) return;
+    size += chunk.byteLength;
+    if (size <= maxBytes) chunks.push(chunk);
+    else {
+      over = true;
+      void answer.cancel();
     }
-    chunks.push(value);
-  }
-  // Joined once and decoded once, as `Response.text()` does; no Node API, so any runtime with fetch serves.
+  });
+  if (over) throw new MessageTooLargeError(answer.status, maxBytes, "a JSON answer");
+  const [first] = chunks;
+  if (first === undefined) return "";
+  if (chunks.length === 1) return UTF8.decode(first);
+  // Joined once and decoded once, as `Response.text()` does; no Node API, so any runtime serves.
   const joined = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
     joined.set(chunk, at);
     at += chunk.byteLength;
   }
-  return new TextDecoder().decode(joined);
+  return UTF8.decode(joined);
 }
 
+/** The runtime's own UTF-8 length of a string (Node, Bun and Deno have `Buffer`), when there is one. */
+const nativeUtf8Length = (globalThis as { Buffer?: { byteLength(text: string, encoding: "utf8"): number } }).Buffer
+  ?.byteLength;
+
 /**
- * The UTF-8 length of `text` in bytes, from its UTF-16 code units: a code unit below U+0080
- * takes 1 byte, below U+0800 2, a surrogate (half of a pair) 2, any other 3. Each unit takes at
- * most 3, so a text of at most `maxBytes / 3` units needs no count.
+ * Whether `text` takes more than `maxBytes` in UTF-8. Each UTF-16 code unit takes at most 3
+ * bytes, so a text of at most `maxBytes / 3` units needs no count; else the runtime counts
+ * natively where it can (a loop in JavaScript costs several ns per character, which a 32 MiB
+ * event made the largest cost of reading it), or the code units are counted: below U+0080 1
+ * byte, below U+0800 2, a surrogate (half of a pair) 2, any other 3.
  */
 export function exceedsUtf8Bytes(text: string, maxBytes: number): boolean {
   if (text.length * 3 <= maxBytes) return false;
   if (text.length > maxBytes) return true;
+  if (nativeUtf8Length !== undefined) return nativeUtf8Length(text, "utf8") > maxBytes;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
@@ -106,15 +118,15 @@ export function tooLargeFailure(error: MessageTooLargeError): AnswerFailure {
  * it is too large) and what to report.
  */
 export async function readJsonAnswer(
-  response: Response,
+  answer: HttpAnswer,
   maxBytes: number,
 ): Promise<
   { frame: { messages: JsonRpcMessage[]; batch: boolean } } | { failure: AnswerFailure; problem: StreamableHttpError }
 > {
-  const { status } = response;
+  const { status } = answer;
   let text: string;
   try {
-    text = await readBoundedText(response, maxBytes);
+    text = await readBoundedText(answer, maxBytes);
   } catch (error) {
     if (!(error instanceof MessageTooLargeError)) throw error;
     return { failure: tooLargeFailure(error), problem: error };
@@ -139,23 +151,18 @@ export type Refusal = { answer: JsonRpcMessage } | { error: StreamableHttpError 
  * the server's limit when its JSON-RPC error gives one in `data.maxBytes`.
  */
 export async function refusalOf(
-  response: Response,
+  answer: HttpAnswer,
   post: { url: URL; requestId: RequestId | undefined; sentSession: string | undefined; body: string; maxBytes: number },
 ): Promise<Refusal> {
-  const { status } = response;
+  const { status } = answer;
+  const text = await readBoundedText(answer, post.maxBytes).catch(() => "");
   if (post.requestId !== undefined && (status === 400 || (status === 404 && post.sentSession === undefined))) {
-    const answer = await errorAnswer(response.clone(), post.requestId, post.maxBytes);
-    if (answer !== undefined) {
-      await response.body?.cancel().catch(() => {});
-      return { answer };
-    }
+    const found = errorAnswer(text, post.requestId);
+    if (found !== undefined) return { answer: found };
   }
-  if (status === 413) {
-    return {
-      error: tooLargeError(new TextEncoder().encode(post.body).byteLength, await errorDetail(response, post.maxBytes)),
-    };
-  }
-  return { error: await httpFailure(response, post.url, post.maxBytes, post.sentSession !== undefined) };
+  const detail = errorDetail(text, answer.statusText);
+  if (status === 413) return { error: tooLargeError(new TextEncoder().encode(post.body).byteLength, detail) };
+  return { error: httpFailure(status, detail, post.url, post.sentSession !== undefined) };
 }
 
 /**
@@ -163,17 +170,11 @@ export async function refusalOf(
  * session ended (`sessionExpired`); a GET passes false, since a 404 to it may only mean "no
  * stream here".
  */
-export async function httpFailure(
-  response: Response,
-  url: URL,
-  maxBytes: number,
-  onSession: boolean,
-): Promise<StreamableHttpError> {
-  const { text } = await errorDetail(response, maxBytes);
-  if (response.status === 404 && onSession) {
-    return new StreamableHttpError(404, `The session has ended or expired: ${text}`, { sessionExpired: true });
+function httpFailure(status: number, detail: { text: string }, url: URL, onSession: boolean): StreamableHttpError {
+  if (status === 404 && onSession) {
+    return new StreamableHttpError(404, `The session has ended or expired: ${detail.text}`, { sessionExpired: true });
   }
-  return new StreamableHttpError(response.status, `HTTP ${response.status} from ${url}: ${text}`);
+  return new StreamableHttpError(status, `HTTP ${status} from ${url}: ${detail.text}`);
 }
 
 /**
@@ -189,37 +190,44 @@ const NO_STREAM_STATUSES: ReadonlySet<number> = new Set([400, 404, 405, 406]);
  * reported, nothing more. A GET's 404 ends no session: only a POST's does.
  */
 export async function streamRefusalOf(
-  response: Response,
+  answer: HttpAnswer,
   stream: { url: URL; standalone: boolean; wasOpen: boolean; maxBytes: number },
 ): Promise<"retry" | StreamableHttpError | undefined> {
-  const { status } = response;
+  const { status } = answer;
   const transient = status >= 500 || status === 429;
   if (transient || (stream.standalone && !stream.wasOpen && NO_STREAM_STATUSES.has(status))) {
-    await response.body?.cancel().catch(() => {});
+    await answer.cancel();
     return transient ? "retry" : undefined;
   }
-  if (!response.ok) return httpFailure(response, stream.url, stream.maxBytes, false);
-  await response.body?.cancel().catch(() => {});
+  if (!isOk(status)) {
+    const text = await readBoundedText(answer, stream.maxBytes).catch(() => "");
+    return httpFailure(status, errorDetail(text, answer.statusText), stream.url, false);
+  }
+  await answer.cancel();
   return new StreamableHttpError(status, "The server answered a GET without an SSE stream");
 }
 
+/** A 2xx status, as `Response.ok` says. */
+export function isOk(status: number): boolean {
+  return status >= 200 && status <= 299;
+}
+
 /** The body as the JSON-RPC error response to request `id`, or `undefined`. */
-async function errorAnswer(response: Response, id: RequestId, maxBytes: number): Promise<JsonRpcMessage | undefined> {
-  const frame = decodeFrame(await readBoundedText(response, maxBytes).catch(() => ""));
+function errorAnswer(text: string, id: RequestId): JsonRpcMessage | undefined {
+  const frame = decodeFrame(text);
   const message = frame.ok && !frame.batch ? frame.messages[0] : undefined;
   return message !== undefined && isResponse(message) && "error" in message && message.id === id ? message : undefined;
 }
 
 /** What an error body says: its JSON-RPC error's message and `data`, or the start of its text. */
-async function errorDetail(response: Response, maxBytes: number): Promise<{ text: string; data?: unknown }> {
-  const text = await readBoundedText(response, maxBytes).catch(() => "");
+function errorDetail(text: string, statusText: string): { text: string; data?: unknown } {
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown; data?: unknown } };
     if (typeof body.error?.message === "string") return { text: body.error.message, data: body.error.data };
   } catch {
     // Not JSON: fall through to the raw text.
   }
-  return { text: cutText(text, 200) || response.statusText };
+  return { text: cutText(text, 200) || statusText };
 }
 
 /**

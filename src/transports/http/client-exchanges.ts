@@ -1,64 +1,74 @@
 /**
- * The HTTP exchanges a Streamable HTTP client has open: one `AbortController` per fetch, kept
- * until its body is read, so that closing the transport can stop them all, and the request each
- * POST carries, so that cancelling that request ends its exchange.
+ * The HTTP exchanges a Streamable HTTP client has open, kept until their bodies are read, so
+ * that closing the transport can stop them all, and the request each POST carries, so that
+ * cancelling that request ends its exchange. Every request goes through the transport's
+ * authorization, when it has one.
  */
 import type { RequestId } from "../../jsonrpc/messages.js";
+import type { HttpAnswer, HttpCarrier, HttpExchange, HttpRequest, RequestAuthorization } from "./client-http.js";
 import { fetchFailure, StreamableHttpError } from "./errors.js";
 
 export class ClientExchanges {
-  /**
-   * One controller per fetch, kept while its body is read. A single long-lived signal would
-   * collect an abort listener per request: fetch removes its listeners only when the request is
-   * garbage-collected.
-   */
-  private readonly live = new Set<AbortController>();
-  private readonly liveOf = new WeakMap<Response, AbortController>();
+  private readonly live = new Set<HttpExchange>();
+  private readonly liveOf = new WeakMap<HttpAnswer, HttpExchange>();
   /** The exchanges of requests still being answered, by JSON-RPC id, with the responses they owe. */
-  private readonly byRequest = new Map<RequestId, { controller: AbortController; pending: Set<RequestId> }>();
-  private readonly requestOf = new WeakMap<AbortController, RequestId>();
+  private readonly byRequest = new Map<RequestId, { exchange: HttpExchange; pending: Set<RequestId> }>();
+  private readonly requestOf = new WeakMap<HttpExchange, RequestId>();
   private stopped = false;
 
-  constructor(private readonly fetchFn: typeof fetch) {}
+  constructor(
+    private readonly carrier: HttpCarrier,
+    private readonly url: URL,
+    private readonly authorization: RequestAuthorization | undefined,
+  ) {}
 
-  /** Whether any fetch is still live. */
+  /** Whether any exchange is still live. */
   get size(): number {
     return this.live.size;
   }
 
   /**
-   * One fetch with a signal of its own, live until `release(response)` or `stopAll()`. With
-   * `exchange`, it is the POST of request `exchange.id`, owing the responses in `exchange.pending`.
-   * @throws StreamableHttpError when the fetch rejects (no answer came), naming why.
+   * Sends one request, live until `release(answer)` or `stopAll()`. With `owed`, it is the POST
+   * of request `owed.id`, owing the responses in `owed.pending`.
+   * @throws StreamableHttpError when no answer came (a network failure, an abort), naming why.
    */
-  async fetch(
-    url: URL,
-    init: RequestInit & { method: string },
-    exchange?: { id: RequestId; pending: Set<RequestId> },
-  ): Promise<Response> {
-    const controller = new AbortController();
-    if (this.stopped) controller.abort();
-    this.live.add(controller);
-    if (exchange !== undefined) {
-      this.byRequest.set(exchange.id, { controller, pending: exchange.pending });
-      this.requestOf.set(controller, exchange.id);
+  send(request: HttpRequest, owed?: { id: RequestId; pending: Set<RequestId> }): Promise<HttpAnswer> {
+    return this.authorized(request, (authorized) => this.sendLive(authorized, owed));
+  }
+
+  /**
+   * Sends one request that is none of the live exchanges: `stopAll` and `refuseNew` leave it be
+   * (the DELETE that ends the session, sent as the transport closes).
+   * @throws the underlying error when no answer came.
+   */
+  sendAside(request: HttpRequest): Promise<HttpAnswer> {
+    return this.authorized(request, (authorized) => this.carrier.send(authorized).answer);
+  }
+
+  private async sendLive(request: HttpRequest, owed?: { id: RequestId; pending: Set<RequestId> }): Promise<HttpAnswer> {
+    const exchange = this.carrier.send(request);
+    if (this.stopped) exchange.abort();
+    this.live.add(exchange);
+    if (owed !== undefined) {
+      this.byRequest.set(owed.id, { exchange, pending: owed.pending });
+      this.requestOf.set(exchange, owed.id);
     }
     try {
-      const response = await this.fetchFn(url, { ...init, signal: controller.signal });
-      this.liveOf.set(response, controller);
-      return response;
+      const answer = await exchange.answer;
+      this.liveOf.set(answer, exchange);
+      return answer;
     } catch (error) {
-      this.forget(controller);
-      throw new StreamableHttpError(undefined, `${init.method} ${url} failed: ${fetchFailure(error)}`, {
+      this.forget(exchange);
+      throw new StreamableHttpError(undefined, `${request.method} ${request.url} failed: ${fetchFailure(error)}`, {
         cause: error,
       });
     }
   }
 
-  /** The response's body is read or given up: `stopAll` no longer needs to abort its fetch. */
-  release(response: Response): void {
-    const controller = this.liveOf.get(response);
-    if (controller !== undefined) this.forget(controller);
+  /** The answer's body is read or given up: `stopAll` no longer needs to abort its exchange. */
+  release(answer: HttpAnswer): void {
+    const exchange = this.liveOf.get(answer);
+    if (exchange !== undefined) this.forget(exchange);
   }
 
   /**
@@ -66,30 +76,53 @@ export class ClientExchanges {
    * responses it owes. @returns false when the request is already answered or unknown.
    */
   cancel(id: RequestId): boolean {
-    const exchange = this.byRequest.get(id);
-    if (exchange === undefined) return false;
+    const owed = this.byRequest.get(id);
+    if (owed === undefined) return false;
     this.byRequest.delete(id);
-    exchange.pending.clear();
-    exchange.controller.abort();
+    owed.pending.clear();
+    owed.exchange.abort();
     return true;
   }
 
-  /** From now on a new fetch is aborted at once; the live ones go on. */
+  /** From now on a new exchange is aborted at once; the live ones go on. */
   refuseNew(): void {
     this.stopped = true;
   }
 
-  /** Aborts every live fetch, and every later one at once. */
+  /** Aborts every live exchange, and every later one at once. */
   stopAll(): void {
     this.stopped = true;
-    for (const controller of this.live) controller.abort();
+    for (const exchange of this.live) exchange.abort();
     this.live.clear();
     this.byRequest.clear();
   }
 
-  private forget(controller: AbortController): void {
-    this.live.delete(controller);
-    const id = this.requestOf.get(controller);
-    if (id !== undefined && this.byRequest.get(id)?.controller === controller) this.byRequest.delete(id);
+  /**
+   * `send(request)`, through the authorization when there is one: it may send the request again
+   * with a new token after giving up a refusal, whose exchange is then released.
+   */
+  private authorized(request: HttpRequest, send: (request: HttpRequest) => Promise<HttpAnswer>): Promise<HttpAnswer> {
+    const authorization = this.authorization;
+    if (authorization === undefined) return send(request);
+    let previous: HttpAnswer | undefined;
+    return authorization
+      .authorizeRequest(this.url, async (value) => {
+        if (previous !== undefined) this.release(previous);
+        const headers = value === undefined ? request.headers : { ...request.headers, authorization: value };
+        previous = await send({ ...request, headers });
+        return previous;
+      })
+      .catch((error: unknown) => {
+        // An authorization that failed (a LoginError) fails the request as a failed fetch would.
+        if (error instanceof StreamableHttpError) throw error;
+        const why = error instanceof Error ? error.message : String(error);
+        throw new StreamableHttpError(undefined, `${request.method} ${request.url} failed: ${why}`, { cause: error });
+      });
+  }
+
+  private forget(exchange: HttpExchange): void {
+    this.live.delete(exchange);
+    const id = this.requestOf.get(exchange);
+    if (id !== undefined && this.byRequest.get(id)?.exchange === exchange) this.byRequest.delete(id);
   }
 }

@@ -5,6 +5,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { exceedsUtf8Bytes, MessageTooLargeError } from "./client-answers.js";
+import type { HttpAnswer } from "./client-http.js";
 import { StreamableHttpError } from "./errors.js";
 
 export type { EventSourceMessage };
@@ -24,7 +25,7 @@ export interface StreamState {
   /** Requests whose responses the stream still owes; `undefined` for the standalone stream. */
   pending: Set<RequestId> | undefined;
   /** The first connection, when the stream began as a POST answer. */
-  response: Response | undefined;
+  response: HttpAnswer | undefined;
   lastEventId: string | undefined;
   /** Set once a GET for the stream got one: a later refusal to reconnect is then news. */
   connected?: boolean;
@@ -37,11 +38,11 @@ export interface StreamHooks {
   maxEventBytes: number;
   isClosed(): boolean;
   /** One GET (with `Last-Event-ID` when known): the response, "retry" or "stop". */
-  connect(): Promise<Response | "retry" | "stop">;
+  connect(): Promise<HttpAnswer | "retry" | "stop">;
   onEvent(event: EventSourceMessage): void;
   report(error: Error): void;
   /** A connection's body was read to its end or broke. */
-  release(response: Response): void;
+  release(response: HttpAnswer): void;
 }
 
 /**
@@ -64,7 +65,7 @@ export async function followStream(state: StreamState, hooks: StreamHooks): Prom
       if (connected !== "retry") response = connected;
     }
     let tooLarge: MessageTooLargeError | undefined;
-    if (response?.body) {
+    if (response !== undefined) {
       let received = false;
       const onEvent = (event: EventSourceMessage) => {
         received = true;
@@ -74,7 +75,7 @@ export async function followStream(state: StreamState, hooks: StreamHooks): Prom
       const onRetry = (ms: number) => {
         retryMs = ms;
       };
-      await readSse(response.body, { onEvent, onRetry }, hooks.maxEventBytes).catch((error: unknown) => {
+      await readSse(response, { onEvent, onRetry }, hooks.maxEventBytes).catch((error: unknown) => {
         if (error instanceof MessageTooLargeError) tooLarge = error;
       });
       if (received) attempt = 0;
@@ -108,11 +109,13 @@ export async function followStream(state: StreamState, hooks: StreamHooks): Prom
 const PARSER_SLACK_CHARS = 64;
 
 /**
- * Reads `body` to its end. Rejects when the connection breaks or the fetch is aborted, and with
- * `MessageTooLargeError` (the body cancelled) at an event whose data passes `maxEventBytes`.
+ * Reads the answer's body to its end. Rejects when the connection breaks or the exchange is
+ * aborted, and with `MessageTooLargeError` (the body given up) at an event whose data passes
+ * `maxEventBytes`. The parser keeps an unfinished line as a list of pieces, so a long event
+ * costs time linear in its size whatever the chunking.
  */
 export async function readSse(
-  body: ReadableStream<Uint8Array>,
+  answer: HttpAnswer,
   handlers: { onEvent(event: EventSourceMessage): void; onRetry(ms: number): void },
   maxEventBytes: number,
 ): Promise<void> {
@@ -129,17 +132,12 @@ export async function readSse(
     },
     maxBufferSize: maxEventBytes + PARSER_SLACK_CHARS,
   });
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    parser.feed(decoder.decode(value, { stream: true }));
-    if (tooLarge) {
-      await reader.cancel().catch(() => {});
-      throw new MessageTooLargeError(undefined, maxEventBytes, "an SSE event");
-    }
-  }
+  await answer.readText((text) => {
+    if (tooLarge) return;
+    parser.feed(text);
+    if (tooLarge) void answer.cancel();
+  });
+  if (tooLarge) throw new MessageTooLargeError(undefined, maxEventBytes, "an SSE event");
 }
 
 /** Waits `ms`; resolves false instead if `signal` aborts first. */

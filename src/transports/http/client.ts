@@ -18,6 +18,7 @@ import {
   type AnswerFailure,
   CONNECTION_CLOSED,
   DEFAULT_MAX_MESSAGE_BYTES,
+  isOk,
   MessageTooLargeError,
   readJsonAnswer,
   refusalOf,
@@ -25,6 +26,8 @@ import {
   tooLargeFailure,
 } from "./client-answers.js";
 import { ClientExchanges } from "./client-exchanges.js";
+import { type HttpAnswer, type HttpCarrier, type HttpPath, type HttpRequest, headerRecord } from "./client-http.js";
+import { carrierFor, type StreamableHttpClientOptions } from "./client-options.js";
 import { type EventSourceMessage, followStream, type ReconnectOptions, type StreamState } from "./client-sse.js";
 import {
   JSON_MEDIA_TYPE,
@@ -36,26 +39,7 @@ import {
 import { fetchFailure, StreamableHttpError } from "./errors.js";
 import { mediaTypeOf } from "./headers.js";
 
-/** Options of `new StreamableHttpClientTransport(url, options)`. */
-export interface StreamableHttpClientOptions {
-  /** Default: the global `fetch`. `McpAuthorization.fetch` (mcp-handoff/auth) adds OAuth authorization. */
-  fetch?: typeof fetch;
-  /** Sent with every request (e.g. `Authorization`). */
-  headers?: HeadersInit;
-  /** Continue an existing session instead of starting one. */
-  sessionId?: string;
-  /** How broken SSE streams are resumed; default 3 attempts from 1,000 ms, doubling, at most 30,000 ms apart. */
-  reconnect?: Partial<ReconnectOptions>;
-  /** Called with each SSE event id, to pass back later as `SendOptions.resumptionToken`. */
-  onresumptiontoken?: (token: string) => void;
-  /**
-   * Largest message accepted from the server, in bytes: an SSE event's data or a JSON answer's
-   * body. Default {@link DEFAULT_MAX_MESSAGE_BYTES} (16 MiB). A larger one is dropped unread past
-   * the limit, its connection closed, and the requests it owed fail with a -32000 error naming
-   * the limit (`data.maxMessageBytes`); it is also reported to `onerror`.
-   */
-  maxMessageBytes?: number;
-}
+export type { StreamableHttpClientOptions };
 
 /**
  * The client end of Streamable HTTP: every message is a POST to `url`; answers come as JSON or
@@ -74,7 +58,9 @@ export class StreamableHttpClientTransport implements Transport {
 
   private session: string | undefined;
   private version: string | undefined;
-  private readonly fetchFn: typeof fetch;
+  private readonly carrier: HttpCarrier;
+  /** `options.headers`, lower-cased once. */
+  private readonly baseHeaders: Record<string, string>;
   private readonly reconnect: ReconnectOptions;
   /** Aborted on close: ends the waits between reconnection attempts. */
   private readonly abort = new AbortController();
@@ -90,13 +76,19 @@ export class StreamableHttpClientTransport implements Transport {
     private readonly options: StreamableHttpClientOptions = {},
   ) {
     this.session = options.sessionId;
-    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
-    this.exchanges = new ClientExchanges(this.fetchFn);
+    this.carrier = carrierFor(options);
+    this.baseHeaders = headerRecord(options.headers);
+    this.exchanges = new ClientExchanges(this.carrier, url, options.authorization);
     this.reconnect = { maxRetries: 3, initialDelayMs: 1_000, maxDelayMs: 30_000, ...options.reconnect };
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     if (!Number.isInteger(this.maxMessageBytes) || this.maxMessageBytes < 1) {
       throw new RangeError(`maxMessageBytes must be a positive integer, got ${String(options.maxMessageBytes)}`);
     }
+  }
+
+  /** The HTTP machinery this transport's requests go through (`StreamableHttpClientOptions.http`). */
+  get http(): HttpPath {
+    return this.carrier.path;
   }
 
   /** The `Mcp-Session-Id` the server assigned, once it did. */
@@ -144,26 +136,18 @@ export class StreamableHttpClientTransport implements Transport {
     const sentSession = this.session;
     const body = encodeFrame(message);
     const response = await this.request(
-      "POST",
-      {
-        headers: this.headers({
-          ...options.headers,
-          accept: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`,
-          "content-type": JSON_MEDIA_TYPE,
-        }),
-        body,
-      },
+      { method: "POST", url: this.url, headers: this.headers(POST_HEADERS, options.headers), body },
       ids[0] === undefined ? undefined : { id: ids[0], pending },
     );
     let streaming = false;
     try {
-      const assigned = response.headers.get(SESSION_ID_HEADER);
+      const assigned = response.header(SESSION_ID_HEADER);
       if (assigned !== null) this.session = assigned;
       if (ids.length > 0 && pending.size === 0) {
-        await response.body?.cancel().catch(() => {});
+        await response.cancel();
         return;
       }
-      if (!response.ok) {
+      if (!isOk(response.status)) {
         const refusal = await refusalOf(response, {
           url: this.url,
           requestId: ids[0],
@@ -179,19 +163,19 @@ export class StreamableHttpClientTransport implements Transport {
         throw refusal.error;
       }
       if (response.status === 202 || ids.length === 0) {
-        await response.body?.cancel();
+        await response.cancel();
         // Normal operation starts with `notifications/initialized`; before it the server has nothing to say.
         if ("method" in message && message.method === "notifications/initialized") this.openStandaloneStream();
         return;
       }
-      const type = mediaTypeOf(response.headers.get("content-type"));
+      const type = mediaTypeOf(response.header("content-type"));
       if (type === JSON_MEDIA_TYPE) {
         await this.receiveJson(response, pending);
       } else if (type === SSE_MEDIA_TYPE) {
         streaming = true;
         void this.follow({ pending, response, lastEventId: undefined });
       } else {
-        await response.body?.cancel();
+        await response.cancel();
         throw new StreamableHttpError(response.status, `Unexpected Content-Type "${type}" in the answer to a request`);
       }
     } finally {
@@ -234,14 +218,16 @@ export class StreamableHttpClientTransport implements Transport {
   async terminateSession(): Promise<void> {
     const sessionId = this.session;
     if (sessionId === undefined) return;
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      response = await this.fetchFn(this.url, { method: "DELETE", headers: this.headers({}) });
+      // Not one of the live exchanges: close() sends it after refusing new ones.
+      response = await this.exchanges.sendAside({ method: "DELETE", url: this.url, headers: this.headers(NO_HEADERS) });
     } catch (error) {
+      if (error instanceof StreamableHttpError) throw error;
       throw new StreamableHttpError(undefined, `DELETE ${this.url} failed: ${fetchFailure(error)}`, { cause: error });
     }
-    await response.body?.cancel();
-    if (!response.ok && response.status !== 405 && response.status !== 404) {
+    await response.cancel();
+    if (!isOk(response.status) && response.status !== 405 && response.status !== 404) {
       throw new StreamableHttpError(response.status, `DELETE ${this.url} failed with HTTP ${response.status}`);
     }
     if (this.session === sessionId) this.session = undefined;
@@ -288,16 +274,16 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** One GET for a stream: the response, "retry" after a transient failure, or "stop". */
-  private async connectStream(state: StreamState): Promise<Response | "retry" | "stop"> {
+  private async connectStream(state: StreamState): Promise<HttpAnswer | "retry" | "stop"> {
     const extra: Record<string, string> = { accept: SSE_MEDIA_TYPE };
     if (state.lastEventId !== undefined) extra[LAST_EVENT_ID_HEADER] = state.lastEventId;
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      response = await this.request("GET", { headers: this.headers(extra) });
+      response = await this.request({ method: "GET", url: this.url, headers: this.headers(extra) });
     } catch {
       return this.closed ? "stop" : "retry";
     }
-    if (response.ok && mediaTypeOf(response.headers.get("content-type")) === SSE_MEDIA_TYPE) {
+    if (isOk(response.status) && mediaTypeOf(response.header("content-type")) === SSE_MEDIA_TYPE) {
       state.connected = true;
       return response;
     }
@@ -349,7 +335,7 @@ export class StreamableHttpClientTransport implements Transport {
    * one of them, the requests it owes fail at once (and the problem is reported), rather than
    * waiting for their timeout.
    */
-  private async receiveJson(response: Response, pending: Set<RequestId>): Promise<void> {
+  private async receiveJson(response: HttpAnswer, pending: Set<RequestId>): Promise<void> {
     const answer = await readJsonAnswer(response, this.maxMessageBytes);
     if ("failure" in answer) {
       this.report(answer.problem);
@@ -379,15 +365,12 @@ export class StreamableHttpClientTransport implements Transport {
     if (refusal !== undefined && pending !== undefined) this.failPending(pending, refusal);
   }
 
-  private request(
-    method: "GET" | "POST",
-    init: RequestInit,
-    exchange?: { id: RequestId; pending: Set<RequestId> },
-  ): Promise<Response> {
-    return this.exchanges.fetch(this.url, { ...init, method }, exchange);
+  /** One of the live exchanges (see `ClientExchanges`), authorized when the options say so. */
+  private request(request: HttpRequest, owed?: { id: RequestId; pending: Set<RequestId> }): Promise<HttpAnswer> {
+    return this.exchanges.send(request, owed);
   }
 
-  private release(response: Response): void {
+  private release(response: HttpAnswer): void {
     this.exchanges.release(response);
   }
 
@@ -399,11 +382,19 @@ export class StreamableHttpClientTransport implements Transport {
     this.standaloneOpened = false;
   }
 
-  private headers(extra: Record<string, string>): Headers {
-    const headers = new Headers(this.options.headers);
-    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
-    if (this.session !== undefined) headers.set(SESSION_ID_HEADER, this.session);
-    if (this.version !== undefined) headers.set(PROTOCOL_VERSION_HEADER, this.version);
+  /**
+   * The headers of one request: `options.headers`, then the message's own (`SendOptions.headers`),
+   * then `extra`, the session id and the protocol version; names lower-case.
+   */
+  private headers(
+    extra: Readonly<Record<string, string>>,
+    own?: Readonly<Record<string, string>>,
+  ): Record<string, string> {
+    const headers = { ...this.baseHeaders };
+    if (own !== undefined) for (const name in own) headers[name.toLowerCase()] = own[name] as string;
+    Object.assign(headers, extra);
+    if (this.session !== undefined) headers[SESSION_ID_HEADER] = this.session;
+    if (this.version !== undefined) headers[PROTOCOL_VERSION_HEADER] = this.version;
     return headers;
   }
 
@@ -411,6 +402,13 @@ export class StreamableHttpClientTransport implements Transport {
     if (!this.closed) this.onerror?.(error);
   }
 }
+
+/** What every POST says it accepts and carries. */
+const POST_HEADERS: Readonly<Record<string, string>> = {
+  accept: `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`,
+  "content-type": JSON_MEDIA_TYPE,
+};
+const NO_HEADERS: Readonly<Record<string, string>> = {};
 
 /** The reason the waits between reconnections end with: one shared value, not an error built per close. */
 const CLOSED = "closed";

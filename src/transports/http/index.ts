@@ -1,6 +1,7 @@
 /** Streamable HTTP transport, server and client (`mcp-handoff/http`). */
 export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./client-answers.js";
+export type { AuthorizableAnswer, HttpPath, RequestAuthorization } from "./client-http.js";
 export type { ReconnectOptions } from "./client-sse.js";
 export {
   DEFAULT_MAX_BODY_BYTES,

@@ -21,6 +21,8 @@ import { StreamableHttpServer, toNodeHandler } from "../../../src/transports/htt
 
 export const CLIENT_ID = "handoff-cli";
 export const SCOPE = "mcp:tools";
+/** A scope the MCP server also asks for once `LoginWorld.requireAdmin()` was called. */
+export const ADMIN_SCOPE = "mcp:admin";
 
 export interface LoginWorld {
   issuer: string;
@@ -28,6 +30,8 @@ export interface LoginWorld {
   resource: string;
   /** Paths the MCP server was asked for, with whether a bearer token came along. */
   requests: { path: string; bearer: boolean }[];
+  /** From now on the MCP server also requires `mcp:admin`: a token without it gets 403 `insufficient_scope`. */
+  requireAdmin(): void;
   close(): Promise<void>;
 }
 
@@ -75,7 +79,12 @@ export async function startMcpLoginServer(
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, indicator: string) => {
           if (indicator !== resource) throw new Error("unknown resource");
-          return { scope: SCOPE, audience: resource, accessTokenFormat: "jwt", jwt: { sign: { alg: "RS256" } } };
+          return {
+            scope: `${SCOPE} ${ADMIN_SCOPE}`,
+            audience: resource,
+            accessTokenFormat: "jwt",
+            jwt: { sign: { alg: "RS256" } },
+          };
         },
       },
     },
@@ -93,15 +102,15 @@ export function serveProtected(
   issuer: string,
   mcp: McpServer,
   other: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(404).end(),
-): { resource: string; requests: LoginWorld["requests"]; close(): Promise<void> } {
+): { resource: string; requests: LoginWorld["requests"]; requireAdmin(): void; close(): Promise<void> } {
   const resource = `${web.origin}/mcp`;
   const endpoint = new StreamableHttpServer({ onsession: (transport) => void mcp.connect(transport) });
   const handleMcp = toNodeHandler(endpoint);
   const verifier = createBearerVerifier({ issuer, audience: resource, jwksUri: `${issuer}/jwks` });
-  const auth = nodeBearerAuth(verifier, {
-    resourceMetadataUrl: protectedResourceMetadataUrl(resource),
-    requiredScopes: [SCOPE],
-  });
+  const resourceMetadataUrl = protectedResourceMetadataUrl(resource);
+  const basic = nodeBearerAuth(verifier, { resourceMetadataUrl, requiredScopes: [SCOPE] });
+  const admin = nodeBearerAuth(verifier, { resourceMetadataUrl, requiredScopes: [SCOPE, ADMIN_SCOPE] });
+  let auth = basic;
   const metadata = protectedResourceMetadataHandler(
     protectedResourceMetadata({ resource, authorizationServers: [issuer], scopesSupported: [SCOPE] }),
   );
@@ -116,6 +125,9 @@ export function serveProtected(
   return {
     resource,
     requests,
+    requireAdmin() {
+      auth = admin;
+    },
     async close() {
       await endpoint.close();
       await mcp.close();
@@ -137,6 +149,7 @@ export async function startLoginWorld(options: { registration?: boolean } = {}):
     issuer: as.issuer,
     resource: served.resource,
     requests: served.requests,
+    requireAdmin: served.requireAdmin,
     async close() {
       await served.close();
       await as.close();

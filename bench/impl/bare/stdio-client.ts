@@ -1,11 +1,8 @@
-/**
- * The bare baseline's clients: ids mapped to promises over a child's stdin and stdout, and
- * `fetch` POSTs with the session id header over HTTP (the same `fetch` the SDK clients use).
- */
+/** The bare baseline's stdio client: ids mapped to promises over a child's stdin and stdout. */
 import { spawn } from "node:child_process";
 import { ROOT } from "../process.js";
 import { ASK_TOOL, CLIENT_INFO, ECHO_TOOL, ELICIT_ANSWER, firstText, PROTOCOL_VERSION } from "../shared.js";
-import type { Command, HttpSession, StdioSession } from "../types.js";
+import type { Command, StdioSession } from "../types.js";
 import { readLines, writeLine } from "./lines.js";
 
 type Result = Record<string, unknown>;
@@ -53,38 +50,6 @@ export async function openBareStdio({ command, args }: Command): Promise<StdioSe
     close: async () => {
       child.stdin.end();
       await exited;
-    },
-  };
-}
-
-export async function openBareHttp(url: URL): Promise<HttpSession> {
-  let sessionId: string | undefined;
-  let next = 0;
-  const post = async (message: Result): Promise<Response> => {
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    };
-    if (sessionId !== undefined) {
-      headers["mcp-session-id"] = sessionId;
-      headers["mcp-protocol-version"] = PROTOCOL_VERSION;
-    }
-    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(message) });
-    if (!response.ok) throw new Error(`POST answered ${response.status}`);
-    return response;
-  };
-  const request = async (method: string, params: Result): Promise<Result> => {
-    const response = await post({ jsonrpc: "2.0", id: ++next, method, params });
-    sessionId ??= response.headers.get("mcp-session-id") ?? undefined;
-    return ((await response.json()) as { result: Result }).result;
-  };
-  await request("initialize", INITIALIZE);
-  await (await post({ jsonrpc: "2.0", method: "notifications/initialized" })).body?.cancel();
-  return {
-    echo: async (text) => firstText(await request("tools/call", { name: ECHO_TOOL, arguments: { text } })),
-    close: async () => {
-      const response = await fetch(url, { method: "DELETE", headers: { "mcp-session-id": sessionId ?? "" } });
-      await response.body?.cancel();
     },
   };
 }

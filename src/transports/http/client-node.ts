@@ -1,0 +1,236 @@
+/**
+ * The Node.js path of the Streamable HTTP client: requests through `node:http` / `node:https`
+ * with one keep-alive agent per protocol for every transport of the process (as `fetch` shares
+ * its dispatcher), answers read from the `IncomingMessage` as it comes. No web streams, no
+ * `Headers` objects, no `AbortController` per request. The modules are imported on the first
+ * request, so that loading the package needs no Node built-in.
+ */
+import type { Agent, ClientRequest, IncomingMessage } from "node:http";
+import type { HttpAnswer, HttpCarrier, HttpExchange, HttpRequest } from "./client-http.js";
+
+interface NodeHttp {
+  http: typeof import("node:http");
+  https: typeof import("node:https");
+  agents: { http: Agent; https: Agent };
+}
+
+let loaded: NodeHttp | undefined;
+let loading: Promise<NodeHttp> | undefined;
+
+function load(): Promise<NodeHttp> {
+  loading ??= Promise.all([import("node:http"), import("node:https")]).then(([http, https]) => {
+    loaded = {
+      http,
+      https,
+      agents: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
+    };
+    return loaded;
+  });
+  return loading;
+}
+
+/**
+ * Errors of a kept-alive connection the server closed as the request went out on it (the
+ * request never reached the server): such a request is sent once more on a new connection.
+ */
+const STALE_CONNECTION_CODES: ReadonlySet<string> = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
+
+/** A body at most this long, fully announced, is drained when given up, so its connection is kept. */
+const DRAIN_BYTES = 64 * 1024;
+
+/** Statuses followed to their `Location`, as `fetch` follows them, at most `MAX_REDIRECTS` in a row. */
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 20;
+
+/** Headers that describe a body: dropped with the body when a redirect turns the request into a GET. */
+const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-language", "content-location"];
+
+/** Credentials that go to the request's own origin only: dropped on a redirect to another one. */
+const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"];
+
+export function nodeCarrier(): HttpCarrier {
+  return { path: "node", send };
+}
+
+function send(request: HttpRequest): HttpExchange {
+  const exchange = new NodeExchange(request);
+  if (loaded !== undefined) exchange.start(loaded, true);
+  else load().then((node) => exchange.start(node, true), exchange.fail);
+  return exchange;
+}
+
+class NodeExchange implements HttpExchange {
+  readonly answer: Promise<HttpAnswer>;
+  private resolve!: (answer: HttpAnswer) => void;
+  private reject!: (error: unknown) => void;
+  private req: ClientRequest | undefined;
+  private res: IncomingMessage | undefined;
+  private aborted = false;
+  private redirects = 0;
+
+  constructor(private request: HttpRequest) {
+    this.answer = new Promise<HttpAnswer>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  readonly fail = (error: unknown): void => this.reject(error);
+
+  start(node: NodeHttp, mayRetry: boolean): void {
+    if (this.aborted) {
+      this.reject(abortError());
+      return;
+    }
+    const { url, method, body } = this.request;
+    const secure = url.protocol === "https:";
+    const headers =
+      body === undefined
+        ? this.request.headers
+        : { ...this.request.headers, "content-length": String(Buffer.byteLength(body)) };
+    let req: ClientRequest;
+    try {
+      req = (secure ? node.https : node.http).request({
+        protocol: url.protocol,
+        // An IPv6 literal is bracketed in a URL, not in a host name.
+        hostname: url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname,
+        port: url.port === "" ? undefined : url.port,
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers,
+        agent: secure ? node.agents.https : node.agents.http,
+      });
+    } catch (error) {
+      // A header value Node refuses (a control character), or a protocol it does not speak.
+      this.reject(error);
+      return;
+    }
+    this.req = req;
+    req.once("response", (res) => {
+      const next = this.redirect(res);
+      if (next !== undefined) {
+        res.resume();
+        if (++this.redirects > MAX_REDIRECTS) {
+          this.reject(new Error(`redirect count exceeded (more than ${MAX_REDIRECTS})`));
+          return;
+        }
+        this.request = next;
+        this.start(node, true);
+        return;
+      }
+      this.res = res;
+      this.resolve(new NodeAnswer(res));
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      // Once the answer came, a broken connection is the answer body's to report.
+      if (this.res !== undefined || this.req !== req) return;
+      if (mayRetry && req.reusedSocket && !this.aborted && STALE_CONNECTION_CODES.has(error.code ?? "")) {
+        this.start(node, false);
+        return;
+      }
+      this.reject(this.aborted ? abortError() : error);
+    });
+    req.end(body);
+  }
+
+  /**
+   * The request to send next when `res` redirects, as `fetch` does: 307 and 308 repeat it as it
+   * was, 303 (and 301 or 302 to a POST) turns it into a GET without a body; credentials do not
+   * follow it to another origin. `undefined` when `res` is the answer (no redirect, no usable
+   * `Location`, or a scheme other than http and https).
+   */
+  private redirect(res: IncomingMessage): HttpRequest | undefined {
+    const location = res.headers.location;
+    if (!REDIRECT_STATUSES.has(res.statusCode ?? 0) || location === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(location, this.request.url);
+    } catch {
+      return undefined;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+    const { method, body } = this.request;
+    const headers = { ...this.request.headers };
+    if (url.origin !== this.request.url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
+    const status = res.statusCode;
+    if (status === 303 ? method !== "GET" : (status === 301 || status === 302) && method === "POST") {
+      for (const name of BODY_HEADERS) delete headers[name];
+      return { method: "GET", url, headers };
+    }
+    return body === undefined ? { method, url, headers } : { method, url, headers, body };
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    if (this.res !== undefined) {
+      if (!this.res.complete) this.res.destroy();
+    } else this.req?.destroy();
+  }
+}
+
+class NodeAnswer implements HttpAnswer {
+  private cancelled = false;
+
+  constructor(private readonly res: IncomingMessage) {}
+
+  get status(): number {
+    return this.res.statusCode ?? 0;
+  }
+
+  get statusText(): string {
+    return this.res.statusMessage ?? "";
+  }
+
+  header(name: string): string | null {
+    const value = this.res.headers[name];
+    if (value === undefined) return null;
+    return typeof value === "string" ? value : value.join(", ");
+  }
+
+  read(onChunk: (chunk: Uint8Array) => void): Promise<void> {
+    return this.consume("data", onChunk);
+  }
+
+  readText(onText: (text: string) => void): Promise<void> {
+    // Node's string decoder keeps a character cut between chunks for the next one.
+    this.res.setEncoding("utf8");
+    return this.consume("data", onText);
+  }
+
+  async cancel(): Promise<void> {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    const res = this.res;
+    if (res.readableEnded || res.destroyed) return;
+    const declared = Number(res.headers["content-length"] ?? Number.NaN);
+    if (res.complete || declared <= DRAIN_BYTES) res.resume();
+    else res.destroy();
+  }
+
+  private consume<T>(event: "data", onData: (data: T) => void): Promise<void> {
+    const res = this.res;
+    return new Promise<void>((resolve, reject) => {
+      if (this.cancelled || res.readableEnded) {
+        resolve();
+        return;
+      }
+      res.on(event, (data: T) => {
+        // After a cancel that drains the body, what is left goes nowhere.
+        if (!this.cancelled) onData(data);
+      });
+      res.once("end", resolve);
+      res.once("error", (error) => (this.cancelled ? resolve() : reject(error)));
+      res.once("close", () => {
+        if (this.cancelled || res.complete) resolve();
+        else reject(new Error("terminated: the connection closed before the answer ended"));
+      });
+    });
+  }
+}
+
+function abortError(): Error {
+  const error = new Error("This operation was aborted");
+  error.name = "AbortError";
+  return error;
+}
