@@ -290,7 +290,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (response.status === 410 && state.pending === undefined && state.lastEventId !== undefined) {
       // The server no longer has what was sent since that id. The GET stream owes no response,
       // so it goes on from now, and the application hears that notifications were lost.
-      await response.body?.cancel().catch(() => {});
+      await response.cancel().catch(() => {});
       this.release(response);
       this.report(
         new StreamableHttpError(
