@@ -10,6 +10,7 @@ import { InteractionRequired, McpServer } from "../../src/server/index.js";
 import { StreamableHttpServer } from "../../src/transports/http/index.js";
 import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "../interaction/server/harness.js";
 import { recordCreated } from "../interaction/server/record-created.js";
+import { untilTurns as until } from "../support/turns.js";
 import { collect } from "../transports/http-fixtures.js";
 
 const META = {
@@ -21,17 +22,6 @@ const SECOND = 1_000;
 afterEach(() => {
   vi.useRealTimers();
 });
-
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-async function until<T>(read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await turn();
-  }
-  throw new Error("condition never held");
-}
 
 function endpoint(options: { maxSseConnectionMs?: number } = {}) {
   const { manager, bus } = createManager();
