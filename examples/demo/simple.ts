@@ -14,6 +14,7 @@
 import { McpClient } from "../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
 import { askConsentAtTerminal, describeUrlRequest } from "./consent.js";
+import { failIfAsked } from "./fail.js";
 import { type ForecastServer, startForecastServer } from "./forecast-server.js";
 import { fillKeyPage } from "./user-agent.js";
 
@@ -77,6 +78,7 @@ async function talk(
   );
   client.onElicitationComplete = (id) => say(`client   notifications/elicitation/complete arrived for ${id}`);
 
+  failIfAsked("connect");
   await client.connect(new StreamableHttpClientTransport(server.mcpUrl));
   say(
     `client   connected to ${client.serverInfo?.title ?? client.serverInfo?.name} (protocol ${client.protocolVersion})`,

@@ -109,6 +109,15 @@ describe("npm run demo, a step that fails", () => {
     expect(processes).not.toContain(scratch);
   }, 90_000);
 
+  it("--simple: says so in one line, exits 1 by itself, and leaves the server closed", async () => {
+    const exit = await demo(["--simple"], { HANDOFF_DEMO_FAIL: "connect" });
+    expect(exit).toMatchObject({ code: 1, killed: false });
+    expect(lines(exit.stderr)).toEqual(["demo failed: connect failed (HANDOFF_DEMO_FAIL=connect)"]);
+    const port = Number(/listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(exit.stdout)?.[1]);
+    expect(port).toBeGreaterThan(0);
+    expect(await listening(port)).toBe(false);
+  });
+
   it("the positive control: without the injected failure the same run completes", async () => {
     const exit = await demo(["--browser", "scripted"], { TMPDIR: scratch });
     expect(exit).toMatchObject({ code: 0, killed: false, stderr: "" });

@@ -20,6 +20,7 @@
 import { McpClient } from "../../../src/client/index.js";
 import { createConsentPolicy, HandoffClient, type UrlInteraction } from "../../../src/interaction/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/index.js";
+import { failIfAsked } from "../fail.js";
 import { type BrowserChoice, type Browsers, openBrowsers } from "./browsers.js";
 import { signInForMcp } from "./sign-in.js";
 import { type FullWorld, startFullWorld } from "./world.js";
@@ -69,14 +70,6 @@ export function clip(text: string, max = 160): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), 1))}…`;
-}
-
-/**
- * A step named in `HANDOFF_DEMO_FAIL` fails on purpose (`sign-in`: before the client signs in,
- * with every server and the browser running), so a test sees that a failure closes them all.
- */
-function failIfAsked(step: string): void {
-  if (process.env.HANDOFF_DEMO_FAIL === step) throw new Error(`${step} failed (HANDOFF_DEMO_FAIL=${step})`);
 }
 
 export async function runFullDemo(say: (line: string) => void, options: FullDemoOptions = {}): Promise<FullDemoResult> {
