@@ -56,6 +56,9 @@ function options() {
     throw new UsageError("--interactive is not supported with --full: the full demo's browser steps are automated.");
   }
   if (values.simple && values.full) throw new UsageError("--simple and --full are two stories; choose one.");
+  if ((values.simple || values.interactive) && values.browser !== undefined) {
+    throw new UsageError("--browser applies to the full story only; the simple story's browser is scripted or you.");
+  }
   if (values.interactive && !process.stdin.isTTY) {
     // The consent question needs someone at a terminal to answer it; waiting would wait for ever.
     throw new UsageError("--interactive asks you at the terminal, but stdin is not a terminal; run it from one.");

@@ -72,6 +72,8 @@ describe("npm run demo, bad usage", () => {
     },
     { args: ["--simple", "--revision", "2024-11-05"], says: "--revision 2024-11-05 is not supported" },
     { args: ["--browser", "firefox"], says: "--browser firefox is not supported; use one of auto, chromium, scripted" },
+    { args: ["--simple", "--browser", "chromium"], says: "--browser applies to the full story only" },
+    { args: ["--simple", "--full"], says: "--simple and --full are two stories; choose one." },
     { args: ["--revision"], says: "Option '--revision <value>' argument missing" },
     { args: ["stray"], says: "Unexpected argument 'stray'" },
   ])("$args: one line on stderr, exit code 2, no server started", async ({ args, says }) => {
