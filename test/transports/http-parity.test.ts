@@ -201,7 +201,7 @@ const cases: Case[] = [
     open: true,
   },
   {
-    name: "GET with an unknown Last-Event-ID (400)",
+    name: "GET with an unknown Last-Event-ID (410)",
     request: (id) => ({ headers: { accept: "text/event-stream", "mcp-session-id": id, "last-event-id": "nope" } }),
     options: () => ({ eventStore: new MemoryEventStore() }),
   },

@@ -145,4 +145,49 @@ describe("Streamable HTTP server: resuming a stream", () => {
     expect(await sseMessages(answer)).toEqual([{ jsonrpc: "2.0", id: 6, result: { echo: {} } }]);
     await server.close();
   });
+
+  it("refuses with 410 a Last-Event-ID the store cannot place (unknown, or of another session), never a fresh stream", async () => {
+    const store = new MemoryEventStore();
+    const server = new StreamableHttpServer({ onsession: (t) => connectEcho(t), eventStore: store });
+    const mine = await openWebSession(server);
+    const other = await openWebSession(server);
+    const otherPriming = (await sseEvents(await other.send("GET", other.headers)).next()).value?.id ?? "";
+    const first = sseEvents(await mine.send("GET", mine.headers));
+    const priming = (await first.next()).value?.id ?? "";
+    await first.return(undefined);
+
+    for (const [what, id] of [
+      ["an id the store never gave", "nope"],
+      ["an id of a stream the store does not know", "no-such-stream/1"],
+      ["an id of another session", otherPriming],
+    ] as const) {
+      const refused = await mine.send("GET", { ...mine.headers, "last-event-id": id });
+      expect(refused.status, what).toBe(410);
+      expect(refused.headers.get("content-type"), what).toBe("application/json");
+      expect(await refused.json(), what).toMatchObject({
+        id: null,
+        error: { code: -32000, message: expect.stringContaining("cannot be resumed") },
+      });
+    }
+
+    // Positive control: this session's own id resumes its stream.
+    const resumed = await mine.send("GET", { ...mine.headers, "last-event-id": priming });
+    expect(resumed.status).toBe(200);
+    expect(resumed.headers.get("content-type")).toBe("text/event-stream");
+    await resumed.body?.cancel();
+    await server.close();
+  });
+
+  it("refuses with 410 a Last-Event-ID sent to a server without an event store, which has nothing to replay", async () => {
+    const server = new StreamableHttpServer({ onsession: (t) => connectEcho(t) });
+    const { send, headers } = await openWebSession(server);
+    const refused = await send("GET", { ...headers, "last-event-id": "e-1" });
+    expect(refused.status).toBe(410);
+    expect(await refused.json()).toMatchObject({ error: { message: expect.stringContaining("stores no events") } });
+    // Positive control: the same GET without the id opens the stream.
+    const fresh = await send("GET", headers);
+    expect(fresh.status).toBe(200);
+    await fresh.body?.cancel();
+    await server.close();
+  });
 });

@@ -230,7 +230,7 @@ describe("Streamable HTTP server: resumability", () => {
     expect(() => new StreamableHttpServer({ ...options, retryIntervalMs: -1 })).toThrow(TypeError);
   });
 
-  it("refuses a Last-Event-ID of another session", async () => {
+  it("refuses a Last-Event-ID of another session with 410: nothing of this session follows it", async () => {
     const { url } = await start({ eventStore: new MemoryEventStore() });
     const first = await initialize(url);
     const events = sseEvents(await openGet(url, first));
@@ -240,8 +240,8 @@ describe("Streamable HTTP server: resumability", () => {
 
     const second = await initialize(url);
     const stolen = await openGet(url, second, eventId);
-    expect(stolen.status).toBe(400);
-    expect((await stolen.json()).error.message).toMatch(/does not belong to this session/);
+    expect(stolen.status).toBe(410);
+    expect((await stolen.json()).error.message).toMatch(/no event of this session/);
   });
 });
 

@@ -28,7 +28,8 @@ export interface EventStore {
    * and returns that stream's id.
    * @throws EventsEvictedError when a message stored after `lastEventId` is no longer kept (the
    *   server answers 410, so the client knows the stream cannot be resumed whole); any other
-   *   error when `lastEventId` is unknown to the store (the server answers 400).
+   *   error when `lastEventId` is unknown to the store (the server answers 410 too: the stream
+   *   cannot be resumed; an error other than an `SdkError` also goes to the transport's `onerror`).
    */
   replayEventsAfter(
     lastEventId: string,

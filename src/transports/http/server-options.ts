@@ -40,7 +40,8 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
   /**
    * Makes SSE streams resumable with `Last-Event-ID`; see `MemoryEventStore`. Each SSE
    * connection then opens with a priming event (an event id and empty data). A resumption the
-   * store cannot serve whole (it dropped events after that id) gets 410 with a -32000 error.
+   * store cannot serve whole (it dropped events after that id, does not know the id, or the id
+   * is of another session) gets 410 with a -32000 error; so does any `Last-Event-ID` without a store.
    */
   eventStore?: EventStore;
   /**

@@ -268,9 +268,8 @@ export class StreamableHttpServer {
     const transport = this.findSession(request, await sessionOwner(extra.authInfo));
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     const lastEventId = request.headers.get(LAST_EVENT_ID_HEADER);
-    if (lastEventId !== null && this.options.eventStore !== undefined) {
-      return transport.resume(lastEventId, sessionHeaders(transport));
-    }
+    // Without an event store an id cannot be resumed either: 410, not a fresh stream lacking what followed it.
+    if (lastEventId !== null && lastEventId !== "") return transport.resume(lastEventId, sessionHeaders(transport));
     return transport.openStandalone(sessionHeaders(transport));
   }
 

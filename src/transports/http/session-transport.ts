@@ -17,7 +17,7 @@ import {
 } from "../../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport } from "../transport.js";
 import { DEFAULT_SSE_RETRY_MS, TRANSPORT_ERROR_CODE } from "./constants.js";
-import { type EventStore, EventsEvictedError } from "./event-store.js";
+import type { EventStore } from "./event-store.js";
 import type { HttpReply } from "./exchange.js";
 import {
   disconnectStream,
@@ -29,6 +29,7 @@ import {
   writeToStream,
 } from "./outbound-stream.js";
 import { httpError, refusalReply } from "./responses.js";
+import { placeLastEventId } from "./resume-point.js";
 import { JsonSink, SseSink } from "./sinks.js";
 
 /** @internal Options the server passes when it creates a session transport; one object serves every session. */
@@ -314,24 +315,15 @@ export class StreamableHttpSessionTransport implements Transport {
   /**
    * @internal Replays a stream after `lastEventId` and, if the stream is still live, continues it.
    * A connection still attached to that stream is ended: the client that resumes has lost it.
-   * 400 for an id the store does not know, 410 when it dropped events after it (`EventsEvictedError`).
+   * 410 when the store cannot place the id in this session or dropped events after it.
    */
   async resume(lastEventId: string, headers: Record<string, string>): Promise<HttpReply> {
     const store = this.options.eventStore;
-    let streamId: string;
-    try {
-      streamId = store ? await store.replayEventsAfter(lastEventId, async () => {}) : "";
-    } catch (error) {
-      // Replaying what is left would lose the rest silently; 410 tells the client the stream is gone.
-      if (error instanceof EventsEvictedError) {
-        const message = `Gone: events after Last-Event-ID "${lastEventId}" are no longer stored; the stream cannot be resumed`;
-        return httpError(410, TRANSPORT_ERROR_CODE, message, headers);
-      }
-      return httpError(400, ErrorCode.InvalidRequest, `Unknown Last-Event-ID "${lastEventId}"`, headers);
+    const point = await placeLastEventId(store, lastEventId, () => this.tag, this.onerror);
+    if (store === undefined || "gone" in point) {
+      return httpError(410, TRANSPORT_ERROR_CODE, "gone" in point ? point.gone : "Gone", headers);
     }
-    if (store === undefined || !streamId.startsWith(`${this.tag}.`)) {
-      return httpError(400, ErrorCode.InvalidRequest, "The Last-Event-ID does not belong to this session", headers);
-    }
+    const { streamId } = point;
     const stream = streamId === this.standalone.id ? this.standalone : this.streams?.get(streamId);
     const stale = stream?.sink;
     if (stream !== undefined && stale?.open) {
