@@ -88,9 +88,7 @@ describe("maxSseConnectionMs", () => {
 
     // Four keep-alives later the stream still holds the session: nothing unread shows in Node's buffer.
     await vi.advanceTimersByTimeAsync(MINUTE - 1);
-    const refused = await get();
-    expect(refused.status).toBe(409);
-    await refused.text();
+    expect(responses[0]?.writableEnded).toBe(false);
 
     await vi.advanceTimersByTimeAsync(1);
     while (!responses[0]?.writableEnded) await new Promise((resolve) => setImmediate(resolve));

@@ -37,7 +37,7 @@ function openGet(url: URL, sessionId: string, lastEventId?: string): Promise<Res
 const announce = (id: number, count = 1) => ({ jsonrpc: "2.0" as const, id, method: "announce", params: { count } });
 
 describe("Streamable HTTP server: the standalone GET stream", () => {
-  it("carries a notification unrelated to any request; a second GET gets 409", async () => {
+  it("carries a notification unrelated to any request", async () => {
     const { url } = await start();
     const sessionId = await initialize(url);
     const stream = await openGet(url, sessionId);
@@ -45,14 +45,29 @@ describe("Streamable HTTP server: the standalone GET stream", () => {
     expect(stream.headers.get("content-type")).toBe("text/event-stream");
     const events = sseEvents(stream);
 
-    const second = await openGet(url, sessionId);
-    expect(second.status).toBe(409);
-    await second.text();
-
     const answer = await post(url, announce(2), { "mcp-session-id": sessionId });
     expect(await sseMessages(answer)).toEqual([{ jsonrpc: "2.0", id: 2, result: {} }]);
     expect(await nextMessage(events)).toEqual({ jsonrpc: "2.0", method: "notifications/announced", params: { n: 0 } });
     await events.return(undefined);
+  });
+
+  it("lets a newer GET take the stream over from one the server still holds (a client that lost it silently)", async () => {
+    const { url } = await start();
+    const sessionId = await initialize(url);
+    // The client lost this connection without the server noticing: it is still open on the server's side.
+    const stale = sseEvents(await openGet(url, sessionId));
+
+    const newer = await openGet(url, sessionId);
+    expect(newer.status).toBe(200);
+    const events = sseEvents(newer);
+    const answer = await post(url, announce(2), { "mcp-session-id": sessionId });
+    expect(await sseMessages(answer)).toEqual([{ jsonrpc: "2.0", id: 2, result: {} }]);
+    expect(await nextMessage(events)).toEqual({ jsonrpc: "2.0", method: "notifications/announced", params: { n: 0 } });
+    await events.return(undefined);
+    // The old connection was ended, with nothing more written to it.
+    const rest: unknown[] = [];
+    for await (const event of stale) rest.push(event.data);
+    expect(rest).toEqual([]);
   });
 
   it("keeps unrelated notifications sent before the GET stream opened and delivers them when it does", async () => {

@@ -62,6 +62,18 @@ export function disconnectStream(stream: OutboundStream): void {
 }
 
 /**
+ * Ends the connection still attached to a stream that a client opens again or resumes: a client
+ * does so only for a connection it has lost, possibly before the server noticed (a silent
+ * network loss). The new connection takes over; nothing more is written to the old one.
+ */
+export function endStaleConnection(stream: OutboundStream): void {
+  const stale = stream.sink;
+  if (stale?.open !== true) return;
+  stream.sink = undefined;
+  stale.end();
+}
+
+/**
  * Closes the connection `sink` of a stream that outlived its allowed time, not the stream: after
  * what is queued, a last event gives the client the `retry` (ms) to wait and, where events are
  * stored, an id (`primingId`) to resume after (spec 2025-11-25: basic/transports § Sending

@@ -85,8 +85,8 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    * an SSE comment (`: keep-alive`) on it, which clients ignore (it is no event, spec:
    * basic/transports § Streamable HTTP). It keeps proxies from closing quiet connections and
    * shows up dead ones: a stream whose write fails, or whose client took nothing since the
-   * previous keep-alive, ends as if the client had left, so its session can expire and a new
-   * GET is not refused 409. Default 15,000; `0` or `Infinity` turns keep-alives off.
+   * previous keep-alive, ends as if the client had left, so its session can expire. Default
+   * 15,000; `0` or `Infinity` turns keep-alives off.
    * @throws TypeError from the constructor when it is neither `0`, `Infinity` nor an integer
    *   from 1 to 2,147,483,647.
    */

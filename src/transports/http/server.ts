@@ -125,7 +125,9 @@ export class StreamableHttpServer {
    * 400 (-32700 bad JSON, -32600 bad shape or a batch the session's revision refuses, a body cut
    * off, missing session id, bad `MCP-Protocol-Version`), 403 (foreign Origin or Host), 404 (unknown
    * or ended session, or another caller's), 405, 406 (`Accept` allows neither JSON nor SSE),
-   * 409 (stream already open), 413 (body too large, `error.data.maxBytes`), 415 (Content-Type).
+   * 410 (a `Last-Event-ID` that cannot be resumed), 413 (body too large, `error.data.maxBytes`),
+   * 415 (Content-Type). A GET for a session whose GET stream is open takes that stream over: the
+   * older connection ends (its client reconnects only after losing it).
    */
   async handle(request: Request, extra: HandleExtra = {}): Promise<Response> {
     return toWebResponse(await this.serve(new WebRequestView(request), extra));

@@ -21,6 +21,7 @@ import type { EventStore } from "./event-store.js";
 import type { HttpReply } from "./exchange.js";
 import {
   disconnectStream,
+  endStaleConnection,
   IDLE,
   NO_REQUESTS,
   newStream,
@@ -300,11 +301,9 @@ export class StreamableHttpSessionTransport implements Transport {
     return refusalReply(refusal, headers);
   }
 
-  /** @internal Opens the standalone GET stream; 409 when one is already connected. */
+  /** @internal Opens the standalone GET stream; a connection still attached to it is ended (the newest wins). */
   openStandalone(headers: Record<string, string>): HttpReply {
-    if (this.standalone.sink?.open) {
-      return httpError(409, TRANSPORT_ERROR_CODE, "An SSE stream is already open for this session", headers);
-    }
+    endStaleConnection(this.standalone);
     const response = this.attachSse(this.standalone).reply(headers);
     const unsent = this.unsent;
     this.unsent = undefined;
@@ -325,13 +324,7 @@ export class StreamableHttpSessionTransport implements Transport {
     }
     const { streamId } = point;
     const stream = streamId === this.standalone.id ? this.standalone : this.streams?.get(streamId);
-    const stale = stream?.sink;
-    if (stream !== undefined && stale?.open) {
-      // A client resumes only a connection it has lost, possibly before the server noticed; the
-      // new connection takes over, and the old one ends with nothing more written to it.
-      stream.sink = undefined;
-      stale.end();
-    }
+    if (stream !== undefined) endStaleConnection(stream);
     const sink = stream ? this.attachSse(stream, false) : new SseSink(() => {});
     const replay = async () => {
       await store.replayEventsAfter(lastEventId, async (eventId, message) => sink.write(message, eventId));
