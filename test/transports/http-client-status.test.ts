@@ -251,3 +251,77 @@ describe.each(HTTP_PATHS)("Streamable HTTP client (%s): a GET stream the server 
     expect(inbox.errors[0]).toMatchObject({ status: 403 });
   });
 });
+
+describe.each(HTTP_PATHS)(
+  "Streamable HTTP client (%s): a GET refused 409 (the server still holds a lost stream)",
+  (http) => {
+    /** Session "s-1": the first GET sends e-1 and drops; resumptions get 409 `conflicts` times, then the stream again. */
+    function holding(conflicts: number): Answer {
+      let refused = 0;
+      return (seen, res) => {
+        if (seen.method === "DELETE") {
+          res.writeHead(405).end();
+          return;
+        }
+        if (seen.method === "GET") {
+          const resumed = seen.headers["last-event-id"] !== undefined;
+          if (resumed && refused < conflicts) {
+            refused++;
+            const body = {
+              jsonrpc: "2.0",
+              id: null,
+              error: { code: -32000, message: "An SSE stream is already open" },
+            };
+            res.writeHead(409, { "content-type": "application/json" }).end(JSON.stringify(body));
+            return;
+          }
+          const method = resumed ? "notifications/again" : "notifications/first";
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          // The first connection is lost at once; the one after the conflicts stays open.
+          res.write(`id: e-${resumed ? 2 : 1}\ndata: ${JSON.stringify({ jsonrpc: "2.0", method })}\n\n`);
+          if (!resumed) res.end();
+          return;
+        }
+        const { id, method } = seen.body ?? {};
+        if (id === undefined) res.writeHead(202).end();
+        else answerJson(res, { jsonrpc: "2.0", id, result: { method } }, { "mcp-session-id": "s-1" });
+      };
+    }
+
+    async function openHolding(conflicts: number) {
+      peer = await startRawPeer(holding(conflicts));
+      const client = new StreamableHttpClientTransport(peer.url, {
+        http,
+        reconnect: { maxRetries: 3, initialDelayMs: 1, maxDelayMs: 4 },
+      });
+      clients.push(client);
+      const inbox = new Inbox(client);
+      await client.start();
+      await client.send(request(1, "initialize"));
+      await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      return { inbox, peer };
+    }
+
+    const gets = (seen: RawPeer["seen"]) =>
+      seen.filter((r) => r.method === "GET").map((r) => r.headers["last-event-id"] ?? null);
+    const methods = (inbox: Inbox) =>
+      inbox.messages.map((m) => (!Array.isArray(m) && "method" in m ? m.method : undefined));
+
+    it("tries the GET again after a back-off, and gets its notifications back once the server lets go", async () => {
+      const { inbox, peer } = await openHolding(2);
+      await inbox.until((i) => methods(i).includes("notifications/again"));
+      expect(gets(peer.seen)).toEqual([null, "e-1", "e-1", "e-1"]);
+      expect(methods(inbox)).toEqual([undefined, "notifications/first", "notifications/again"]);
+      expect(inbox.errors).toEqual([]);
+    });
+
+    it("gives up after maxRetries answers of 409, reporting it (positive control: the retries are bounded)", async () => {
+      const { inbox, peer } = await openHolding(Number.POSITIVE_INFINITY);
+      await inbox.until((i) => i.errors.length > 0);
+      await settle();
+      expect(gets(peer.seen)).toEqual([null, "e-1", "e-1", "e-1"]);
+      expect(inbox.errors).toHaveLength(1);
+      expect(inbox.errors[0]?.message).toMatch(/Gave up reconnecting the SSE stream after 3 attempts/);
+    });
+  },
+);

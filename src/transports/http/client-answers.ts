@@ -184,7 +184,16 @@ function httpFailure(status: number, detail: { text: string }, url: URL, onSessi
 const NO_STREAM_STATUSES: ReadonlySet<number> = new Set([400, 404, 405, 406]);
 
 /**
- * What a GET's answer other than an SSE stream means: "retry" (5xx, 429), else the stream stops,
+ * Statuses of a GET worth another try, after the reconnection back-off (`ReconnectOptions`,
+ * bounded by its `maxRetries`): 5xx and 429, and 409, which a server answers while it still holds
+ * the stream that the client lost without the server noticing (until it times that one out).
+ */
+function isTransientGetStatus(status: number): boolean {
+  return status >= 500 || status === 429 || status === 409;
+}
+
+/**
+ * What a GET's answer other than an SSE stream means: "retry" (5xx, 429, 409), else the stream stops,
  * with the error to report or `undefined`. The standalone stream is optional, so a status saying
  * the server offers none is no error; once the stream had been open, a refusal to reopen it is
  * reported, nothing more. A GET's 404 ends no session: only a POST's does.
@@ -194,7 +203,7 @@ export async function streamRefusalOf(
   stream: { url: URL; standalone: boolean; wasOpen: boolean; maxBytes: number },
 ): Promise<"retry" | StreamableHttpError | undefined> {
   const { status } = answer;
-  const transient = status >= 500 || status === 429;
+  const transient = isTransientGetStatus(status);
   if (transient || (stream.standalone && !stream.wasOpen && NO_STREAM_STATUSES.has(status))) {
     await answer.cancel();
     return transient ? "retry" : undefined;

@@ -46,9 +46,9 @@ export type { StreamableHttpClientOptions };
  * SSE, and a GET stream (opened after `notifications/initialized`) carries what the server sends
  * on its own. A 404 to a POST on a known session rejects `send` with a `StreamableHttpError`
  * whose `sessionExpired` is true (spec: basic/transports § Streamable HTTP). The GET stream is
- * optional: 400, 404, 405 and 406 to it mean the server offers none, and the session goes on;
- * a 410 to its resumption (the server dropped the events since `Last-Event-ID`) is reported, and
- * the stream is opened again without that id.
+ * optional: 400, 404, 405 and 406 to it mean the server offers none; 409 (the server still holds a
+ * lost one) is tried again with back-off; a 410 to its resumption (the events since `Last-Event-ID`
+ * are gone) is reported, and the stream is opened again without that id.
  * A request the client cancelled (`notifications/cancelled`) stops being followed at once.
  */
 export class StreamableHttpClientTransport implements Transport {
