@@ -160,30 +160,79 @@ describe.each(HTTP_PATHS)("Streamable HTTP client (%s): redirects", (http) => {
     await expect(client.send(request(1, "initialize"))).rejects.toThrow(/redirect count exceeded/);
   });
 
-  it("sends the Authorization header on to the same origin, not to another one", async () => {
-    const other = await startRawPeer((_seen, res) => answerJson(res, { jsonrpc: "2.0", id: 1, result: {} }));
+  /** A client of `peer` in session "s-1" (so it sends `Mcp-Session-Id`), with an `Authorization`. */
+  async function credentialed(peer: RawPeer) {
+    const client = new StreamableHttpClientTransport(peer.url, {
+      http,
+      headers: { authorization: "Bearer secret-token" },
+      sessionId: "s-1",
+      reconnect: { maxRetries: 0, initialDelayMs: 1, maxDelayMs: 1 },
+    });
+    clients.push(client);
+    const inbox = new Inbox(client);
+    return { client, inbox };
+  }
+
+  it("refuses a redirect to another origin, naming it, and sends that origin nothing: no Authorization, no session id", async () => {
+    const other = await startRawPeer((seen, res) => answerJson(res, { jsonrpc: "2.0", id: seen.body?.id, result: {} }));
     try {
-      for (const [location, expected] of [
-        ["/mcp/", "Bearer secret-token"],
-        [other.url.href, undefined],
-      ] as const) {
-        await peer?.close();
-        peer = await startRawPeer(movedTo(307, location));
-        const client = new StreamableHttpClientTransport(peer.url, {
-          http,
-          headers: { authorization: "Bearer secret-token" },
-        });
-        clients.push(client);
-        const inbox = new Inbox(client);
-        await client.start();
-        await client.send(request(1, "initialize"));
-        await inbox.until((i) => i.messages.length === 1);
-        const last = (location === "/mcp/" ? peer.seen : other.seen).at(-1);
-        expect(last?.headers.authorization).toBe(expected);
-      }
+      peer = await startRawPeer(movedTo(307, new URL("/mcp/", other.url).href));
+      const { client, inbox } = await credentialed(peer);
+      const error = await client.send(request(1, "tools/list")).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StreamableHttpError);
+      expect((error as Error).message).toContain(
+        `refused a redirect (HTTP 307) to another origin, ${other.url.origin}`,
+      );
+      expect((error as Error).message).not.toContain("secret-token");
+      expect(inbox.messages).toEqual([]);
+      expect(other.seen).toEqual([]);
+      expect(peer.seen.map((r) => `${r.method} ${r.url}`)).toEqual(["POST /mcp"]);
     } finally {
       await other.close();
     }
+  });
+
+  it("refuses a GET stream's redirect to another origin, reporting it, without retrying or sending it there", async () => {
+    const other = await startRawPeer((_seen, res) => res.writeHead(200, { "content-type": "text/event-stream" }).end());
+    try {
+      peer = await startRawPeer(movedTo(302, new URL("/mcp/", other.url).href));
+      const { client, inbox } = await credentialed(peer);
+      await client.start();
+      await inbox.until((i) => i.errors.length > 0);
+      await settle();
+      expect(inbox.errors).toHaveLength(1);
+      expect(inbox.errors[0]?.message).toContain(`to another origin, ${other.url.origin}`);
+      expect(other.seen).toEqual([]);
+      expect(peer.seen.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /mcp"]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("follows a redirect within the origin with the Authorization and the session id (positive control)", async () => {
+    peer = await startRawPeer(movedTo(307, "/mcp/"));
+    const { client, inbox } = await credentialed(peer);
+    await client.send(request(1, "tools/list"));
+    await inbox.until((i) => i.messages.length === 1);
+    expect(inbox.messages[0]).toEqual({ jsonrpc: "2.0", id: 1, result: { method: "tools/list" } });
+    expect(peer.seen.map((r) => `${r.method} ${r.url}`)).toEqual(["POST /mcp", "POST /mcp/"]);
+    expect(peer.seen[1]?.headers.authorization).toBe("Bearer secret-token");
+    expect(peer.seen[1]?.headers["mcp-session-id"]).toBe("s-1");
+  });
+
+  it("follows an absolute redirect to its own origin as well (positive control)", async () => {
+    peer = await startRawPeer((seen, res) => {
+      if (seen.url === "/mcp") {
+        res.writeHead(308, { location: `http://${seen.headers.host}/mcp/` }).end();
+        return;
+      }
+      answerJson(res, { jsonrpc: "2.0", id: seen.body?.id, result: { via: seen.url } });
+    });
+    const { client, inbox } = await credentialed(peer);
+    await client.send(request(1, "tools/list"));
+    await inbox.until((i) => i.messages.length === 1);
+    expect(inbox.messages[0]).toEqual({ jsonrpc: "2.0", id: 1, result: { via: "/mcp/" } });
+    expect(peer.seen[1]?.headers.authorization).toBe("Bearer secret-token");
   });
 });
 

@@ -216,6 +216,14 @@ export async function streamRefusalOf(
   return new StreamableHttpError(status, "The server answered a GET without an SSE stream");
 }
 
+/** The news that the GET stream was opened again without `lastEventId`, after a 410 to its resumption. */
+export function resumeGoneError(lastEventId: string): StreamableHttpError {
+  return new StreamableHttpError(
+    410,
+    `The GET stream could not be resumed after event "${lastEventId}" (HTTP 410: the server no longer has the events since); it was opened again, and what the server sent meanwhile is lost`,
+  );
+}
+
 /** A 2xx status, as `Response.ok` says. */
 export function isOk(status: number): boolean {
   return status >= 200 && status <= 299;

@@ -3,6 +3,7 @@
  * the user's), answers read from the web `ReadableStream` of each `Response`.
  */
 import type { HttpAnswer, HttpCarrier, HttpExchange, HttpRequest } from "./client-http.js";
+import { MAX_REDIRECTS, redirectRequest, tooManyRedirects } from "./client-redirect.js";
 
 export function fetchCarrier(fetchFn: typeof fetch): HttpCarrier {
   return {
@@ -11,12 +12,42 @@ export function fetchCarrier(fetchFn: typeof fetch): HttpCarrier {
       // One controller per request: a long-lived signal would collect an abort listener per
       // request, since fetch removes its listeners only when the request is garbage-collected.
       const controller = new AbortController();
-      const init: RequestInit = { method: request.method, headers: request.headers, signal: controller.signal };
-      if (request.body !== undefined) init.body = request.body;
-      const answer = fetchFn(request.url, init).then((response) => new FetchAnswer(response));
+      const answer = fetchFollowing(fetchFn, request, controller.signal).then((response) => new FetchAnswer(response));
       return { answer, abort: () => controller.abort() };
     },
   };
+}
+
+/**
+ * `fetch` with `redirect: "manual"`, following redirects here, within the request's origin only
+ * (see `redirectRequest`). @throws CrossOriginRedirectError for one to another origin; an Error
+ * past `MAX_REDIRECTS`, or where the runtime hides a redirect's target (an `opaqueredirect`).
+ */
+async function fetchFollowing(fetchFn: typeof fetch, first: HttpRequest, signal: AbortSignal): Promise<Response> {
+  let request = first;
+  for (let redirects = 0; ; redirects++) {
+    const init: RequestInit = { method: request.method, headers: request.headers, signal, redirect: "manual" };
+    if (request.body !== undefined) init.body = request.body;
+    const response = await fetchFn(request.url, init);
+    if (response.type === "opaqueredirect") {
+      throw new Error("refused a redirect whose target this runtime does not show: it may lead to another origin");
+    }
+    const next = nextRequest(request, response);
+    if (next === undefined) return response;
+    await response.body?.cancel().catch(() => {});
+    if (next instanceof Error) throw next;
+    if (redirects >= MAX_REDIRECTS) throw tooManyRedirects();
+    request = next;
+  }
+}
+
+/** Where `response` redirects `request`: the next request, `undefined` (no redirect), or the refusal to follow. */
+function nextRequest(request: HttpRequest, response: Response): HttpRequest | Error | undefined {
+  try {
+    return redirectRequest(request, response.status, response.headers.get("location"));
+  } catch (error) {
+    return error as Error;
+  }
 }
 
 class FetchAnswer implements HttpAnswer {

@@ -7,6 +7,7 @@
  */
 import type { Agent, ClientRequest, IncomingMessage } from "node:http";
 import type { HttpAnswer, HttpCarrier, HttpExchange, HttpRequest } from "./client-http.js";
+import { MAX_REDIRECTS, redirectRequest, tooManyRedirects } from "./client-redirect.js";
 
 interface NodeHttp {
   http: typeof import("node:http");
@@ -37,16 +38,6 @@ const STALE_CONNECTION_CODES: ReadonlySet<string> = new Set(["ECONNRESET", "EPIP
 
 /** A body at most this long, fully announced, is drained when given up, so its connection is kept. */
 const DRAIN_BYTES = 64 * 1024;
-
-/** Statuses followed to their `Location`, as `fetch` follows them, at most `MAX_REDIRECTS` in a row. */
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
-const MAX_REDIRECTS = 20;
-
-/** Headers that describe a body: dropped with the body when a redirect turns the request into a GET. */
-const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-language", "content-location"];
-
-/** Credentials that go to the request's own origin only: dropped on a redirect to another one. */
-const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"];
 
 export function nodeCarrier(): HttpCarrier {
   return { path: "node", send };
@@ -107,11 +98,18 @@ class NodeExchange implements HttpExchange {
     }
     this.req = req;
     req.once("response", (res) => {
-      const next = this.redirect(res);
+      let next: HttpRequest | undefined;
+      try {
+        next = redirectRequest(this.request, res.statusCode ?? 0, res.headers.location ?? null);
+      } catch (error) {
+        res.resume();
+        this.reject(error);
+        return;
+      }
       if (next !== undefined) {
         res.resume();
         if (++this.redirects > MAX_REDIRECTS) {
-          this.reject(new Error(`redirect count exceeded (more than ${MAX_REDIRECTS})`));
+          this.reject(tooManyRedirects());
           return;
         }
         this.request = next;
@@ -131,33 +129,6 @@ class NodeExchange implements HttpExchange {
       this.reject(this.aborted ? abortError() : error);
     });
     req.end(body);
-  }
-
-  /**
-   * The request to send next when `res` redirects, as `fetch` does: 307 and 308 repeat it as it
-   * was, 303 (and 301 or 302 to a POST) turns it into a GET without a body; credentials do not
-   * follow it to another origin. `undefined` when `res` is the answer (no redirect, no usable
-   * `Location`, or a scheme other than http and https).
-   */
-  private redirect(res: IncomingMessage): HttpRequest | undefined {
-    const location = res.headers.location;
-    if (!REDIRECT_STATUSES.has(res.statusCode ?? 0) || location === undefined) return undefined;
-    let url: URL;
-    try {
-      url = new URL(location, this.request.url);
-    } catch {
-      return undefined;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-    const { method, body } = this.request;
-    const headers = { ...this.request.headers };
-    if (url.origin !== this.request.url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
-    const status = res.statusCode;
-    if (status === 303 ? method !== "GET" : (status === 301 || status === 302) && method === "POST") {
-      for (const name of BODY_HEADERS) delete headers[name];
-      return { method: "GET", url, headers };
-    }
-    return body === undefined ? { method, url, headers } : { method, url, headers, body };
   }
 
   abort(): void {

@@ -8,7 +8,12 @@ import { type HttpCarrier, type HttpPath, isNodeJs, type RequestAuthorization } 
 import { nodeCarrier } from "./client-node.js";
 import type { ReconnectOptions } from "./client-sse.js";
 
-/** Options of `new StreamableHttpClientTransport(url, options)`. */
+/**
+ * Options of `new StreamableHttpClientTransport(url, options)`. On either HTTP path, redirects
+ * (301, 302, 303, 307, 308) are followed within the origin of `url` only: one to another origin
+ * fails its request with a `StreamableHttpError` naming that origin, and nothing is sent there,
+ * so `Authorization` and `Mcp-Session-Id` never leave it.
+ */
 export interface StreamableHttpClientOptions {
   /**
    * Which HTTP machinery carries the requests. `"node"`: `node:http` / `node:https` with a

@@ -22,12 +22,14 @@ import {
   MessageTooLargeError,
   readJsonAnswer,
   refusalOf,
+  resumeGoneError,
   streamRefusalOf,
   tooLargeFailure,
 } from "./client-answers.js";
 import { ClientExchanges } from "./client-exchanges.js";
 import { type HttpAnswer, type HttpCarrier, type HttpPath, type HttpRequest, headerRecord } from "./client-http.js";
 import { carrierFor, type StreamableHttpClientOptions } from "./client-options.js";
+import { CrossOriginRedirectError } from "./client-redirect.js";
 import { type EventSourceMessage, followStream, type ReconnectOptions, type StreamState } from "./client-sse.js";
 import {
   JSON_MEDIA_TYPE,
@@ -280,8 +282,11 @@ export class StreamableHttpClientTransport implements Transport {
     let response: HttpAnswer;
     try {
       response = await this.request({ method: "GET", url: this.url, headers: this.headers(extra) });
-    } catch {
-      return this.closed ? "stop" : "retry";
+    } catch (error) {
+      // A redirect refused (to another origin) would only be refused again: it is reported instead.
+      const refused = !this.closed && error instanceof Error && error.cause instanceof CrossOriginRedirectError;
+      if (refused) this.report(error);
+      return this.closed || refused ? "stop" : "retry";
     }
     if (isOk(response.status) && mediaTypeOf(response.header("content-type")) === SSE_MEDIA_TYPE) {
       state.connected = true;
@@ -292,12 +297,7 @@ export class StreamableHttpClientTransport implements Transport {
       // so it goes on from now, and the application hears that notifications were lost.
       await response.cancel().catch(() => {});
       this.release(response);
-      this.report(
-        new StreamableHttpError(
-          410,
-          `The GET stream could not be resumed after event "${state.lastEventId}" (HTTP 410: the server dropped the events since); it was opened again, and what the server sent meanwhile is lost`,
-        ),
-      );
+      this.report(resumeGoneError(state.lastEventId));
       state.lastEventId = undefined;
       return this.connectStream(state);
     }
