@@ -1,14 +1,16 @@
 /**
  * Streamable HTTP client: what the server answers is read within bounds. A message over
  * `maxMessageBytes` (an SSE event or a JSON body) fails its request with an error naming the
- * limit, and a JSON answer that cannot be read fails its request at once; either way the
- * transport goes on serving other requests.
+ * limit (on the GET stream, which owes no response, it is skipped and the stream reads on), and a
+ * JSON answer that cannot be read fails its request at once; either way the transport goes on
+ * serving other requests.
  */
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode, ProtocolError } from "../../src/jsonrpc/errors.js";
 import { JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
+import { Inbox } from "./contract.js";
 import { answerJson, answerSse, HTTP_PATHS, type RawPeer, type SeenRequest, startRawPeer } from "./http-client-peer.js";
 
 const MiB = 1024 * 1024;
@@ -112,5 +114,99 @@ describe.each(HTTP_PATHS)("Streamable HTTP client (%s): a JSON answer that canno
     expect(refused).toMatchObject({ code: ErrorCode.InvalidRequest, message: "Nope" });
     expect(errors).toHaveLength(1);
     expect(await outcome(session, "echo")).toEqual({ method: "echo" });
+  });
+});
+
+describe.each(HTTP_PATHS)("Streamable HTTP client (%s): an event over the limit on the GET stream", (http) => {
+  const LIMIT = 1000;
+  const note = (method: string, text = "") => JSON.stringify({ jsonrpc: "2.0", method, params: { text } });
+  /** How the oversized event e-2 is written: its lines, joined by `eol`. */
+  const cases = [
+    {
+      name: "far over the limit, its id first",
+      lines: ["id: e-2", `data: ${note("notifications/big", "x".repeat(50 * LIMIT))}`],
+    },
+    {
+      name: "far over the limit, its id after its data",
+      lines: [`data: ${note("notifications/big", "x".repeat(50 * LIMIT))}`, "id: e-2"],
+    },
+    {
+      name: "far over the limit, CRLF line breaks",
+      lines: ["id: e-2", `data: ${note("notifications/big", "x".repeat(50 * LIMIT))}`],
+      eol: "\r\n",
+    },
+    {
+      name: "over in bytes only (three-byte characters)",
+      lines: ["id: e-2", `data: ${note("notifications/big", "€".repeat(400))}`],
+    },
+  ];
+
+  for (const { name, lines, eol = "\n" } of cases) {
+    it(`skips it (${name}), reporting it, reads on, and resumes after its id`, async () => {
+      peer = await startRawPeer((seen, res) => {
+        if (seen.method === "DELETE") {
+          res.writeHead(405).end();
+          return;
+        }
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        if (seen.headers["last-event-id"] !== undefined) {
+          // The resumption: what follows the id it asks after, and the stream stays open.
+          res.write(`id: e-4\ndata: ${note(`notifications/after-${seen.headers["last-event-id"]}`)}\n\n`);
+          return;
+        }
+        res.write(`id: e-1\ndata: ${note("notifications/first")}\n\n`);
+        const big = `${lines.join(eol)}${eol}${eol}`;
+        for (let at = 0; at < big.length; at += 4096) res.write(big.slice(at, at + 4096));
+        res.end(`id: e-3\ndata: ${note("notifications/third")}\n\n`);
+      });
+      const client = new StreamableHttpClientTransport(peer.url, {
+        http,
+        sessionId: "s-1",
+        maxMessageBytes: LIMIT,
+        reconnect: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 1 },
+      });
+      const inbox = new Inbox(client);
+      try {
+        await client.start();
+        await inbox.until((i) => i.messages.length === 3);
+        const methods = inbox.messages.map((m) => (!Array.isArray(m) && "method" in m ? m.method : undefined));
+        expect(methods).toEqual(["notifications/first", "notifications/third", "notifications/after-e-3"]);
+        expect(peer.seen.map((r) => r.headers["last-event-id"] ?? null)).toEqual([null, "e-3"]);
+        expect(inbox.errors).toHaveLength(1);
+        expect(inbox.errors[0]?.message).toBe(
+          `The server sent an SSE event (id "e-2") on the GET stream over the limit of ${LIMIT} bytes (maxMessageBytes); it was dropped`,
+        );
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("keeps the id of a skipped event as the place to resume after, when the stream drops right after it", async () => {
+    peer = await startRawPeer((seen, res) => {
+      if (seen.method === "DELETE") {
+        res.writeHead(405).end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const after = seen.headers["last-event-id"];
+      if (after === undefined) res.end(`id: e-1\ndata: ${note("notifications/big", "x".repeat(5 * LIMIT))}\n\n`);
+      else res.write(`id: e-2\ndata: ${note(`notifications/after-${after}`)}\n\n`);
+    });
+    const client = new StreamableHttpClientTransport(peer.url, {
+      http,
+      sessionId: "s-1",
+      maxMessageBytes: LIMIT,
+      reconnect: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 1 },
+    });
+    const inbox = new Inbox(client);
+    try {
+      await client.start();
+      await inbox.until((i) => i.messages.length === 1);
+      expect(inbox.messages).toEqual([{ jsonrpc: "2.0", method: "notifications/after-e-1", params: { text: "" } }]);
+      expect(inbox.errors.map((e) => e.message)).toEqual([expect.stringContaining('(id "e-1") on the GET stream')]);
+    } finally {
+      await client.close();
+    }
   });
 });

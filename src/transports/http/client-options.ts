@@ -45,7 +45,9 @@ export interface StreamableHttpClientOptions {
    * Largest message accepted from the server, in bytes: an SSE event's data or a JSON answer's
    * body. Default {@link DEFAULT_MAX_MESSAGE_BYTES} (16 MiB). A larger one is dropped unread past
    * the limit, its connection closed, and the requests it owed fail with a -32000 error naming
-   * the limit (`data.maxMessageBytes`); it is also reported to `onerror`.
+   * the limit (`data.maxMessageBytes`); it is also reported to `onerror`. On the GET stream, which
+   * owes no response, such an event is skipped and reported, and the stream reads on; its id still
+   * counts as the last event id, so that a resumption does not ask for it again.
    */
   maxMessageBytes?: number;
 }

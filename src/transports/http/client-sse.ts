@@ -6,6 +6,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { exceedsUtf8Bytes, MessageTooLargeError } from "./client-answers.js";
 import type { HttpAnswer } from "./client-http.js";
+import { SseEventTracker } from "./client-sse-skip.js";
 import { StreamableHttpError } from "./errors.js";
 
 export type { EventSourceMessage };
@@ -50,7 +51,8 @@ export interface StreamHooks {
  * until the transport closes), reconnecting with exponential back-off after a drop. A POST
  * stream without any event id cannot be resumed, so its drop is reported instead. An event over
  * `maxEventBytes` is reported and ends a POST stream (resuming would only send it again); the
- * standalone stream reconnects after it as after a drop.
+ * standalone stream skips it and reads on, its id kept as `lastEventId` so that a resumption
+ * does not ask for it again.
  * @returns why the responses still owed will not come, when the stream ended for such a reason.
  */
 export async function followStream(state: StreamState, hooks: StreamHooks): Promise<Error | undefined> {
@@ -75,7 +77,15 @@ export async function followStream(state: StreamState, hooks: StreamHooks): Prom
       const onRetry = (ms: number) => {
         retryMs = ms;
       };
-      await readSse(response, { onEvent, onRetry }, hooks.maxEventBytes).catch((error: unknown) => {
+      // The standalone stream owes no response: it skips an event over the limit and keeps its place.
+      const onSkip = (id: string | undefined) => {
+        received = true;
+        if (id !== undefined) state.lastEventId = id;
+        const what = `an SSE event${id === undefined ? "" : ` (id "${id}")`} on the GET stream`;
+        hooks.report(new MessageTooLargeError(undefined, hooks.maxEventBytes, what));
+      };
+      const handlers = state.pending === undefined ? { onEvent, onRetry, onSkip } : { onEvent, onRetry };
+      await readSse(response, handlers, hooks.maxEventBytes).catch((error: unknown) => {
         if (error instanceof MessageTooLargeError) tooLarge = error;
       });
       if (received) attempt = 0;
@@ -110,31 +120,57 @@ const PARSER_SLACK_CHARS = 64;
 
 /**
  * Reads the answer's body to its end. Rejects when the connection breaks or the exchange is
- * aborted, and with `MessageTooLargeError` (the body given up) at an event whose data passes
- * `maxEventBytes`. The parser keeps an unfinished line as a list of pieces, so a long event
- * costs time linear in its size whatever the chunking.
+ * aborted, and, without `onSkip`, with `MessageTooLargeError` (the body given up) at an event
+ * whose data passes `maxEventBytes`; with `onSkip`, such an event is skipped, unread past the
+ * limit, and the body read on. The parser keeps an unfinished line as a list of pieces, so a
+ * long event costs time linear in its size whatever the chunking.
  */
 export async function readSse(
   answer: HttpAnswer,
-  handlers: { onEvent(event: EventSourceMessage): void; onRetry(ms: number): void },
+  handlers: {
+    onEvent(event: EventSourceMessage): void;
+    onRetry(ms: number): void;
+    /** Given: an event over the limit is skipped (with its id, when it had one) and the body read on. */
+    onSkip?(id: string | undefined): void;
+  },
   maxEventBytes: number,
 ): Promise<void> {
+  const { onSkip } = handlers;
   let tooLarge = false;
+  // Set once the parser overflowed in the event being read: the rest of that event is skipped.
+  let skipping = false;
+  const tracker = onSkip === undefined ? undefined : new SseEventTracker();
   const parser = createParser({
     onEvent: (event) => {
       if (tooLarge) return;
-      if (exceedsUtf8Bytes(event.data, maxEventBytes)) tooLarge = true;
-      else handlers.onEvent(event);
+      if (!exceedsUtf8Bytes(event.data, maxEventBytes)) handlers.onEvent(event);
+      else if (onSkip !== undefined) onSkip(event.id);
+      else tooLarge = true;
     },
     onRetry: handlers.onRetry,
     onError: (error) => {
-      if (error.type === "max-buffer-size-exceeded") tooLarge = true;
+      if (error.type !== "max-buffer-size-exceeded") return;
+      if (onSkip === undefined) tooLarge = true;
+      else skipping = true;
     },
     maxBufferSize: maxEventBytes + PARSER_SLACK_CHARS,
   });
+  const feed = (text: string) => {
+    if (skipping && tracker !== undefined && onSkip !== undefined) {
+      const ended = tracker.feed(text, true);
+      if (ended === undefined) return;
+      skipping = false;
+      onSkip(ended.id);
+      parser.reset();
+      text = text.slice(ended.rest);
+    }
+    // The parser checks its buffer at the end of each piece, so an overflow is of the event the tracker is in.
+    tracker?.feed(text, false);
+    parser.feed(text);
+  };
   await answer.readText((text) => {
     if (tooLarge) return;
-    parser.feed(text);
+    feed(text);
     if (tooLarge) void answer.cancel();
   });
   if (tooLarge) throw new MessageTooLargeError(undefined, maxEventBytes, "an SSE event");
