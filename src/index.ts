@@ -14,6 +14,7 @@ export {
   UrlElicitationRequiredError,
 } from "./jsonrpc/errors.js";
 export { type DecodedFrame, decodeFrame } from "./jsonrpc/frame.js";
+export type { MessageGate } from "./jsonrpc/gate.js";
 export {
   isErrorResponse,
   isNotification,
@@ -31,6 +32,7 @@ export {
 } from "./jsonrpc/messages.js";
 export type { Progress, ProgressCallback, ProgressToken } from "./jsonrpc/progress.js";
 export {
+  type FallbackNotificationHandler,
   type InboundRequest,
   JsonRpcSession,
   type JsonRpcSessionOptions,

@@ -8,7 +8,14 @@ export {
   type UrlElicitation as UrlElicitationInfo,
   UrlElicitationRequiredError,
 } from "../jsonrpc/errors.js";
-export type { ElicitOptions, FormElicitation, RequestContext, UrlElicitation, UrlElicitResult } from "./context.js";
+export type {
+  ElicitOptions,
+  FormElicitation,
+  InputRequestOptions,
+  RequestContext,
+  UrlElicitation,
+  UrlElicitResult,
+} from "./context.js";
 export type { CredentialRequest, CredentialSource } from "./interactions.js";
 export {
   type InteractionAction,

@@ -22,4 +22,4 @@ export { type NodeServerTimeouts, nodeServerOptions } from "./node-server.js";
 export type { OriginPolicy } from "./origin.js";
 export { type HandleExtra, StreamableHttpServer, type StreamableHttpServerOptions } from "./server.js";
 export { StreamableHttpSessionTransport } from "./session-transport.js";
-export { decodeHeaderValue, StatelessRequestTransport } from "./stateless.js";
+export { decodeHeaderValue, type StatelessAnswer, StatelessRequestTransport } from "./stateless.js";
