@@ -3,24 +3,16 @@
  * that split them, our client against the bare server (`ours@bare`) and the bare client against
  * our server (`bare@ours`), so that client and server are judged apart.
  */
-import type { Implementation, ImplName } from "./impl/types.js";
+import type { Contestant, ContestantName, Implementation } from "./impl/types.js";
 import type { Workload } from "./workloads/types.js";
 
-export type ContestantName = ImplName | "ours@bare" | "bare@ours";
+export type { Contestant, ContestantName };
 
 /** The two splits, client first: `<client>@<server>`. */
 export const SPLITS = ["ours@bare", "bare@ours"] as const satisfies readonly ContestantName[];
 
 /** Every column of the report, in its order. */
 export const CONTESTANT_NAMES: readonly ContestantName[] = ["bare", "ours", "sdk-v1", "sdk-v2", ...SPLITS];
-
-export interface Contestant {
-  name: ContestantName;
-  /** The client side: its `openHttp` / `openStateless` / `openStdio`. */
-  client: Implementation;
-  /** The server side: its server entries. */
-  server: Implementation;
-}
 
 /** Whether `impl` can take part in `workload` (the 2026 rows need the stateless revision). */
 function serves(workload: Workload, impl: Implementation): boolean {

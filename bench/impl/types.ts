@@ -2,6 +2,18 @@
 
 export type ImplName = "bare" | "ours" | "sdk-v1" | "sdk-v2";
 
+/** A column of the report: an implementation, or a split `<client>@<server>`. */
+export type ContestantName = ImplName | "ours@bare" | "bare@ours";
+
+/** Who runs a workload: the client of one implementation against the server of another (or its own). */
+export interface Contestant {
+  name: ContestantName;
+  /** The client side: its `openHttp` / `openStateless` / `openStdio`. */
+  client: Implementation;
+  /** The server side: its server entries. */
+  server: Implementation;
+}
+
 /** A client connected to a stdio server it started. */
 export interface StdioSession {
   /** `tools/call` of `echo`; resolves with the echoed text. */

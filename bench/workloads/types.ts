@@ -1,5 +1,5 @@
 /** What a workload is: figures it produces, and how to run them once for one contestant. */
-import type { Contestant } from "../contestants.js";
+import type { Contestant } from "../impl/types.js";
 
 export interface FigureSpec {
   /** Stable key within the workload, e.g. "inflight-16". */

@@ -6,43 +6,104 @@
  *
  * `npm run demo -- --simple` runs the smaller story instead (see simple.ts): a forecast tool whose
  * API key the user types on the server's own page, announced by a URL-mode elicitation.
- * `--interactive` (simple story only) asks you for consent and leaves the page to you.
- * `--revision 2025-11-25` pins the client to that revision (the stateful era: `initialize`, a
- * session, error -32042); by default the client probes and both stories run on 2026-07-28.
+ * `npm run demo -- --help` prints the usage. A bad flag or value is one line on stderr and exit
+ * code 2; a step that fails is one line on stderr and exit code 1, every server closed.
  */
 import "./quiet-dev-servers.js";
 import { parseArgs } from "node:util";
 import { runSimpleDemo } from "./simple.js";
 
-const { values } = parseArgs({
-  options: {
-    interactive: { type: "boolean", default: false },
-    simple: { type: "boolean", default: false },
-    full: { type: "boolean", default: false },
-    revision: { type: "string" },
-  },
-});
+/** The revisions whose wire forms the stories narrate. */
+const REVISIONS = ["2026-07-28", "2025-11-25"];
+const BROWSERS = ["auto", "chromium", "scripted"] as const;
+
+const USAGE = `Usage: npm run demo -- [options]
+
+A hand-off from start to end on this machine: the client calls a tool, the server sends the user
+to its own page, the user connects there, and the retried call returns.
+
+Options:
+  --full                 the full story (default): sign-in, a third-party OAuth grant, the vault
+  --simple               the smaller story: an API key typed on the server's own page
+  --interactive          (simple story) ask for consent at the terminal and leave the page to you
+  --revision <version>   pin the client to ${REVISIONS.join(" or ")}; default: the client probes
+  --browser <choice>     (full story) auto (default: headless Chromium if installed), chromium, scripted
+  -h, --help             print this and exit
+
+Exit codes: 0 done, 1 a step failed, 2 bad usage.`;
+
+/** Thrown for bad usage: printed as one line, exit code 2. */
+class UsageError extends Error {}
+
+function options() {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse();
+  } catch (error) {
+    // parseArgs says e.g. "Unknown option '--bogus'. To specify a positional argument, ..."; its first sentence is the point.
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${message.split(". ")[0]?.replace(/\.$/, "")}.`);
+  }
+  const { values } = parsed;
+  if (values.revision !== undefined && !REVISIONS.includes(values.revision)) {
+    throw new UsageError(`--revision ${values.revision} is not supported; use one of ${REVISIONS.join(", ")}.`);
+  }
+  const browser = values.browser ?? "auto";
+  if (!(BROWSERS as readonly string[]).includes(browser)) {
+    throw new UsageError(`--browser ${browser} is not supported; use one of ${BROWSERS.join(", ")}.`);
+  }
+  if (values.interactive && values.full) {
+    throw new UsageError("--interactive is not supported with --full: the full demo's browser steps are automated.");
+  }
+  if (values.simple && values.full) throw new UsageError("--simple and --full are two stories; choose one.");
+  if ((values.simple || values.interactive) && values.browser !== undefined) {
+    throw new UsageError("--browser applies to the full story only; the simple story's browser is scripted or you.");
+  }
+  if (values.interactive && !process.stdin.isTTY) {
+    // The consent question needs someone at a terminal to answer it; waiting would wait for ever.
+    throw new UsageError("--interactive asks you at the terminal, but stdin is not a terminal; run it from one.");
+  }
+  return { ...values, browser: browser as (typeof BROWSERS)[number] };
+}
+
+function parse() {
+  return parseArgs({
+    strict: true,
+    allowPositionals: false,
+    options: {
+      interactive: { type: "boolean", default: false },
+      simple: { type: "boolean", default: false },
+      full: { type: "boolean", default: false },
+      revision: { type: "string" },
+      browser: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+}
+
 const say = (line: string) => console.log(line);
 
-const interactive = values.interactive === true;
-const revision = values.revision;
-if (interactive && values.full === true) {
-  console.error("--interactive is not supported with --full: the full demo's browser steps are automated.");
-  process.exitCode = 2;
-} else if (interactive && !process.stdin.isTTY) {
-  // The consent question needs someone at a terminal to answer it; waiting would wait for ever.
-  console.error("--interactive asks you at the terminal, but stdin is not a terminal; run it from one.");
-  process.exitCode = 2;
-} else if (values.simple === true || interactive) {
-  await runSimpleDemo(interactive, say, revision);
-} else {
-  try {
+try {
+  const values = options();
+  if (values.help) say(USAGE);
+  else if (values.simple || values.interactive) {
+    if (!(await runSimpleDemo(values.interactive, say, values.revision))) process.exitCode = 1;
+  } else {
     const { runFullDemo } = await import("./full/story.js");
-    const result = await runFullDemo(say, revision === undefined ? {} : { revision });
+    const result = await runFullDemo(say, {
+      browser: values.browser,
+      ...(values.revision === undefined ? {} : { revision: values.revision }),
+    });
     if (result.isError) process.exitCode = 1;
     else say("done     alice's items came back; the third-party token stayed on the server.");
-  } catch (error) {
-    console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof UsageError) {
+    console.error(`${message} See npm run demo -- --help.`);
+    process.exitCode = 2;
+  } else {
+    console.error(`demo failed: ${message.split("\n")[0]}`);
     process.exitCode = 1;
   }
 }

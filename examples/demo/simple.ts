@@ -14,22 +14,41 @@
 import { McpClient } from "../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
 import { askConsentAtTerminal, describeUrlRequest } from "./consent.js";
-import { startForecastServer } from "./forecast-server.js";
+import { failIfAsked } from "./fail.js";
+import { type ForecastServer, startForecastServer } from "./forecast-server.js";
 import { fillKeyPage } from "./user-agent.js";
 
-/** `revision` pins the client's protocol revision; without it the client probes (see main.ts). */
+/**
+ * `revision` pins the client's protocol revision; without it the client probes (see main.ts).
+ * Resolves with whether the call returned the forecast.
+ * @throws Error of the step that failed, once the client and the server are closed.
+ */
 export async function runSimpleDemo(
   interactive: boolean,
   say: (line: string) => void,
   revision?: string,
-): Promise<void> {
+): Promise<boolean> {
   const server = await startForecastServer(say);
   say(`server   listening at ${server.mcpUrl.href}`);
+  let client: McpClient | undefined;
+  try {
+    client = new McpClient(
+      { name: "handoff-demo-client", version: "1.0.0" },
+      revision === undefined ? {} : { protocolVersion: revision },
+    );
+    return await talk(client, server, interactive, say);
+  } finally {
+    await client?.close();
+    await server.close();
+  }
+}
 
-  const client = new McpClient(
-    { name: "handoff-demo-client", version: "1.0.0" },
-    revision === undefined ? {} : { protocolVersion: revision },
-  );
+async function talk(
+  client: McpClient,
+  server: ForecastServer,
+  interactive: boolean,
+  say: (line: string) => void,
+): Promise<boolean> {
   let browserDone: Promise<void> = Promise.resolve();
   client.setElicitationHandler(
     async (params, ctx) => {
@@ -50,6 +69,8 @@ export async function runSimpleDemo(
       } else {
         // The browser runs beside the client; the client only answers "accept" and never fetches the URL.
         browserDone = fillKeyPage(params.url, "demo-key-7f3a9c", say);
+        // Awaited after the call; a page that fails meanwhile is reported there.
+        browserDone.catch(() => {});
       }
       return { action: "accept" };
     },
@@ -57,26 +78,20 @@ export async function runSimpleDemo(
   );
   client.onElicitationComplete = (id) => say(`client   notifications/elicitation/complete arrived for ${id}`);
 
-  try {
-    await client.connect(new StreamableHttpClientTransport(server.mcpUrl));
-    say(
-      `client   connected to ${client.serverInfo?.title ?? client.serverInfo?.name} (protocol ${client.protocolVersion})`,
-    );
-    say('client   calling get_forecast { city: "Lisbon" }');
-    const result = await client.callTool(
-      { name: "get_forecast", arguments: { city: "Lisbon" } },
-      { timeoutMs: interactive ? 10 * 60_000 : 30_000 },
-    );
-    await browserDone;
-    const text = result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
-    say(`client   the call returned${result.isError ? " an error" : ""}: ${text}`);
-    if (result.isError || !server.hasKey()) process.exitCode = 1;
-    else say("done     the hand-off completed: the key went to the server's page, never through the client.");
-  } catch (error) {
-    console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  } finally {
-    await client.close();
-    await server.close();
-  }
+  failIfAsked("connect");
+  await client.connect(new StreamableHttpClientTransport(server.mcpUrl));
+  say(
+    `client   connected to ${client.serverInfo?.title ?? client.serverInfo?.name} (protocol ${client.protocolVersion})`,
+  );
+  say('client   calling get_forecast { city: "Lisbon" }');
+  const result = await client.callTool(
+    { name: "get_forecast", arguments: { city: "Lisbon" } },
+    { timeoutMs: interactive ? 10 * 60_000 : 30_000 },
+  );
+  await browserDone;
+  const text = result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
+  say(`client   the call returned${result.isError ? " an error" : ""}: ${text}`);
+  if (result.isError || !server.hasKey()) return false;
+  say("done     the hand-off completed: the key went to the server's page, never through the client.");
+  return true;
 }

@@ -10,6 +10,8 @@ import { InteractionRequired, McpServer } from "../../src/server/index.js";
 import { StreamableHttpServer } from "../../src/transports/http/index.js";
 import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "../interaction/server/harness.js";
 import { recordCreated } from "../interaction/server/record-created.js";
+import { untilTurns as until } from "../support/turns.js";
+import { collect } from "../transports/http-fixtures.js";
 
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -20,17 +22,6 @@ const SECOND = 1_000;
 afterEach(() => {
   vi.useRealTimers();
 });
-
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-async function until<T>(read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await turn();
-  }
-  throw new Error("condition never held");
-}
 
 function endpoint(options: { maxSseConnectionMs?: number } = {}) {
   const { manager, bus } = createManager();
@@ -80,24 +71,6 @@ function endpoint(options: { maxSseConnectionMs?: number } = {}) {
     await manager.complete(await until(() => created[0]), { user: LOCAL_USER });
   };
   return { http, post, holds, complete, bus, runs: () => runs };
-}
-
-/** Reads `body` as text as it comes; `closed` once it ended or failed. */
-function collect(body: ReadableStream<Uint8Array> | null) {
-  const state = { text: "", closed: false };
-  const decoder = new TextDecoder();
-  void (async () => {
-    const reader = body?.getReader();
-    try {
-      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
-        state.text += decoder.decode(read.value, { stream: true });
-      }
-    } catch {
-      // An errored body counts as closed.
-    }
-    state.closed = true;
-  })();
-  return state;
 }
 
 /** The retry params of the first answer: accept for its page, its requestState as received. */

@@ -14,23 +14,11 @@ import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import type { AuthInfo, MessageExtra, SendOptions, Transport } from "../../src/transports/transport.js";
 import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "../interaction/server/harness.js";
 import { recordCreated } from "../interaction/server/record-created.js";
+import { turn, untilTurns as until } from "../support/turns.js";
 
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** One turn of the event loop; setImmediate is never faked here, so this works under fake timers. */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Waits, turn by turn, until `read` yields a value. */
-async function until<T>(read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await turn();
-  }
-  throw new Error("condition never held");
-}
 
 /** `repos` throws InteractionRequired until linked; `connect` hands off with ctx.interact and waits. */
 function holdingServer(manager: InteractionManager, options: { handoffHoldMs?: number } = {}) {

@@ -233,3 +233,24 @@ export async function nextMessage(
     return value.id === undefined ? message : { ...message, eventId: value.id };
   }
 }
+
+/**
+ * Reads `body` as text as it comes, remembering what came so far; `closed` turns true once it
+ * ended or failed (an errored body counts as closed, as a dropped connection does).
+ */
+export function collect(body: ReadableStream<Uint8Array> | null): { text: string; closed: boolean } {
+  const state = { text: "", closed: false };
+  const decoder = new TextDecoder();
+  void (async () => {
+    const reader = body?.getReader();
+    try {
+      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+        state.text += decoder.decode(read.value, { stream: true });
+      }
+    } catch {
+      // Counted as closed below.
+    }
+    state.closed = true;
+  })();
+  return state;
+}

@@ -6,7 +6,7 @@ import { StreamableHttpClientTransport } from "../../src/transports/http/client.
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { StreamableHttpServer, type StreamableHttpServerOptions } from "../../src/transports/http/server.js";
 import { Inbox } from "./contract.js";
-import { connectEcho, initialize, initializeRequest, openWebSession } from "./http-fixtures.js";
+import { collect, connectEcho, initialize, initializeRequest, openWebSession } from "./http-fixtures.js";
 
 const KEEP_ALIVE = ": keep-alive\n\n";
 const SECOND = 1000;
@@ -24,24 +24,6 @@ async function webSession(options: Partial<StreamableHttpServerOptions> = {}) {
   const { send, headers } = await openWebSession(server);
   const get = () => send("GET", headers);
   return { server, send, headers, get };
-}
-
-/** Reads `body` as text, remembering what came so far; `closed` tells whether it ended or failed. */
-function collect(body: ReadableStream<Uint8Array> | null) {
-  const state = { text: "", closed: false };
-  const decoder = new TextDecoder();
-  void (async () => {
-    const reader = body?.getReader();
-    try {
-      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
-        state.text += decoder.decode(read.value, { stream: true });
-      }
-    } catch {
-      // An errored body counts as closed, as a dropped connection does.
-    }
-    state.closed = true;
-  })();
-  return state;
 }
 
 describe("Streamable HTTP server: SSE keep-alive", () => {

@@ -14,7 +14,7 @@ import { toNodeHandler } from "../../src/transports/http/node.js";
 import { StreamableHttpServer, type StreamableHttpServerOptions } from "../../src/transports/http/server.js";
 import type { StreamableHttpSessionTransport } from "../../src/transports/http/session-transport.js";
 import { Inbox } from "./contract.js";
-import { connectEcho, initialize, initializeRequest, openWebSession } from "./http-fixtures.js";
+import { collect, connectEcho, initialize, initializeRequest, openWebSession } from "./http-fixtures.js";
 
 const MINUTE = 60_000;
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -22,24 +22,6 @@ afterEach(async () => {
   vi.useRealTimers();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** Reads `body` as text as it comes; `closed` tells whether it ended. */
-function collect(body: ReadableStream<Uint8Array> | null) {
-  const state = { text: "", closed: false };
-  const decoder = new TextDecoder();
-  void (async () => {
-    const reader = body?.getReader();
-    try {
-      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
-        state.text += decoder.decode(read.value, { stream: true });
-      }
-    } catch {
-      // An errored body counts as closed.
-    }
-    state.closed = true;
-  })();
-  return state;
-}
 
 function webServer(options: Partial<StreamableHttpServerOptions>, sessions: StreamableHttpSessionTransport[] = []) {
   const server = new StreamableHttpServer({

@@ -1,8 +1,8 @@
 /**
  * Real authorization servers for the connect tests and the full demo, each an `oidc-provider` on
  * loopback with its development login pages (any login name is an account): the MCP authorization
- * server on 127.0.0.1 and a third-party service on `localhost` (another cookie host, as two sites would be)
- * whose `/api/items` returns the items of the user a valid access token was issued to. The third
+ * server on 127.0.0.1 and a third-party service (on `localhost` for the connect tests, another
+ * cookie host as two sites would be; on 127.0.0.1 in the full demo) whose `/api/items` returns the items of the user a valid access token was issued to. The third
  * party sends the connect pages back to that provider's own redirect URI,
  * `<connect origin>/connect/callback/<provider>`.
  */
@@ -48,6 +48,11 @@ interface ProviderSpec {
    * Without it the server answers as providers that never adopted RFC 9207 do (GitHub among them).
    */
   sendIss?: boolean;
+  /**
+   * Prefix of the provider's cookie names (default none: `_session`, `_interaction`, ...).
+   * Browsers keep cookies per host, not per port, so two providers on one host need two prefixes.
+   */
+  cookiePrefix?: string;
 }
 
 /** Takes `iss` out of authorization responses and their announcement in discovery. */
@@ -87,7 +92,10 @@ async function startProvider(
     ],
     scopes: spec.scopes,
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, RefreshToken: 86_400, IdToken: 3600 },
-    cookies: { keys: ["connect-test-cookie-key-0123456789"] },
+    cookies: {
+      keys: ["connect-test-cookie-key-0123456789"],
+      ...(spec.cookiePrefix === undefined ? {} : { names: cookieNames(spec.cookiePrefix) }),
+    },
     // Every login name is an account, alice@example.com for "alice"; its ID token says so.
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...accountClaims(id) }) }),
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username"] },
@@ -103,6 +111,11 @@ async function startProvider(
     callback(req, res);
   });
   return { provider, issuer: origin, close: () => close(server) };
+}
+
+/** oidc-provider's cookie names, each after `prefix`. */
+export function cookieNames(prefix: string): Record<string, string> {
+  return { session: `${prefix}_session`, interaction: `${prefix}_interaction`, resume: `${prefix}_interaction_resume` };
 }
 
 /** The claims of the account with login name `id`, beside its `sub`. */
@@ -125,16 +138,18 @@ export async function startMcpAuthorizationServer(connectOrigin: string) {
 /**
  * The third-party service, known to the connect pages at `connectOrigin` as `provider`.
  * @param options.sendIss see `ProviderSpec.sendIss`; `options.alsoRedirectTo` lists more redirect
- *   URIs to register, as for an operator still moving from an older one.
+ *   URIs to register, as for an operator still moving from an older one; `options.host` is the
+ *   host name of its issuer (default `localhost`); its cookies are named `third_party_*`.
  */
 export async function startThirdParty(
   connectOrigin: string,
   provider: string,
-  options: { sendIss?: boolean; alsoRedirectTo?: string[] } = {},
+  options: { sendIss?: boolean; alsoRedirectTo?: string[]; host?: string } = {},
 ) {
   return startProvider(
     {
-      host: "localhost",
+      host: options.host ?? "localhost",
+      cookiePrefix: "third_party",
       clientId: "repo-connector",
       clientSecret: "repo-connector-secret-for-tests",
       redirectUris: [`${connectOrigin}/connect/callback/${provider}`, ...(options.alsoRedirectTo ?? [])],

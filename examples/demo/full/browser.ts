@@ -2,8 +2,9 @@
  * A scripted browser: fetch with a cookie jar (per host, path-scoped, Max-Age=0 deletes) that
  * follows redirects itself, so every hop's cookies are kept, and submits oidc-provider's
  * development login and consent pages, and the connect pages' confirmation when it names the
- * account the browser's user signed in as.
+ * account the browser's user signed in as. Pages are read by their forms' field names, not their wording.
  */
+import { visibleText } from "./user-agent.js";
 
 /** What one request may carry besides cookies. */
 export interface RequestInit {
@@ -18,13 +19,55 @@ export interface RequestInit {
   origin?: string | null;
 }
 
-/** The connect pages' confirmation: its question (the heading, unescaped) and the token its form posts. */
-export function confirmationOf(html: string): { question: string; csrf: string } | undefined {
-  const form = html.split("<form").find((part) => part.includes('name="action" value="connect"'));
-  const csrf = form === undefined ? undefined : /name="csrf" value="([^"]+)"/.exec(form)?.[1];
-  const heading = /<h1>([^<]*)<\/h1>/.exec(html)?.[1];
-  if (csrf === undefined || heading === undefined) return undefined;
-  return { question: heading.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))), csrf };
+/** The attributes of each `<tag ...>` in `html`, names lower-cased, values unescaped (`&amp;`, `&quot;`, `&#N;`). */
+export function tagsOf(html: string, tag: string): Record<string, string>[] {
+  const found: Record<string, string>[] = [];
+  for (const [, inside = ""] of html.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, "gi"))) {
+    const attributes: Record<string, string> = {};
+    for (const [, name = "", dq, sq, bare] of inside.matchAll(
+      /([^\s=/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g,
+    )) {
+      attributes[name.toLowerCase()] = decodeAttribute(dq ?? sq ?? bare ?? "");
+    }
+    found.push(attributes);
+  }
+  return found;
+}
+
+function decodeAttribute(text: string): string {
+  return text
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
+}
+
+/**
+ * The connect pages' confirmation, found by its form's fields (a button or input
+ * `action=connect` beside a `csrf` field), not by its wording: the question (the first heading,
+ * as text), the page's text, and the token its form posts.
+ */
+export function confirmationOf(html: string): { question: string; text: string; csrf: string } | undefined {
+  const form = html
+    .split(/<form\b/i)
+    .slice(1)
+    .find((part) =>
+      [...tagsOf(part, "button"), ...tagsOf(part, "input")].some((f) => f.name === "action" && f.value === "connect"),
+    );
+  const csrf = form === undefined ? undefined : tagsOf(form, "input").find((f) => f.name === "csrf")?.value;
+  if (csrf === undefined) return undefined;
+  const heading = /<h1\b[^>]*>([\s\S]*?)<\/h1\s*>/i.exec(html)?.[1] ?? "";
+  const question = decodeAttribute(heading.replace(/<[^>]*>/g, ""))
+    .replace(/\s+/g, " ")
+    .trim();
+  return { question, text: visibleText(html.replace(/<h1\b/i, "<p").replace(/<\/h1\s*>/i, "</p>")), csrf };
+}
+
+/** The login or consent form of an oidc-provider development page: its `prompt` and where it posts. */
+export function promptOf(html: string): { prompt: "login" | "consent"; action: string } | undefined {
+  const prompt = tagsOf(html, "input").find((f) => f.name === "prompt")?.value;
+  const action = tagsOf(html, "form")[0]?.action;
+  if ((prompt !== "login" && prompt !== "consent") || action === undefined) return undefined;
+  return { prompt, action };
 }
 
 interface Cookie {
@@ -149,14 +192,15 @@ export class Browser {
     for (let i = 0; i < 8; i++) {
       const confirmation = confirmationOf(page.text);
       if (confirmation !== undefined) {
-        if (!confirmation.question.includes(login)) return page;
+        // The user checks that the page names their own account, wherever on the page it says so.
+        if (!confirmation.text.includes(login)) return page;
         page = await this.go(page.url, { form: { csrf: confirmation.csrf, action: "connect" } }, stopBefore);
         continue;
       }
-      const prompt = /name="prompt" value="(login|consent)"/.exec(page.text)?.[1];
-      const action = /<form[^>]*action="([^"]+)"/.exec(page.text)?.[1];
-      if (prompt === undefined || action === undefined) return page;
-      const target = new URL(action.replaceAll("&amp;", "&"), page.url).href;
+      const form = promptOf(page.text);
+      if (form === undefined) return page;
+      const { prompt, action } = form;
+      const target = new URL(action, page.url).href;
       page = await this.go(
         target,
         {

@@ -101,11 +101,14 @@ export class ChromiumWindow implements UserAgent {
       const first = await page.goto(url);
       let status = first?.status() ?? 0;
       for (let step = 0; step < 10; step++) {
-        // The connect pages' question: confirmed only when it names the account this user signed in as.
-        const connect = page.locator('form button[name="action"][value="connect"]');
+        // The connect pages' question, found by its form's field: confirmed only when the page
+        // names the account this user signed in as, wherever on the page it says so.
+        const connect = page.locator(
+          'form button[name="action"][value="connect"], form input[type="submit"][name="action"][value="connect"]',
+        );
         if ((await connect.count()) > 0) {
-          const question = (await page.locator("h1").first().textContent()) ?? "";
-          if (!question.includes(login) || options.confirm === false) break;
+          const text = await page.locator("body").innerText();
+          if (!text.includes(login) || options.confirm === false) break;
           this.doing = CONFIRMS;
           status = await this.submit(page, connect.first());
           continue;

@@ -3,6 +3,9 @@
  * development login pages (any login name is an account). It knows two clients: the connect
  * pages, which only ask who is at the browser, and the demo's MCP client, a public client using
  * authorization code + PKCE whose access tokens are JWTs for the MCP server (RFC 8707 `resource`).
+ * Other MCP clients register themselves (dynamic client registration, RFC 7591, at `/reg`) as
+ * remote-server clients such as `mcp-remote` do, and find it by its RFC 8414 metadata
+ * (`/.well-known/oauth-authorization-server`) as well as by OpenID Connect discovery.
  */
 import Provider from "oidc-provider";
 import { accountClaims, close, listen } from "./authorization-servers.js";
@@ -46,8 +49,13 @@ export async function startMcpAuthorizationServer(
         token_endpoint_auth_method: "none",
       },
     ],
-    scopes: ["openid", "email", "profile"],
-    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, IdToken: 3600 },
+    // `mcp:tools` too: a registering client names the scopes it will ask for (the protected
+    // resource metadata's `scopes_supported`), and only known scopes can be registered.
+    scopes: ["openid", "email", "profile", MCP_SCOPE],
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, RefreshToken: 86_400, IdToken: 3600 },
+    // Refresh tokens for the clients registered with the `refresh_token` grant (as mcp-remote
+    // registers); this also lets registration accept that grant type.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     cookies: { keys: ["mcp-demo-cookie-key-0123456789abcdef"] },
     // Every login name is an account, alice@example.com for "alice"; its ID token says so.
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...accountClaims(id) }) }),
@@ -55,6 +63,8 @@ export async function startMcpAuthorizationServer(
     conformIdTokenClaims: false,
     features: {
       devInteractions: { enabled: true },
+      // Open registration, as MCP clients expect of an authorization server they have never met.
+      registration: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => undefined,
@@ -66,6 +76,11 @@ export async function startMcpAuthorizationServer(
       },
     },
   });
-  handle(provider.callback());
+  const callback = provider.callback();
+  handle((req, res) => {
+    // RFC 8414 metadata: the same document as OpenID Connect discovery, at the OAuth well-known path.
+    if (req.url === "/.well-known/oauth-authorization-server") req.url = "/.well-known/openid-configuration";
+    callback(req, res);
+  });
   return { issuer, close: () => close(server) };
 }

@@ -20,9 +20,10 @@
 import { McpClient } from "../../../src/client/index.js";
 import { createConsentPolicy, HandoffClient, type UrlInteraction } from "../../../src/interaction/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/index.js";
-import { type BrowserChoice, openBrowsers } from "./browsers.js";
+import { failIfAsked } from "../fail.js";
+import { type BrowserChoice, type Browsers, openBrowsers } from "./browsers.js";
 import { signInForMcp } from "./sign-in.js";
-import { startFullWorld } from "./world.js";
+import { type FullWorld, startFullWorld } from "./world.js";
 
 /** What the run left behind, for checks: the call's text and the third-party token the vault holds. */
 export interface FullDemoResult {
@@ -54,79 +55,109 @@ function wireForm(client: McpClient, interaction: UrlInteraction): string {
     : "user interaction required: error -32003, retried once tracked as done";
 }
 
+/**
+ * The hand-off's id as the server issued it. 2026-07-28 carries no `elicitationId`, so the
+ * client keys such a hand-off by its URL; this server puts its interaction id last in the
+ * connect page's path (`/connect/<id>`), which is also the `elicitationId` on 2025-11-25.
+ */
+export function interactionIdOf(interaction: UrlInteraction): string {
+  const last = new URL(interaction.url).pathname.split("/").pop();
+  return last === undefined || last === "" ? interaction.id : decodeURIComponent(last);
+}
+
+/** At most `max` characters of `text`, cut at a word and marked so when cut. */
+export function clip(text: string, max = 160): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), 1))}…`;
+}
+
 export async function runFullDemo(say: (line: string) => void, options: FullDemoOptions = {}): Promise<FullDemoResult> {
   const world = await startFullWorld({ say });
-  const { resource } = world;
-  let browsers: Awaited<ReturnType<typeof openBrowsers>> | undefined;
-  const client = new McpClient(
-    { name: "items-demo-client", version: "1.0.0" },
-    options.revision === undefined ? {} : { protocolVersion: options.revision },
-  );
+  let browsers: Browsers | undefined;
+  let client: McpClient | undefined;
+  // Whatever step fails, everything started so far is closed before the error goes on.
   try {
-    const opened = await openBrowsers(options.browser ?? "auto", world.labels, say);
-    browsers = opened;
-    let browsing: Promise<void> = Promise.resolve();
-    let shown: UrlInteraction | undefined;
-    const browse = async (url: string) => {
-      say("browser  opening the page; logging in as alice, confirming the account and consenting where asked");
-      const page = await opened.user.signIn(url, "alice");
-      say(`browser  the last page says: ${page.text.slice(0, 120)}`);
-      // On 2026-07-28 this server holds the retry until the page is done; against one that does
-      // not, the user's "done" is what makes the client retry now instead of at its next poll.
-      if (client.isStateless && shown !== undefined) handoff.userDone(shown.id);
-    };
-
-    const consent = createConsentPolicy({
-      print: (text) => {
-        for (const line of text.split("\n").filter((l) => l.trim() !== "")) say(`client   | ${line}`);
-      },
-      confirm: async (question) => {
-        say(`client   ${question} the (scripted) user answers: yes`);
-        return true;
-      },
-      // The client only hands the URL over; the browser runs beside it and the client never fetches it.
-      open: async (url) => {
-        browsing = browse(url);
-      },
-    });
-    const handoff = new HandoffClient(client, {
-      serverUrl: resource,
-      timeoutMs: 30_000,
-      // The server holds the retry on 2026-07-28; the user's "done" and the poll serve one that does not.
-      pollIntervalMs: 15_000,
-      onInteraction: (interaction, ctx) => {
-        shown = interaction;
-        say(`client   ${wireForm(client, interaction)}`);
-        return consent(interaction, ctx);
-      },
-    });
-    handoff.onstatus = (interaction, status) => {
-      say(`client   hand-off ${interaction.id}: ${status}`);
-      if (client.isStateless && status === "accepted") {
-        say(
-          "client   retrying list_items at once with the server's requestState; the server holds it until the page is done",
-        );
-      }
-    };
-
-    // The client signs in in a window of its own; the hand-off page later opens in the user's
-    // browser, which has no session yet and so logs in at the MCP authorization server anew.
-    const token = await signInForMcp(opened.signIn, { issuer: world.mcpIssuer, resource, login: "alice", say });
-    await client.connect(
-      new StreamableHttpClientTransport(new URL(resource), { headers: { authorization: `Bearer ${token}` } }),
+    client = new McpClient(
+      { name: "items-demo-client", version: "1.0.0" },
+      options.revision === undefined ? {} : { protocolVersion: options.revision },
     );
-    const era = client.isStateless ? "server/discover, no session" : "initialize, one session";
-    say(`client   connected to ${client.serverInfo?.title ?? client.serverInfo?.name} as alice`);
-    say(`client   negotiated revision ${client.protocolVersion} (${era})`);
-    say("client   calling list_items {}");
-    const result = await handoff.callTool({ name: "list_items", arguments: {} });
-    await browsing;
-    const text = result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
-    say(`client   the call returned${result.isError ? " an error" : ""}: ${text}`);
-    return { text, isError: result.isError === true, storedSecret: await world.storedSecret("alice") };
+    browsers = await openBrowsers(options.browser ?? "auto", world.labels, say);
+    return await tell(client, world, browsers, say);
   } finally {
-    await client.close();
+    await client?.close();
     await browsers?.close();
     await world.close();
   }
+}
+
+async function tell(
+  client: McpClient,
+  world: FullWorld,
+  opened: Browsers,
+  say: (line: string) => void,
+): Promise<FullDemoResult> {
+  const { resource } = world;
+  let browsing: Promise<void> = Promise.resolve();
+  let shown: UrlInteraction | undefined;
+  const browse = async (url: string) => {
+    say("browser  opening the page; logging in as alice, confirming the account and consenting where asked");
+    const page = await opened.user.signIn(url, "alice");
+    say(`browser  the last page says: ${clip(page.text)}`);
+    // On 2026-07-28 this server holds the retry until the page is done; against one that does
+    // not, the user's "done" is what makes the client retry now instead of at its next poll.
+    if (client.isStateless && shown !== undefined) handoff.userDone(shown.id);
+  };
+
+  const consent = createConsentPolicy({
+    print: (text) => {
+      for (const line of text.split("\n").filter((l) => l.trim() !== "")) say(`client   | ${line}`);
+    },
+    confirm: async (question) => {
+      say(`client   ${question} the (scripted) user answers: yes`);
+      return true;
+    },
+    // The client only hands the URL over; the browser runs beside it and the client never fetches it.
+    open: async (url) => {
+      browsing = browse(url);
+      // Awaited after the call; a browser step that fails meanwhile is reported there.
+      browsing.catch(() => {});
+    },
+  });
+  const handoff = new HandoffClient(client, {
+    serverUrl: resource,
+    timeoutMs: 30_000,
+    // The server holds the retry on 2026-07-28; the user's "done" and the poll serve one that does not.
+    pollIntervalMs: 15_000,
+    onInteraction: (interaction, ctx) => {
+      shown = interaction;
+      say(`client   ${wireForm(client, interaction)}`);
+      return consent(interaction, ctx);
+    },
+  });
+  handoff.onstatus = (interaction, status) => {
+    say(`client   hand-off ${interactionIdOf(interaction)}: ${status}`);
+    if (client.isStateless && status === "accepted") {
+      say(
+        "client   retrying list_items at once with the server's requestState; the server holds it until the page is done",
+      );
+    }
+  };
+
+  // The client signs in in a window of its own; the hand-off page later opens in the user's
+  // browser, which has no session yet and so logs in at the MCP authorization server anew.
+  failIfAsked("sign-in");
+  const token = await signInForMcp(opened.signIn, { issuer: world.mcpIssuer, resource, login: "alice", say });
+  await client.connect(
+    new StreamableHttpClientTransport(new URL(resource), { headers: { authorization: `Bearer ${token}` } }),
+  );
+  const era = client.isStateless ? "server/discover, no session" : "initialize, one session";
+  say(`client   connected to ${client.serverInfo?.title ?? client.serverInfo?.name} as alice`);
+  say(`client   negotiated revision ${client.protocolVersion} (${era})`);
+  say("client   calling list_items {}");
+  const result = await handoff.callTool({ name: "list_items", arguments: {} });
+  await browsing;
+  const text = result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
+  say(`client   the call returned${result.isError ? " an error" : ""}: ${text}`);
+  return { text, isError: result.isError === true, storedSecret: await world.storedSecret("alice") };
 }

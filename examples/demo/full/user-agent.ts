@@ -25,13 +25,33 @@ export interface UserAgent {
   close(): Promise<void>;
 }
 
-/** The body text of an HTML page, without its heading, tags or runs of white space. */
+/** Elements whose content is not text a reader sees. */
+const HIDDEN = /<(head|title|style|script|template|noscript|svg)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
+/** Inline elements: their tags join the text around them, without a break. */
+const INLINE =
+  /^<\/?(a|abbr|b|bdi|bdo|cite|code|data|dfn|em|i|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|u|var)\b/i;
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+/**
+ * The text of an HTML page as a reader sees it, without its first heading: markup, styles and
+ * scripts dropped, a space where one block ends and the next begins (none around inline
+ * elements), character references decoded, runs of white space made one space.
+ */
 export function visibleText(html: string): string {
-  const body = /<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? html;
+  const body = /<body\b[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ?? html;
   return body
-    .replace(/<h1>.*?<\/h1>/, "")
-    .replace(/<[^>]+>/g, " ")
+    .replace(HIDDEN, " ")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<h1\b[^>]*>[\s\S]*?<\/h1\s*>/i, " ")
+    .replace(/<[^>]*>/g, (tag) => (INLINE.test(tag) ? "" : " "))
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+      if (name.startsWith("#x") || name.startsWith("#X"))
+        return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
+      if (name.startsWith("#")) return String.fromCodePoint(Number(name.slice(1)));
+      return ENTITIES[name.toLowerCase()] ?? whole;
+    })
     .replace(/\s+/g, " ")
+    .replace(/ ([.,;:!?])/g, "$1")
     .trim();
 }
 

@@ -33,7 +33,8 @@ export async function startFullWorld(options: {
   const resource = `${web.origin}/mcp`;
   const mcpAs = await startMcpAuthorizationServer(web.origin, resource);
   say(`setup    MCP authorization server (oidc-provider) at ${mcpAs.issuer}`);
-  const thirdParty = await startThirdParty(web.origin, "items");
+  // Every service on 127.0.0.1; the third party's cookies have names of their own (see startThirdParty).
+  const thirdParty = await startThirdParty(web.origin, "items", { host: "127.0.0.1" });
   say(`setup    third-party service (oidc-provider + /api/items) at ${thirdParty.issuer}`);
   const items = startItemsServer({
     web,

@@ -17,6 +17,7 @@ import type { JsonRpcMessage } from "../../../src/jsonrpc/messages.js";
 import { InteractionRequired, McpServer } from "../../../src/server/index.js";
 import { InProcessMessageBus, MemoryInteractionStore } from "../../../src/stores/index.js";
 import { createMemoryTransportPair } from "../../../src/transports/memory.js";
+import { untilTurns as until } from "../../support/turns.js";
 
 const USER = { issuer: "local", subject: "alice" };
 const PAGE = "https://mcp.example.com/connect/github";
@@ -95,15 +96,6 @@ async function rig(version: "2025-11-25" | "2026-07-28", answer: InteractionAnsw
     calls,
     asked: () => asked,
   };
-}
-
-async function until<T>(read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 1_000; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  throw new Error("condition never held");
 }
 
 describe("HandoffClient and McpServer on 2026-07-28: the retry after consent is held", () => {
