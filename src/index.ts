@@ -4,6 +4,7 @@
  * timeouts, cancellation, progress), the transport contract with its in-memory pair, and the
  * neutral model types that server and client code are written against. Servers, clients and
  * the stdio and HTTP transports live in the subpath exports (`mcp-handoff/server`, ...).
+ * @module mcp-handoff
  */
 export {
   ErrorCode,

@@ -1,5 +1,6 @@
 /**
  * `mcp-handoff/server`: build an MCP server once, serve it on any number of connections.
+ * @module mcp-handoff/server
  */
 export {
   ErrorCode,

@@ -1,4 +1,7 @@
-/** Streamable HTTP transport, server and client (`mcp-handoff/http`). */
+/**
+ * Streamable HTTP transport, server and client (`mcp-handoff/http`).
+ * @module mcp-handoff/http
+ */
 export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./client-answers.js";
 export type { AuthorizableAnswer, HttpPath, RequestAuthorization } from "./client-http.js";
