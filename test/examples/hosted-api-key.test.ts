@@ -4,11 +4,15 @@
  * server, our client logged in as alice (`handoff login`) calling `forecast` through
  * `HandoffClient`, and a scripted browser as the user: it logs in at the authorization server
  * from the connect page, and types the key into the form that names her account. The retried
- * call returns the weather service's answer for that key; the next call needs no hand-off.
+ * call returns the weather service's answer for that key; the next call needs no hand-off. And
+ * why every instance needs the same `REQUEST_STATE_SECRET`: a 2026-07-28 retry that reaches
+ * another instance completes when the two share it, and is refused with -32602 when they do not.
  */
+import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { Browser } from "../../examples/demo/full/browser.js";
 import { McpClient } from "../../src/client/index.js";
+import { ProtocolError } from "../../src/index.js";
 import { HandoffClient } from "../../src/interaction/client/index.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
 import { close, listen } from "../connect/authorization-servers.js";
@@ -94,4 +98,48 @@ describe("the README's hosted API-key example", () => {
       expect(shown).toHaveLength(1);
     },
   );
+
+  it.each([
+    ["the same", undefined],
+    ["another", randomBytes(32).toString("base64")],
+  ])("a retry that reaches a second instance with %s REQUEST_STATE_SECRET", async (_same, secret) => {
+    const world = await startHostedExample("../../examples/handoff/hosted-api-key.js", async () => ({
+      WEATHER_API: await startWeatherApi(),
+    }));
+    closers.push(world.close);
+    const first = world.app;
+    const second = await world.another(secret === undefined ? {} : { REQUEST_STATE_SECRET: secret });
+    const retries: string[] = [];
+    // A balancer: a call that echoes a requestState goes to the second instance, all else to the first.
+    world.serve(async (request) => {
+      const body = request.method === "POST" ? await request.clone().text() : "";
+      if (!body.includes('"requestState"')) return first.fetch(request);
+      retries.push(new URL(request.url).pathname);
+      return second.fetch(request);
+    });
+    const client = new McpClient({ name: "agent", version: "1.0.0" });
+    const headings: string[] = [];
+    // The user finishes the page before the client answers, so the retry needs no hold.
+    client.setElicitationHandler(
+      async (params) => {
+        await typeKey(String((params as { url?: string }).url), headings);
+        return { action: "accept" };
+      },
+      { modes: ["url"] },
+    );
+    await client.connect(new StreamableHttpClientTransport(world.resource, { headers: world.headers }));
+    closers.push(() => client.close());
+    expect(client.protocolVersion).toBe("2026-07-28");
+    const call = client.callTool({ name: "forecast", arguments: { city: "Lyon" } });
+    if (secret === undefined) {
+      expect((await call).content).toEqual([{ type: "text", text: "Lyon: sunny, 21 °C" }]);
+    } else {
+      const error = await call.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error).toMatchObject({ code: -32602 });
+      expect((error as Error).message).toContain("requestState was not issued by this server or was altered");
+    }
+    expect(retries).toEqual(["/mcp"]);
+    expect(headings).toHaveLength(1);
+  });
 });

@@ -84,6 +84,18 @@ export async function startHostedExample(
     resource: new URL(resource),
     origin: web.origin,
     headers: { authorization: `Bearer ${token}` },
+    /** The instance being served. */
+    app,
+    /** Another instance of the example, on the same files, with the environment as it is plus `changes`. */
+    async another(changes: Record<string, string> = {}): Promise<{ fetch: FetchHandler }> {
+      for (const [name, value] of Object.entries(changes)) vi.stubEnv(name, value);
+      vi.resetModules();
+      return (await import(example)).default as { fetch: FetchHandler };
+    },
+    /** Serves `handler` at the origin from now on, e.g. a balancer in front of several instances. */
+    serve(handler: FetchHandler): void {
+      web.handle((req, res) => void serveFetch(handler, req, res, web.origin));
+    },
     async close() {
       for (const closer of closers.reverse()) await closer();
       vi.unstubAllEnvs();
