@@ -4,6 +4,7 @@
  * timeouts, cancellation, progress), the transport contract with its in-memory pair, and the
  * neutral model types that server and client code are written against. Servers, clients and
  * the stdio and HTTP transports live in the subpath exports (`mcp-handoff/server`, ...).
+ * @module mcp-handoff
  */
 export {
   ErrorCode,
@@ -14,6 +15,7 @@ export {
   UrlElicitationRequiredError,
 } from "./jsonrpc/errors.js";
 export { type DecodedFrame, decodeFrame } from "./jsonrpc/frame.js";
+export type { MessageGate } from "./jsonrpc/gate.js";
 export {
   isErrorResponse,
   isNotification,
@@ -31,6 +33,7 @@ export {
 } from "./jsonrpc/messages.js";
 export type { Progress, ProgressCallback, ProgressToken } from "./jsonrpc/progress.js";
 export {
+  type FallbackNotificationHandler,
   type InboundRequest,
   JsonRpcSession,
   type JsonRpcSessionOptions,

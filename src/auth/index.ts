@@ -1,4 +1,7 @@
-/** MCP authorization (`mcp-handoff/auth`), resource-server side and client login; spec 2025-11-25: basic/authorization. */
+/**
+ * MCP authorization (`mcp-handoff/auth`), resource-server side and client login; spec 2025-11-25: basic/authorization.
+ * @module mcp-handoff/auth
+ */
 export { bearerChallenge, type Challenge, challengeResponse } from "./challenge.js";
 export * from "./client/index.js";
 export { AuthorizationServerUnavailableError, type BearerErrorCode, BearerTokenError } from "./errors.js";

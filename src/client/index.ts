@@ -1,6 +1,7 @@
 /**
  * `mcp-handoff/client`: the MCP client, its option and handler types, and the errors its calls
  * throw (`ProtocolError` from the server, `SdkError` local, `UrlElicitationRequiredError` for -32042).
+ * @module mcp-handoff/client
  */
 export {
   ErrorCode,

@@ -1,6 +1,7 @@
 /**
  * The web side of hand-offs (`mcp-handoff/connect`): the connect pages (`createConnectHandler`) and the
  * credentials they obtain for tool handlers (`CredentialBroker`, `withCredentials`, `ctx.credentials`).
+ * @module mcp-handoff/connect
  */
 export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from "./broker.js";
 export { type ConnectHandlerOptions, createConnectHandler } from "./handler.js";

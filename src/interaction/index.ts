@@ -4,6 +4,7 @@
  * side, and `InteractionRequired` for the error path. Client side: `HandoffClient`, which turns every
  * wire form into one `UrlInteraction` for one handler, the URL checks (`inspectUrl`) and the terminal
  * consent policy. The neutral model types are re-exported too.
+ * @module mcp-handoff/interaction
  */
 export * from "./client/index.js";
 export type { InteractionStatus, NewInteraction, StoredCredential, UserInteraction, UserRef } from "./model.js";

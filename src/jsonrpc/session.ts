@@ -70,7 +70,10 @@ export class JsonRpcSession {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
   }
 
-  /** The timeout timers of outbound requests, reused from one request to the next (made on first use). */
+  /**
+   * The timeout timers of outbound requests, reused from one request to the next (made on first use).
+   * @internal
+   */
   get timers(): RequestTimers {
     this.#timers ??= new RequestTimers();
     return this.#timers;
@@ -371,7 +374,10 @@ export class JsonRpcSession {
     return written === SENT ? written : written.catch((error: unknown) => this.onerror?.(asError(error)));
   }
 
-  /** Whether `call` is still the live request under its id (not answered, cancelled or closed). */
+  /**
+   * Whether `call` is still the live request under its id (not answered, cancelled or closed).
+   * @internal
+   */
   isLive(call: InboundCall): boolean {
     return this.inbound?.get(call.id) === call;
   }

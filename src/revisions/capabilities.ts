@@ -32,6 +32,7 @@ function declared(caps: Declared, path: readonly string[]): Record<string, unkno
  * The elicitation modes a client declared. An empty `elicitation: {}` means form only: that is how
  * 2025-06-18 clients declare elicitation, and 2025-11-25 keeps the meaning (spec 2025-11-25:
  * client/elicitation § Capabilities).
+ * @internal
  */
 export function clientElicitationModes(caps: Declared): ElicitationMode[] {
   const elicitation = declared(caps, ["elicitation"]);
@@ -116,6 +117,7 @@ const CLIENT_TASK_REQUESTS: ReadonlyMap<string, readonly string[]> = new Map(
  *
  * @returns MissingClientCapabilityError (SdkError `CAPABILITY_NOT_SUPPORTED`) naming the missing
  *   capability, or `undefined`.
+ * @internal
  */
 export function assertClientCapability(
   caps: Declared,
@@ -178,6 +180,7 @@ const SERVER_NEEDS: ReadonlyMap<string, readonly string[]> = new Map(
  * revision's `serverCapabilities`), a capability that revision does not define is not required.
  *
  * @returns SdkError `CAPABILITY_NOT_SUPPORTED` naming the missing capability, or `undefined`.
+ * @internal
  */
 export function assertServerCapability(
   caps: Declared,

@@ -38,6 +38,7 @@ export function decodeElicitResult<R extends Record<string, unknown>>(result: R)
 /**
  * The answer with each missing field that has a `default` filled in; fields the user gave are kept.
  * Returns a new object; `content` is not modified.
+ * @internal
  */
 export function applyDefaults(schema: unknown, content: Readonly<Fields> = {}): Fields {
   const filled: Fields = { ...content };

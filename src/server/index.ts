@@ -1,5 +1,6 @@
 /**
  * `mcp-handoff/server`: build an MCP server once, serve it on any number of connections.
+ * @module mcp-handoff/server
  */
 export {
   ErrorCode,
@@ -8,7 +9,14 @@ export {
   type UrlElicitation as UrlElicitationInfo,
   UrlElicitationRequiredError,
 } from "../jsonrpc/errors.js";
-export type { ElicitOptions, FormElicitation, RequestContext, UrlElicitation, UrlElicitResult } from "./context.js";
+export type {
+  ElicitOptions,
+  FormElicitation,
+  InputRequestOptions,
+  RequestContext,
+  UrlElicitation,
+  UrlElicitResult,
+} from "./context.js";
 export type { CredentialRequest, CredentialSource } from "./interactions.js";
 export {
   type InteractionAction,

@@ -1,6 +1,7 @@
 /**
  * Storage for hand-offs: interaction stores, credential vaults and message buses, each in
  * memory and (for the first two) in SQLite. Every implementation passes the same contract tests.
+ * @module mcp-handoff/stores
  */
 
 /** How long a hand-off stays open when its creator names no deadline: 10 minutes, in ms. */

@@ -1,6 +1,7 @@
 /**
  * Two transports joined back to back in one process, for tests and for embedding a server in
  * its client. Delivery is asynchronous and copies every message, as a real wire would.
+ * @module mcp-handoff/memory
  */
 import { SdkError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../jsonrpc/messages.js";

@@ -1,22 +1,19 @@
 /**
- * The README's hand-off snippets, run as they are: the server file served over HTTP behind bearer
- * tokens of a real MCP authorization server, beside a real third-party service; `handoff login`
- * storing the client's token; then the client file calling the tool. Its hand-off goes through
- * the default consent policy, whose terminal question and system browser are the only parts
- * replaced: the question is answered yes, and the browser is the scripted cookie-jar browser,
- * which logs in as alice at both servers.
+ * The README's OAuth-grant snippets, run as they are: the server file (examples/handoff/oauth-grant.ts),
+ * a web-standard app, served on 127.0.0.1 behind bearer tokens of a real MCP authorization server,
+ * beside a real third-party service; `handoff login` storing the client's token; then the client
+ * file calling the tool (on 2026-07-28, which it negotiates), and the same call from a client pinned
+ * to 2025-11-25. The client file's hand-off goes through the default consent policy, whose
+ * terminal question and system browser are the only parts replaced: the question is answered yes,
+ * and the browser is the scripted cookie-jar browser, which logs in as alice at both servers.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Browser } from "../../examples/demo/full/browser.js";
-import { serveWeb } from "../../examples/demo/full/node-web.js";
-import { ExitCode } from "../../src/cli/exit-codes.js";
-import { run } from "../../src/cli/run.js";
-import { CLIENT_ID, serveProtected, startMcpLoginServer } from "../auth/client/world.js";
-import { fakeIo } from "../cli/helpers.js";
-import { ITEMS, listen, startThirdParty } from "../connect/authorization-servers.js";
+import { McpClient } from "../../src/client/index.js";
+import { HandoffClient } from "../../src/interaction/client/index.js";
+import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
+import { ITEMS, startThirdParty } from "../connect/authorization-servers.js";
+import { startHostedExample } from "./hosted-world.js";
 
 const user = vi.hoisted(() => ({
   questions: [] as string[],
@@ -42,43 +39,29 @@ vi.mock("open", () => ({
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
-  vi.unstubAllEnvs();
   vi.restoreAllMocks();
+  user.questions = [];
+  user.opened = [];
 });
 
-describe("the README's hand-off snippets", () => {
+function startExample() {
+  return startHostedExample("../../examples/handoff/oauth-grant.js", async (origin, more) => {
+    const thirdParty = await startThirdParty(origin, "github");
+    more.push(thirdParty.close);
+    return {
+      GITHUB_ISSUER: thirdParty.issuer,
+      GITHUB_CLIENT_ID: "repo-connector",
+      GITHUB_CLIENT_SECRET: "repo-connector-secret-for-tests",
+      GITHUB_API: `${thirdParty.issuer}/api/items`,
+    };
+  });
+}
+
+describe("the README's OAuth-grant snippets", () => {
   it("run: the client's call is handed off, connected in the browser, retried, and returns the user's repositories", async () => {
-    const folder = await mkdtemp(join(tmpdir(), "handoff-snippets-"));
-    closers.push(() => rm(folder, { recursive: true, force: true }));
-    const web = await listen("127.0.0.1");
-    const resource = `${web.origin}/mcp`;
-    const mcpAs = await startMcpLoginServer(resource, web.origin);
-    const thirdParty = await startThirdParty(web.origin, "github");
-    closers.push(mcpAs.close, thirdParty.close);
-
-    vi.stubEnv("BASE_URL", web.origin);
-    vi.stubEnv("MCP_ISSUER", mcpAs.issuer);
-    vi.stubEnv("GITHUB_ISSUER", thirdParty.issuer);
-    vi.stubEnv("GITHUB_CLIENT_ID", "repo-connector");
-    vi.stubEnv("GITHUB_CLIENT_SECRET", "repo-connector-secret-for-tests");
-    vi.stubEnv("GITHUB_API", `${thirdParty.issuer}/api/items`);
-    vi.stubEnv("VAULT_FILE", join(folder, "credentials.db"));
-    vi.stubEnv("XDG_CONFIG_HOME", join(folder, "config"));
-    vi.stubEnv("MCP_URL", resource);
-
-    const { server, connectPages } = await import("../../examples/handoff/server.js");
-    const served = serveProtected(web, mcpAs.issuer, server, (req, res) => {
-      if (req.url?.startsWith("/connect/")) void serveWeb(connectPages, req, res, web.origin);
-      else res.writeHead(404).end();
-    });
-    closers.push(served.close);
-
-    const login = fakeIo([], {
-      open: async (url) => {
-        await new Browser().goSigningIn(url, "alice");
-      },
-    });
-    expect(await run(["login", resource, "--client-id", CLIENT_ID], login)).toBe(ExitCode.Success);
+    const world = await startExample();
+    closers.push(world.close);
+    vi.stubEnv("MCP_URL", world.resource.href);
 
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     await import("../../examples/handoff/client.js");
@@ -86,7 +69,27 @@ describe("the README's hand-off snippets", () => {
 
     expect(user.questions).toEqual(["Open it in your browser?"]);
     expect(user.opened).toHaveLength(1);
-    expect(user.opened[0]).toMatch(new RegExp(`^${web.origin}/connect/`));
+    expect(user.opened[0]).toMatch(new RegExp(`^${world.origin}/connect/`));
     expect(log.mock.calls).toEqual([[[{ type: "text", text: JSON.stringify(ITEMS.alice) }]]]);
+  });
+
+  it("the server file with a client pinned to 2025-11-25: handed off, granted in the browser, retried, returns the items", async () => {
+    const world = await startExample();
+    closers.push(world.close);
+    const client = new McpClient({ name: "agent", version: "1.0.0" }, { protocolVersion: "2025-11-25" });
+    let browsing: Promise<unknown> = Promise.resolve();
+    const handoff = new HandoffClient(client, {
+      serverUrl: world.resource,
+      onInteraction: async (interaction) => {
+        browsing = new Browser().goSigningIn(interaction.url, "alice");
+        return "accept";
+      },
+    });
+    await client.connect(new StreamableHttpClientTransport(world.resource, { headers: world.headers }));
+    closers.push(() => client.close());
+    const result = await handoff.callTool({ name: "list_repos", arguments: {} });
+    await browsing;
+    expect(client.protocolVersion).toBe("2025-11-25");
+    expect(result.content).toEqual([{ type: "text", text: JSON.stringify(ITEMS.alice) }]);
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -17,6 +17,23 @@ describe("README", () => {
     expect(snippets.map((s) => s.path)).toEqual(
       expect.arrayContaining(["examples/quickstart/server.ts", "examples/quickstart/client.ts"]),
     );
+  });
+
+  it("shows a complete hand-off example for each hosted mode, and a test runs each hand-off file shown", () => {
+    const shown = snippets.map((s) => s.path);
+    expect(shown).toEqual(
+      expect.arrayContaining(["examples/handoff/hosted-api-key.ts", "examples/handoff/oauth-grant.ts"]),
+    );
+    const tests = readdirSync(join(ROOT, "test"), { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".test.ts") && !file.endsWith("readme.test.ts"))
+      .map((file) => readFileSync(join(ROOT, "test", file), "utf8"));
+    for (const path of shown.filter((p) => p.startsWith("examples/handoff/"))) {
+      const imported = `examples/handoff/${path.slice("examples/handoff/".length).replace(/\.ts$/, ".js")}`;
+      expect(
+        tests.some((code) => code.includes(imported)),
+        `a test imports ${imported}`,
+      ).toBe(true);
+    }
   });
 
   it.each(snippets)("shows $path exactly as it is in the repository", ({ path, code }) => {

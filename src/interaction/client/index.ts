@@ -4,6 +4,7 @@
  * further wire forms.
  */
 export {
+  type InspectUrlOptions,
   inspectUrl,
   LONG_URL_LENGTH,
   type UrlInteractionInfo,

@@ -55,6 +55,7 @@ export interface GateOptions {
  *   (`SdkError("INVALID_ARGUMENT")`);
  * - encode: the revision's codec, with responses matched to the request they answer.
  * Extensions the client declared (the user-interaction proposal) join the revision's methods.
+ * @internal
  */
 export function createGate(negotiated: Revision, options: GateOptions): MessageGate {
   return new NegotiatedGate(negotiated, options);
@@ -199,6 +200,7 @@ function elicitationRefusal(
  * - server: receives only `initialize` and `ping` (anything else: -32600); sends only `ping` requests;
  * - client: receives only `ping` requests; sends only `initialize` and `ping` requests.
  * Notifications pass: the lifecycle allows logging and cancellation around the handshake.
+ * @internal
  */
 export function createHandshakeGate(role: Role): MessageGate {
   const inbound = role === "server" ? ["initialize", "ping"] : ["ping"];

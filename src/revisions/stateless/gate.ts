@@ -110,6 +110,7 @@ export function createStatelessGate(options: StatelessGateOptions = {}): Statele
  * (`initialize`, `ping`, requests without a version in `_meta`) to `fallback`, by default the
  * handshake gate (a presumed handshake passes the gate of its revision instead). Outbound
  * notifications follow the era the connection has been spoken in so far.
+ * @internal
  */
 export function createEntryGate(
   stateless: StatelessGate = createStatelessGate(),

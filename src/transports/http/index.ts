@@ -1,4 +1,7 @@
-/** Streamable HTTP transport, server and client (`mcp-handoff/http`). */
+/**
+ * Streamable HTTP transport, server and client (`mcp-handoff/http`).
+ * @module mcp-handoff/http
+ */
 export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./client-answers.js";
 export type { AuthorizableAnswer, HttpPath, RequestAuthorization } from "./client-http.js";
@@ -22,4 +25,4 @@ export { type NodeServerTimeouts, nodeServerOptions } from "./node-server.js";
 export type { OriginPolicy } from "./origin.js";
 export { type HandleExtra, StreamableHttpServer, type StreamableHttpServerOptions } from "./server.js";
 export { StreamableHttpSessionTransport } from "./session-transport.js";
-export { decodeHeaderValue, StatelessRequestTransport } from "./stateless.js";
+export { decodeHeaderValue, type StatelessAnswer, StatelessRequestTransport } from "./stateless.js";

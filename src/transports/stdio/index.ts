@@ -1,4 +1,7 @@
-/** `mcp-handoff/stdio`: MCP over a child process's stdin and stdout (spec: basic/transports § stdio). */
+/**
+ * `mcp-handoff/stdio`: MCP over a child process's stdin and stdout (spec: basic/transports § stdio).
+ * @module mcp-handoff/stdio
+ */
 export {
   type ChildExitStatus,
   defaultEnvironment,
