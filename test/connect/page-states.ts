@@ -32,15 +32,23 @@ export function pageStates(theme: PageTheme = sampleTheme()): Record<string, Pag
   const frame = {
     theme,
     account,
-    switchAccount,
     client: "Claude Desktop",
     message: "Enter your forecast API key to continue.",
   };
   const states: Record<string, PageSpec> = {
-    "key-form": { kind: "secret", ...frame, provider: "forecast", label: "API key", form: { csrf: "t" }, decline },
+    "key-form": {
+      kind: "secret",
+      ...frame,
+      switchAccount,
+      provider: "forecast",
+      label: "API key",
+      form: { csrf: "t" },
+      decline,
+    },
     confirm: {
       kind: "confirm",
       ...frame,
+      switchAccount,
       message: "Connect your GitHub account to continue.",
       provider: "GitHub",
       form: { csrf: "t" },
@@ -60,7 +68,8 @@ export function pageStates(theme: PageTheme = sampleTheme()): Record<string, Pag
       ? { kind, theme }
       : kind === "not-found"
         ? { kind, theme, account: { ...account, name: "bob@example.com", subject: "bob" }, switchAccount }
-        : { kind, ...frame };
+        : // As the handler sends them: a form that no longer holds offers to sign in as someone else.
+          { kind, ...frame, ...(kind === "form-expired" || kind === "nothing-entered" ? { switchAccount } : {}) };
   }
   return states;
 }

@@ -97,7 +97,9 @@ function hiddenCsrf(form: PageForm): string {
 function askHtml(spec: PageSpec): string {
   const { theme } = spec;
   const icon = theme.serverIcon === undefined ? "" : image(theme.serverIcon);
-  const who = `<p class="server">${icon}<span>${escapeHtml(theme.serverName)} asks:</span></p>`;
+  // A question page asks now; every other page reports on what was asked.
+  const verb = spec.kind === "secret" || spec.kind === "confirm" ? "asks" : "asked";
+  const who = `<p class="server">${icon}<span>${escapeHtml(theme.serverName)} ${verb}:</span></p>`;
   if (spec.message === undefined || spec.message === "") return "";
   return `<section class="ask" aria-label="What is asked">${who}<p>${escapeHtml(spec.message)}</p></section>`;
 }
@@ -155,8 +157,11 @@ function mainHtml(spec: PageSpec): { title: string; body: string } {
     const account = spec.account === undefined ? "" : ` for ${spec.account.name}`;
     return {
       title: `Save your ${spec.provider} ${spec.label}${account}`,
-      body: `<form method="post">${hiddenCsrf(spec.form)}<label for="secret">${escapeHtml(spec.label)} for ${escapeHtml(spec.provider)}</label><input type="password" id="secret" name="secret" autocomplete="off" required><div class="actions"><button type="submit" class="primary">Save</button></div></form>
-${declineHtml(spec)}`,
+      // Save sits beside Decline, outside its form (the `form` attribute ties it back), so that
+      // declining never posts a key typed into the field.
+      body: `<form method="post" id="save">${hiddenCsrf(spec.form)}<label for="secret">${escapeHtml(spec.label)} for ${escapeHtml(spec.provider)}</label><input type="password" id="secret" name="secret" autocomplete="off" required></form>
+<div class="actions"><button type="submit" form="save" class="primary">Save</button>
+${declineHtml(spec)}</div>`,
     };
   }
   if (spec.kind === "confirm") {

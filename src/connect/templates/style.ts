@@ -33,7 +33,7 @@ button{font:inherit;font-weight:600;padding:.5rem 1.25rem;min-height:44px;border
 .link{background:none;border:0;padding:0;min-height:24px;color:var(--accent);text-decoration:underline;font-weight:400}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 footer{max-width:38rem;margin:0 auto 2rem;padding:0 1.5rem;color:#4b5563;font-size:.875rem}
-@media (max-width:480px){main{margin:0;border-radius:0;border-width:0 0 1px;padding:1.25rem 1rem}dl{grid-template-columns:1fr;gap:0 1rem}dd{margin:0 0 .5rem}.actions button{flex:1 1 100%}}
+@media (max-width:480px){main{margin:0;border-radius:0;border-width:0 0 1px;padding:1.25rem 1rem}dl{grid-template-columns:1fr;gap:0 1rem}dd{margin:0 0 .5rem}.actions>*{flex:1 1 100%}.actions button{width:100%}}
 `;
 }
 
