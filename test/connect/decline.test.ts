@@ -73,6 +73,10 @@ describe("connect: Decline", () => {
     const browser = new Browser();
     const form = await browser.goSigningIn(link, "alice");
     expect(form.text).toContain('value="decline"');
+    // The server's serverInfo title, escaped, beside what it asks and why.
+    expect(form.text).toContain(
+      "Connect &#60;Test&#62; asks:</span></p><p>Enter your forecast API key to continue.</p>",
+    );
     // It names the client as the client named itself in `initialize`, and marks it so.
     expect(form.text).toContain('“test-client” <span class="note">(as the client names itself)</span>');
 

@@ -25,9 +25,9 @@ export interface UserAgent {
   close(): Promise<void>;
 }
 
-/** The body text of an HTML page, without its heading, tags or runs of white space. */
+/** The main text of an HTML page (its `<main>`, else its body), without its heading, tags or runs of white space. */
 export function visibleText(html: string): string {
-  const body = /<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? html;
+  const body = /<main>([\s\S]*)<\/main>/.exec(html)?.[1] ?? /<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? html;
   return body
     .replace(/<h1>.*?<\/h1>/, "")
     .replace(/<[^>]+>/g, " ")

@@ -191,13 +191,14 @@ function formTargets(spec: PageSpec): string[] {
 export function renderPage(spec: PageSpec): Response {
   const { theme } = spec;
   const { title, body } = mainHtml(spec);
+  // A question shows what is asked before its form; any other page first says what happened.
+  const question = spec.kind === "secret" || spec.kind === "confirm";
   const logo = theme.logo ?? theme.serverIcon;
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · ${escapeHtml(theme.brandName)}</title><style>${theme.css}</style></head><body>
 <header class="brand">${logo === undefined ? "" : image(logo)}<span>${escapeHtml(theme.brandName)}</span></header>
 <main>
 <h1>${escapeHtml(title)}</h1>
-${askHtml(spec)}
-${body}
+${question ? `${askHtml(spec)}\n${body}` : `${body}\n${askHtml(spec)}`}
 ${factsHtml(spec)}
 ${switchHtml(spec)}
 </main>
