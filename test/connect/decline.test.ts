@@ -52,7 +52,7 @@ async function statelessAlice() {
   const meta = {
     [META.protocolVersion]: "2026-07-28",
     [META.clientCapabilities]: CAPS.urlElicitation,
-    [META.clientInfo]: { name: "stateless-client", title: "Stateless “Desk” Client", version: "1.0.0" },
+    [META.clientInfo]: { name: "stateless-client", title: "Stateless <b>Desk</b> Client", version: "1.0.0" },
   };
   return (name: string, retry: Params = {}) =>
     client.request("tools/call", { name, arguments: {}, ...retry, _meta: meta }) as unknown as Promise<ToolResult>;
@@ -130,7 +130,9 @@ describe("connect: Decline", () => {
       const browser = new Browser();
       const form = await browser.goSigningIn(link, "alice");
       // 2026-07-28 carries clientInfo in each request's _meta; its title is how it names itself.
-      expect(form.text).toContain("“Stateless “Desk” Client”");
+      // Escaped: a client cannot add markup to the page by its name.
+      expect(form.text).toContain("“Stateless &#60;b&#62;Desk&#60;/b&#62; Client”");
+      expect(form.text).not.toContain("<b>Desk");
       const page = await browser.go(link, { form: { action: "decline", csrf: tokenOf(form.text, "decline") } });
       expect(page.response.status).toBe(200);
 
