@@ -151,7 +151,7 @@ function declineHtml(spec: PageSpec): string {
   return `<form method="post">${hiddenCsrf(spec.decline)}<button type="submit" class="secondary" name="action" value="decline">Decline</button></form>`;
 }
 
-/** The heading and the page's own part, between the ask and the facts. */
+/** The heading and the page's own part: its form, or what happened and what to do now. */
 function mainHtml(spec: PageSpec): { title: string; body: string } {
   if (spec.kind === "secret") {
     const account = spec.account === undefined ? "" : ` for ${spec.account.name}`;
