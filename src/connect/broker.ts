@@ -69,6 +69,8 @@ export class CredentialBroker implements CredentialSource {
     };
     if (!request.wait) throw new InteractionRequired(params);
     const outcome = await ctx.interact(params);
+    if (outcome.action === "decline")
+      throw new SdkError("REQUEST_CANCELLED", `The user declined to connect ${provider}`);
     if (outcome.action !== "accept") throw new SdkError("REQUEST_CANCELLED", "The user did not open the page");
     await ctx.waitForInteraction(outcome.interaction.id);
     const obtained = await this.#options.vault.get(user, provider);

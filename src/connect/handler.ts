@@ -9,20 +9,33 @@
 import type { StoredCredential, UserInteraction } from "../interaction/model.js";
 import { InteractionError, type InteractionManager } from "../interaction/server/index.js";
 import type { CredentialVault } from "../stores/types.js";
-import { accountOf, type ConnectPageDeps, connectPage, ID, switchForm } from "./connect-page.js";
+import { accountOf, type ConnectPageDeps, connectPage, frameOf, ID, switchForm } from "./connect-page.js";
 import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
 import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
 import { linkNotFound, notice, redirect } from "./pages.js";
 import { finishGrant, PROVIDER_NAME, type ProviderFlowDeps, redirectUriFor } from "./provider-flow.js";
 import { CookieSealer, cookieScope } from "./sealed-cookie.js";
 import { type GrantStateStore, MemoryGrantStateStore } from "./state-store.js";
+import { createPageTheme, type PageBranding, type PageServerInfo } from "./templates/index.js";
 
 export interface ConnectHandlerOptions {
   /**
    * Reads the interactions and completes them: `complete` claims the interaction, runs the vault
-   * write as its `commit`, and announces the completion only once the credential is stored.
+   * write as its `commit`, and announces the completion only once the credential is stored;
+   * `decline` ends one as declined when the user presses Decline.
    */
-  manager: Pick<InteractionManager, "get" | "complete">;
+  manager: Pick<InteractionManager, "get" | "complete" | "decline">;
+  /**
+   * The MCP server the pages speak for, as its `serverInfo` names it (the same object given to
+   * `McpServer`): its `title` or `name` is on every page, and its first `data:` image icon beside
+   * what it asks. Default "This server".
+   */
+  serverInfo?: PageServerInfo;
+  /**
+   * The operator's branding: `name` and `logo` (a `data:` image URI) at the top of every page,
+   * `accentColor` (`#rrggbb`, at least 4.5:1 against white) for buttons, links and focus rings.
+   */
+  branding?: PageBranding;
   vault: CredentialVault;
   /**
    * Origin (and optional path prefix) the pages are served at, e.g. `https://mcp.example.com`:
@@ -77,9 +90,10 @@ function withoutDetails(error: unknown): Error {
  * /connect/callback/<provider>` (third-party redirects) and `GET <login.redirectPath>`; anything
  * else is 404. Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options:
  * DENY`. Under a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
+ * A POST with `action=decline` (same checks, its own CSRF token) ends the interaction as declined.
  * @throws RangeError when `baseUrl` is plain http elsewhere than loopback, `login.redirectPath` is
- *   not under the connect pages' path, a provider's name cannot be a path segment, or
- *   `cookieSecret` is shorter than 32 bytes.
+ *   not under the connect pages' path, a provider's name cannot be a path segment,
+ *   `cookieSecret` is shorter than 32 bytes, or `branding` is invalid (see `createPageTheme`).
  */
 export function createConnectHandler(options: ConnectHandlerOptions): (request: Request) => Promise<Response> {
   const now = options.now ?? Date.now;
@@ -89,6 +103,10 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
   const prefix = `${baseUrl.pathname}connect/`;
   const servers = new OAuthServers();
   const sealer = new CookieSealer(options.cookieSecret);
+  const theme = createPageTheme({
+    ...(options.serverInfo === undefined ? {} : { server: options.serverInfo }),
+    ...(options.branding === undefined ? {} : { branding: options.branding }),
+  });
   const login: LoginDeps = {
     config: options.login,
     servers,
@@ -122,13 +140,12 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
       interaction.user.issuer !== session.user.issuer ||
       interaction.user.subject !== session.user.subject
     ) {
-      return linkNotFound({ account: accountOf(session), switchForm: await switchForm(pageDeps, session) });
+      return linkNotFound(theme, { account: accountOf(session), switchForm: await switchForm(pageDeps, session) });
     }
-    if (interaction.status === "expired")
-      return notice(410, "Link expired", "This link has expired. Ask your app again.");
-    if (interaction.status !== "pending" && interaction.status !== "accepted") {
-      return notice(409, "Already done", "This link has already been used.");
-    }
+    const frame = frameOf(theme, interaction, accountOf(session));
+    if (interaction.status === "expired") return notice("expired", frame);
+    if (interaction.status === "declined") return notice("declined", frame);
+    if (interaction.status !== "pending" && interaction.status !== "accepted") return notice("used", frame);
     return interaction;
   }
 
@@ -143,6 +160,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
   async function store(id: string, session: BrowserSession, credential: StoredCredential): Promise<Response> {
     const interaction = await open(id, session);
     if (interaction instanceof Response) return interaction;
+    const frame = frameOf(theme, interaction, accountOf(session));
     let saving: unknown;
     try {
       await options.manager.complete(interaction.id, {
@@ -159,27 +177,36 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     } catch (error) {
       if (saving !== undefined) {
         report("Could not store the credential", saving);
-        return notice(
-          503,
-          "Not saved",
-          "What you gave could not be saved, and nothing was stored. Open the link from your app again to try again.",
-        );
+        return notice("not-saved", frame);
       }
-      if (error instanceof InteractionError && error.code === "EXPIRED") {
-        return notice(410, "Link expired", "This link has expired. Ask your app again.");
-      }
-      if (error instanceof InteractionError) return notice(409, "Already done", "This link has already been used.");
+      if (error instanceof InteractionError && error.code === "EXPIRED") return notice("expired", frame);
+      if (error instanceof InteractionError) return notice("used", frame);
       throw error;
     }
-    return notice(200, "Done", "Done — return to your app.");
+    return notice("done", frame);
   }
 
-  const pageDeps: ConnectPageDeps = { login, flow, sealer, now, open, store };
+  /** Ends the interaction as declined (the session's user pressed Decline); the waiting request hears of it. */
+  async function decline(id: string, session: BrowserSession): Promise<Response> {
+    const interaction = await open(id, session);
+    if (interaction instanceof Response) return interaction;
+    const frame = frameOf(theme, interaction, accountOf(session));
+    try {
+      await options.manager.decline(interaction.id, { user: session.user });
+    } catch (error) {
+      if (error instanceof InteractionError && error.code === "EXPIRED") return notice("expired", frame);
+      if (error instanceof InteractionError) return notice("used", frame);
+      throw error;
+    }
+    return notice("declined", frame);
+  }
+
+  const pageDeps: ConnectPageDeps = { login, flow, sealer, now, theme, open, store, decline };
 
   async function callback(request: Request, provider: string): Promise<Response> {
     const url = new URL(request.url);
     const state = url.searchParams.get("state");
-    const refused = () => notice(403, "Not accepted", "This answer cannot be used. Nothing was stored.");
+    const refused = () => notice("answer-refused", { theme });
     const session = readSession(login, request);
     if (state === null || session === undefined) return refused();
     // Taken even when refused below: a state is good for one answer only.
@@ -208,7 +235,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
       credential = await finishGrant(flow, grant, url, state);
     } catch (error) {
       report("The provider did not grant access", error);
-      return notice(502, "Not connected", "The service did not grant access. Nothing was stored.");
+      return notice("not-connected", frameOf(theme, interaction, accountOf(session)));
     }
     return store(interaction.id, session, credential);
   }
@@ -218,7 +245,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     try {
       if (path === loginPath && request.method === "GET") {
         const finished = await finishLogin(login, request);
-        if (finished === undefined) return notice(403, "Sign-in failed", "The sign-in could not be verified.");
+        if (finished === undefined) return notice("sign-in-failed", { theme });
         return redirect(new URL(`connect/${finished.returnTo}`, baseUrl).href, finished.cookies);
       }
       if (path.startsWith(`${prefix}callback/`) && request.method === "GET") {
@@ -226,7 +253,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
         if (PROVIDER_NAME.test(provider) && Object.hasOwn(options.providers, provider)) {
           return await callback(request, provider);
         }
-        return notice(404, "Not found", "There is nothing here.");
+        return notice("nothing-here", { theme });
       }
       if (path === `${prefix}callback`) {
         const advice = `register ${prefix}callback/<provider> with each provider instead of ${prefix}callback`;
@@ -234,19 +261,19 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
           `A third-party answer came to ${prefix}callback, which is no longer served: ${advice}`,
           new Error(advice),
         );
-        return notice(404, "Not accepted", "This answer cannot be used. Nothing was stored.");
+        return notice("answer-refused", { theme }, { status: 404 });
       }
       if (path.startsWith(prefix) && (request.method === "GET" || request.method === "POST")) {
         const id = path.slice(prefix.length);
         // Only something shaped like an id is worth a login; it is also all the login may return to.
-        if (!ID.test(id)) return notice(404, "Link not found", "This link is unknown or no longer valid.");
+        if (!ID.test(id)) return linkNotFound(theme);
         return await connectPage(pageDeps, request, id);
       }
-      return notice(404, "Not found", "There is nothing here.");
+      return notice("nothing-here", { theme });
     } catch (error) {
       report("A connect page failed", error);
       // Error texts of OAuth libraries may quote server answers; the page says nothing specific.
-      return notice(500, "Something went wrong", "The server could not complete this step.");
+      return notice("error", { theme });
     }
   };
 }

@@ -1,6 +1,7 @@
 /**
  * The web side of hand-offs (`mcp-handoff/connect`): the connect pages (`createConnectHandler`) and the
- * credentials they obtain for tool handlers (`CredentialBroker`, `withCredentials`, `ctx.credentials`).
+ * credentials they obtain for tool handlers (`CredentialBroker`, `withCredentials`, `ctx.credentials`),
+ * and the page templates any hand-off page renders through (`createPageTheme`, `renderPage`).
  * @module mcp-handoff/connect
  */
 export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from "./broker.js";
@@ -10,3 +11,11 @@ export type { AuthorizationServerConfig } from "./oauth-server.js";
 export { redirectUriFor } from "./provider-flow.js";
 export type { ConnectPurpose } from "./purpose.js";
 export { type GrantStateStore, MemoryGrantStateStore, type PendingGrant } from "./state-store.js";
+export {
+  createPageTheme,
+  type PageBranding,
+  type PageServerInfo,
+  type PageSpec,
+  type PageTheme,
+  renderPage,
+} from "./templates/index.js";

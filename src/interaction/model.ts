@@ -35,6 +35,12 @@ export interface UserInteraction {
   createdAt: number;
   /** ms since the epoch; an interaction past it cannot complete. */
   expiresAt: number;
+  /**
+   * The requesting client's name as the client itself declares it (`clientInfo` of `initialize`,
+   * or of the request's `_meta` on 2026-07-28; its `title`, else its `name`). Unverified: the pages
+   * show it marked as such, never as proof of who asks.
+   */
+  clientName?: string;
   /** What the web side must do, e.g. `{ kind: "oauth", provider: "github", scopes: [...] }`; opaque to the store. */
   purpose?: Record<string, unknown>;
 }

@@ -138,7 +138,8 @@ export interface RequestContext {
    * answer is awaited only while the interaction lives (its `expiresAt`): a client that went away
    * cannot hold the request, and its session, for ever. When the user completes the page before
    * the client answers, the request to the client is cancelled and this resolves with `accept` and
-   * the completed interaction.
+   * the completed interaction; when the user declines on the page first, with `decline` and the
+   * declined interaction (a decline on the page also wins over an `accept` in a 2026-07-28 retry).
    * Completion is sent to this session only (`notifications/elicitation/complete`, or progress on
    * the client's `interaction/track`).
    * @throws the service's error when the interaction ends before the client answers

@@ -22,6 +22,8 @@ export interface InteractionInput {
   sessionId: string;
   /** What the web side must do; opaque here. */
   purpose?: Record<string, unknown>;
+  /** The requesting client's self-declared name (`clientInfo`), shown on the page marked as unverified. */
+  clientName?: string;
 }
 
 /** Keeps interactions and tells sessions when theirs complete, on this or any other server instance. */

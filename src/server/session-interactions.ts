@@ -11,7 +11,6 @@ import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, Params, Result } from "../jsonrpc/session.js";
 import type { InteractionTracking, InteractionWire, Revision } from "../revisions/index.js";
 import { messageContainsUrl, requestInteractionWire } from "../revisions/index.js";
-import type { AuthInfo } from "../transports/transport.js";
 import { InputNeeded, type InputRound, roundOf } from "./input-round.js";
 import type {
   InteractionOutcome,
@@ -30,6 +29,8 @@ export interface InteractionsHost {
   /** Sends a notification about an interaction, with the request that asked for it while that is open. */
   notifyAbout(interactionId: string, method: string, params: Params): Promise<void>;
   report(message: string, error: unknown): void;
+  /** The requesting client's self-declared name for this request (`clientInfo`: its title, else its name). */
+  clientName(inbound: InboundRequest): string | undefined;
 }
 
 const CANNOT_OPEN =
@@ -61,7 +62,7 @@ export class SessionInteractions {
   ): Promise<InteractionOutcome> {
     const round = roundOf(inbound);
     if (round !== undefined) return this.#interactInRound(params, round);
-    const { wire, service, interaction } = await this.#create(params, inbound.extra?.authInfo, this.#wire);
+    const { wire, service, interaction } = await this.#create(params, inbound, this.#wire);
     const request = wire.request(interaction);
     if (request === undefined) throw new SdkError("CAPABILITY_NOT_SUPPORTED", CANNOT_OPEN);
     this.host.started(interaction.id, inbound.id);
@@ -88,9 +89,13 @@ export class SessionInteractions {
     try {
       action = wire.answer(await inbound.request(request.method, request.params, requestOptions));
     } catch (error) {
-      // Expired (or gone) first: the manager's error; completed on the web side first: the user
-      // evidently opened the page.
-      if (ended !== undefined && "error" in ended) throw ended.error;
+      // Declined on the page first: the user's answer, as if given in the client. Expired (or gone)
+      // first: the manager's error; completed on the web side first: the user evidently opened the page.
+      if (ended !== undefined && "error" in ended) {
+        const now = await service.get(interaction.id).catch(() => undefined);
+        if (now?.status === "declined") return { action: "decline", interaction: now };
+        throw ended.error;
+      }
       if (ended !== undefined) return { action: "accept", interaction: ended.interaction };
       const answered = wire.answerFromError(error);
       if (answered === undefined) {
@@ -110,14 +115,14 @@ export class SessionInteractions {
    * When no hand-off is possible, a tool call gets an `isError` result saying why (never the URL);
    * other requests get -32603 with that text.
    */
-  async required(error: InteractionRequired, method: string, authInfo: AuthInfo | undefined): Promise<Result> {
+  async required(error: InteractionRequired, method: string, inbound: InboundRequest): Promise<Result> {
     let refusal: ProtocolError | undefined;
     try {
       const { wire, interaction } = await this.#create(
         error.purpose === undefined
           ? { url: error.url, message: error.message }
           : { url: error.url, message: error.message, purpose: error.purpose },
-        authInfo,
+        inbound,
         this.#wire,
       );
       refusal = wire.requiredError(interaction);
@@ -194,7 +199,7 @@ export class SessionInteractions {
         error.purpose === undefined
           ? { url: error.url, message: error.message }
           : { url: error.url, message: error.message, purpose: error.purpose },
-        round.inbound.extra?.authInfo,
+        round.inbound,
         wire,
       );
       this.#askAgain(round, interaction, round.handoffKey());
@@ -235,12 +240,13 @@ export class SessionInteractions {
     const known = earlier?.interaction === undefined ? undefined : await service.get(earlier.interaction);
     if (earlier !== undefined && known !== undefined) {
       const wire = requestInteractionWire(round.clientCapabilities);
-      const action = wire.answer(earlier.result);
+      // Declined on the page meanwhile: that is the user's last word, whatever the client said.
+      const action = known.status === "declined" ? "decline" : wire.answer(earlier.result);
       const updated = known.status === "pending" ? await service.recordAnswer(known.id, action) : undefined;
       return { action, interaction: updated ?? known };
     }
     const wire = requestInteractionWire(round.clientCapabilities);
-    const { interaction } = await this.#create(params, round.inbound.extra?.authInfo, wire);
+    const { interaction } = await this.#create(params, round.inbound, wire);
     this.#askAgain(round, interaction, key);
     throw new InputNeeded();
   }
@@ -263,7 +269,8 @@ export class SessionInteractions {
   }
 
   /** Checks everything, stores the interaction and makes sure its completion will reach this session. */
-  async #create(params: InteractParams, authInfo: AuthInfo | undefined, wire: InteractionWire | undefined) {
+  async #create(params: InteractParams, inbound: InboundRequest, wire: InteractionWire | undefined) {
+    const authInfo = inbound.extra?.authInfo;
     // Only the wire form's `url` field may carry the URL (spec 2025-11-25: client/elicitation § Safety).
     if (messageContainsUrl(params.message)) {
       throw new SdkError("INVALID_ARGUMENT", "An interaction message must not contain a URL; it goes in `url`");
@@ -279,10 +286,15 @@ export class SessionInteractions {
         "Cannot start a hand-off: the request carries no verified user (authorization with an issuer and a subject)",
       );
     }
-    const input = { url: params.url, message: params.message, user, sessionId: this.host.sessionId() };
-    const interaction = await service.create(
-      params.purpose === undefined ? input : { ...input, purpose: params.purpose },
-    );
+    const clientName = this.host.clientName(inbound);
+    const interaction = await service.create({
+      url: params.url,
+      message: params.message,
+      user,
+      sessionId: this.host.sessionId(),
+      ...(params.purpose === undefined ? {} : { purpose: params.purpose }),
+      ...(clientName === undefined ? {} : { clientName }),
+    });
     if (wire.completionNotice(interaction.id) !== undefined) await this.#watch(service, wire);
     return { wire, service, interaction };
   }

@@ -192,6 +192,11 @@ export class ServerConnection implements ServerSession {
         started: (interactionId, requestId) => this.#rememberAsking(interactionId, requestId),
         notifyAbout: (interactionId, method, params) => this.#notifyAbout(interactionId, method, params),
         report: (message, error) => host.report(message, error, this.id),
+        clientName: (inbound) => {
+          const info = statelessMeta(inbound.method, { _meta: inbound.meta })?.clientInfo ?? this.#clientInfo;
+          const name = info?.title ?? info?.name;
+          return typeof name === "string" ? name : undefined;
+        },
       });
       const negotiated = this.#negotiated;
       if (negotiated !== undefined) this.#interactions.start(negotiated.revision, negotiated.clientCapabilities);
@@ -384,7 +389,7 @@ export class ServerConnection implements ServerSession {
       return await this.host.route(method, params, ctx, this);
     } catch (error) {
       if (!(error instanceof InteractionRequired)) throw error;
-      return this.#interactionsOf().required(error, method, inbound.extra?.authInfo);
+      return this.#interactionsOf().required(error, method, inbound);
     }
   }
 
@@ -419,6 +424,13 @@ export class ServerConnection implements ServerSession {
       return refusedHandoffAnswer(method, refused, (await service.get(refused.interaction))?.message);
     }
     if (payload?.handoff !== undefined && service !== undefined) {
+      // Declined on the page itself (the client had said `accept`): the call ends declined too,
+      // rather than running the handler, which would only ask for the page again.
+      const handoff = await service.get(payload.handoff);
+      if (handoff?.status === "declined") {
+        const key = payload.pending.find((ask) => ask.interaction === handoff.id)?.key ?? "";
+        return refusedHandoffAnswer(method, { key, interaction: handoff.id, action: "decline" }, handoff.message);
+      }
       const open = await this.#interactionsOf().openInteraction(payload.handoff);
       if (open !== undefined) {
         const key = payload.pending.find((ask) => ask.interaction === open.id)?.key ?? round.handoffKey();

@@ -41,6 +41,9 @@ export function checkNewInteraction(interaction: NewInteraction): void {
       throw new SdkError("INVALID_ARGUMENT", `Interaction field ${name} must be a ${type}.`);
     }
   }
+  if (interaction.clientName !== undefined && typeof interaction.clientName !== "string") {
+    throw new SdkError("INVALID_ARGUMENT", "Interaction field clientName must be a string.");
+  }
   if (interaction.id === "") throw new SdkError("INVALID_ARGUMENT", "Interaction id must not be empty.");
   const purpose = interaction.purpose;
   if (purpose !== undefined && (typeof purpose !== "object" || purpose === null || Array.isArray(purpose))) {
@@ -69,6 +72,7 @@ export function newPending(interaction: NewInteraction, createdAt: number): User
     createdAt,
     expiresAt: interaction.expiresAt,
   };
+  if (interaction.clientName !== undefined) created.clientName = interaction.clientName;
   // A JSON copy, so the memory store keeps exactly what the SQLite store could read back.
   if (interaction.purpose !== undefined) created.purpose = JSON.parse(JSON.stringify(interaction.purpose));
   return created;

@@ -16,7 +16,8 @@ CREATE TABLE handoff_interactions (
     CHECK (status IN ('pending', 'accepted', 'declined', 'cancelled', 'completed', 'expired')),
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
-  purpose TEXT
+  purpose TEXT,
+  client_name TEXT
 );
 CREATE INDEX handoff_interactions_expires_at ON handoff_interactions (expires_at);
 `;
@@ -32,7 +33,11 @@ interface Row {
   created_at: number;
   expires_at: number;
   purpose: string | null;
+  client_name: string | null;
 }
+
+/** Schema 2 keeps the requesting client's self-declared name. */
+const MIGRATIONS = { 2: "ALTER TABLE handoff_interactions ADD COLUMN client_name TEXT;" };
 
 export type SqliteInteractionStoreOptions = SqliteFileOptions & {
   /** The clock, in ms since the epoch; defaults to `Date.now`. Inject one to test expiry. */
@@ -56,13 +61,13 @@ export class SqliteInteractionStore implements InteractionStore {
   /** @throws SdkError "INVALID_ARGUMENT" when the file holds a newer schema. */
   constructor(options: SqliteInteractionStoreOptions) {
     this.#now = options.now ?? Date.now;
-    const { db, owned } = openSqlite(options, "interactions", 1, SCHEMA);
+    const { db, owned } = openSqlite(options, "interactions", 2, SCHEMA, MIGRATIONS);
     this.#db = db;
     this.#ownsDb = owned;
     this.#insert = this.#db.prepare(
       `INSERT INTO handoff_interactions
-         (id, url, message, user_issuer, user_subject, session_id, status, created_at, expires_at, purpose)
-       VALUES (@id, @url, @message, @user_issuer, @user_subject, @session_id, @status, @created_at, @expires_at, @purpose)
+         (id, url, message, user_issuer, user_subject, session_id, status, created_at, expires_at, purpose, client_name)
+       VALUES (@id, @url, @message, @user_issuer, @user_subject, @session_id, @status, @created_at, @expires_at, @purpose, @client_name)
        ON CONFLICT (id) DO NOTHING`,
     );
     this.#select = this.#db.prepare("SELECT * FROM handoff_interactions WHERE id = ?");
@@ -91,6 +96,7 @@ export class SqliteInteractionStore implements InteractionStore {
       created_at: created.createdAt,
       expires_at: created.expiresAt,
       purpose: created.purpose === undefined ? null : JSON.stringify(created.purpose),
+      client_name: created.clientName ?? null,
     });
     if (changes === 0) throw duplicateId();
     return this.#read(created);
@@ -146,5 +152,6 @@ function fromRow(row: Row): UserInteraction {
     expiresAt: row.expires_at,
   };
   if (row.purpose !== null) interaction.purpose = JSON.parse(row.purpose);
+  if (row.client_name !== null && row.client_name !== undefined) interaction.clientName = row.client_name;
   return interaction;
 }

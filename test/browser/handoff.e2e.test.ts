@@ -247,7 +247,7 @@ describe.skipIf(SKIP_BROWSER !== undefined)("hand-off end to end in headless Chr
       const page = await window.signIn(url, "bob");
       expect(page.status).toBe(404);
       expect(page.text).toContain("This link is unknown or no longer valid, or it was made for another account.");
-      expect(page.text).toContain("signed in here as bob@example.com");
+      expect(page.text).toContain("Account bob@example.com");
       expect(window.navigations.some((n) => host(n.url) === host(world.thirdPartyIssuer))).toBe(false);
       expect(await world.storedSecret("alice")).toBeUndefined();
       expect(await world.storedSecret("bob")).toBeUndefined();
@@ -268,7 +268,7 @@ describe.skipIf(SKIP_BROWSER)("the connect pages' confirmation in headless Chrom
       const url = run.shown[0]?.url ?? "";
       const question = await window.signIn(url, "alice", { confirm: false });
       expect(question.status).toBe(200);
-      expect(question.text).toContain("signed in here as alice@example.com");
+      expect(question.text).toContain("Account alice@example.com");
       const page = await window.context.newPage();
       await page.goto(url);
       const csrf = await page.locator('form:has(button[value="connect"]) input[name="csrf"]').getAttribute("value");

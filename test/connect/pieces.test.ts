@@ -1,11 +1,12 @@
 /** The connect flow's small parts: sealed cookies, single-use state, purposes, escaping. */
 import { describe, expect, it } from "vitest";
 import { displayName } from "../../src/connect/login.js";
-import { escapeHtml, secretForm } from "../../src/connect/pages.js";
+import { escapeHtml } from "../../src/connect/pages.js";
 import { redirectUriFor } from "../../src/connect/provider-flow.js";
 import { readPurpose } from "../../src/connect/purpose.js";
 import { CookieSealer } from "../../src/connect/sealed-cookie.js";
 import { MemoryGrantStateStore } from "../../src/connect/state-store.js";
+import { createPageTheme, renderPage } from "../../src/connect/templates/index.js";
 
 const SECRET = "a cookie secret of at least thirty-two bytes";
 
@@ -89,7 +90,15 @@ describe("pages", () => {
   it("escape every dynamic text", async () => {
     expect(escapeHtml(`<script>"'&`)).toBe("&#60;script&#62;&#34;&#39;&#38;");
     const account = { name: "<i>mallory</i>", subject: 'm"', issuer: "https://as" };
-    const html = await secretForm("<b>x</b>", "key\"'", account, { csrf: "tok" }, { csrf: "t2" }).text();
+    const html = await renderPage({
+      kind: "secret",
+      theme: createPageTheme(),
+      provider: "<b>x</b>",
+      label: "key\"'",
+      account,
+      form: { csrf: "tok" },
+      switchAccount: { csrf: "t2" },
+    }).text();
     expect(html).not.toContain("<b>x</b>");
     expect(html).not.toContain("<i>");
     expect(html).toContain("&#60;b&#62;x&#60;/b&#62;");

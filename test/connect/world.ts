@@ -94,7 +94,9 @@ export async function startWorld(options: WorldOptions = {}) {
     github: { issuer: thirdParty.issuer, clientId: "repo-connector", clientSecret: "repo-connector-secret-for-tests" },
     ...options.providers,
   };
+  const serverInfo = { name: "connect-test", version: "1.0.0", title: "Connect <Test>" };
   const handler = createConnectHandler({
+    serverInfo,
     manager,
     vault,
     baseUrl,
@@ -126,10 +128,10 @@ export async function startWorld(options: WorldOptions = {}) {
     secretLabels: { forecast: "API key" },
     now: clock.now,
   });
-  const server = new McpServer(
-    { name: "connect-test", version: "1.0.0" },
-    { interactions: withCredentials(manager, broker), ...(options.logger ? { logger: options.logger } : {}) },
-  );
+  const server = new McpServer(serverInfo, {
+    interactions: withCredentials(manager, broker),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   server.registerTool("repos", { inputSchema: { wait: z.boolean().optional() } }, async ({ wait }, ctx) => {
     const credential = await ctx.credentials.require("github", { scopes: ["repo"], wait: wait === true });
     const response = await fetch(`${thirdParty.issuer}/api/items`, {

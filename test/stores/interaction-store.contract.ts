@@ -45,6 +45,13 @@ export function runInteractionStoreContract(name: string, open: OpenInteractionS
       expect(await store.get("unknown")).toBeUndefined();
     });
 
+    it("keeps the requesting client's self-declared name", async () => {
+      const { store } = setup();
+      const created = await store.create(newInteraction("named", { clientName: "Claude Desktop" }));
+      expect(created.clientName).toBe("Claude Desktop");
+      expect(await store.get("named")).toStrictEqual(created);
+    });
+
     it("leaves purpose out when there is none, and drops fields the model does not have", async () => {
       const { store } = setup();
       const extra = { ...newInteraction("b"), status: "completed", secret: "x" } as unknown as NewInteraction;

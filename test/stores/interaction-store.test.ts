@@ -23,7 +23,7 @@ describe("SqliteInteractionStore", () => {
     const raw = new Database(filename, { readonly: true });
     expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(raw.prepare("SELECT version FROM handoff_schema_versions WHERE component = 'interactions'").get()).toEqual({
-      version: 1,
+      version: 2,
     });
     raw.close();
   });
@@ -48,11 +48,33 @@ describe("SqliteInteractionStore", () => {
     const filename = nextFile();
     await new SqliteInteractionStore({ filename }).close();
     const raw = new Database(filename);
-    raw.prepare("UPDATE handoff_schema_versions SET version = 2 WHERE component = 'interactions'").run();
+    raw.prepare("UPDATE handoff_schema_versions SET version = 3 WHERE component = 'interactions'").run();
     raw.close();
     expect(() => new SqliteInteractionStore({ filename })).toThrow(
       expect.objectContaining({ code: "INVALID_ARGUMENT" }),
     );
+  });
+
+  it("brings a schema 1 file up to schema 2, keeping its interactions and then the client's name", async () => {
+    const filename = nextFile();
+    const raw = new Database(filename);
+    raw.exec(`CREATE TABLE handoff_schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
+      INSERT INTO handoff_schema_versions VALUES ('interactions', 1);
+      CREATE TABLE handoff_interactions (id TEXT PRIMARY KEY, url TEXT NOT NULL, message TEXT NOT NULL,
+        user_issuer TEXT NOT NULL, user_subject TEXT NOT NULL, session_id TEXT NOT NULL, status TEXT NOT NULL,
+        created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, purpose TEXT);
+      INSERT INTO handoff_interactions VALUES ('old', 'https://x/connect/old', 'm', 'i', 's', 'sess', 'pending', 1, ${Date.now() + 60_000}, NULL);`);
+    raw.close();
+    const store = new SqliteInteractionStore({ filename });
+    const old = await store.get("old");
+    expect(old?.status).toBe("pending");
+    expect(old && "clientName" in old).toBe(false);
+    const created = await store.create(
+      newInteraction("new", { clientName: "Claude Desktop", expiresAt: Date.now() + 60_000 }),
+    );
+    expect(await store.get("new")).toStrictEqual(created);
+    expect(created.clientName).toBe("Claude Desktop");
+    await store.close();
   });
 
   it("shares a database the caller opened, and leaves it open on close", async () => {

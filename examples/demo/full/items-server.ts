@@ -61,7 +61,9 @@ export function startItemsServer(config: ItemsServerConfig): {
   const vault = new TellingVault(say);
   const providers = { items: thirdParty };
   const broker = new CredentialBroker({ service: manager, vault, baseUrl: web.origin, providers });
+  const serverInfo = { name: "items-demo", version: "1.0.0", title: "Items (demo)" };
   const connect = createConnectHandler({
+    serverInfo,
     manager,
     vault,
     baseUrl: web.origin,
@@ -71,10 +73,7 @@ export function startItemsServer(config: ItemsServerConfig): {
     report: (message) => say(`server   connect pages: ${message}`),
   });
 
-  const mcp = new McpServer(
-    { name: "items-demo", version: "1.0.0", title: "Items (demo)" },
-    { interactions: withCredentials(manager, broker) },
-  );
+  const mcp = new McpServer(serverInfo, { interactions: withCredentials(manager, broker) });
   mcp.registerTool(
     "list_items",
     {

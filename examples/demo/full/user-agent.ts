@@ -33,12 +33,15 @@ const INLINE =
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 
 /**
- * The text of an HTML page as a reader sees it, without its first heading: markup, styles and
+ * The text of an HTML page as a reader sees it (its `<main>`, else its body), without its first heading: markup, styles and
  * scripts dropped, a space where one block ends and the next begins (none around inline
  * elements), character references decoded, runs of white space made one space.
  */
 export function visibleText(html: string): string {
-  const body = /<body\b[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ?? html;
+  const body =
+    /<main\b[^>]*>([\s\S]*)<\/main\s*>/i.exec(html)?.[1] ??
+    /<body\b[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ??
+    html;
   return body
     .replace(HIDDEN, " ")
     .replace(/<!--[\s\S]*?-->/g, "")

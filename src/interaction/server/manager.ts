@@ -70,6 +70,18 @@ function notFound(): InteractionError {
   return new InteractionError("NOT_FOUND", "No such interaction");
 }
 
+/**
+ * A client's name as a page may show it: control and format characters (bidi overrides among
+ * them) dropped, so it cannot pass itself off as other text, and at most 100 characters.
+ */
+function cleanClientName(name: string): string {
+  const plain = name
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return [...plain].slice(0, 100).join("");
+}
+
 function readChange(message: string): Change | undefined {
   try {
     const change = JSON.parse(message) as Partial<Change> | null;
@@ -171,7 +183,12 @@ export class InteractionManager implements InteractionService {
       sessionId: input.sessionId,
       expiresAt: this.#now() + this.#ttlMs,
     };
-    return this.#store.create(input.purpose === undefined ? interaction : { ...interaction, purpose: input.purpose });
+    const clientName = input.clientName === undefined ? undefined : cleanClientName(input.clientName);
+    return this.#store.create({
+      ...interaction,
+      ...(input.purpose === undefined ? {} : { purpose: input.purpose }),
+      ...(clientName === undefined || clientName === "" ? {} : { clientName }),
+    });
   }
 
   /** The interaction, `expired` once its deadline passed unless it completed first; `undefined` if unknown. */
@@ -241,6 +258,31 @@ export class InteractionManager implements InteractionService {
     }
     await this.#publish(claimed);
     return claimed;
+  }
+
+  /**
+   * Called by the web side when the user declines on the page: `pending` or `accepted` becomes
+   * `declined`, and the owning session hears of it, so a request waiting for the interaction
+   * (`waitForCompletion`) ends with "DECLINED" at once instead of at the deadline. The same rules as
+   * `complete` decide who may: only its user (anyone else is answered as for an unknown id), only
+   * while it is open and before its deadline.
+   * @throws InteractionError "NOT_FOUND", "EXPIRED" or "NOT_PENDING".
+   */
+  async decline(id: string, by: { user: UserRef }): Promise<UserInteraction> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const current = await this.get(id);
+      if (current === undefined || !sameUser(current.user, by.user)) throw notFound();
+      if (current.status === "expired") throw new InteractionError("EXPIRED", "This interaction has expired");
+      if (current.status !== "pending" && current.status !== "accepted") {
+        throw new InteractionError("NOT_PENDING", `This interaction is already ${current.status}`);
+      }
+      const declined = await this.#store.transition(id, [current.status], "declined");
+      if (declined !== undefined) {
+        await this.#publish(declined);
+        return declined;
+      }
+    }
+    throw new InteractionError("NOT_PENDING", "This interaction is no longer waiting");
   }
 
   /** Undoes an unannounced claim: back to `status`, or `expired` once the deadline has passed. */

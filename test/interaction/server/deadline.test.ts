@@ -102,6 +102,14 @@ describe.each([
     await vi.advanceTimersByTimeAsync(0);
     expect(text(call.result ?? { content: [] })).toBe("accept, completed");
   });
+
+  it("resolves with decline once the user declined on the page, even before the client answered", async () => {
+    const { manager, peer } = await setUp(capabilities, never);
+    const call = callConnect(peer);
+    await manager.decline(await pendingId(peer), { user: LOCAL_USER });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(text(call.result ?? { content: [] })).toBe("decline, declined");
+  });
 });
 
 /** The id of the interaction the server asked the client about. */

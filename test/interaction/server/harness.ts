@@ -36,7 +36,7 @@ export interface Logged {
 }
 
 /** The server's end, with `authInfo` on every message it receives. */
-class AuthenticatedTransport implements Transport {
+export class AuthenticatedTransport implements Transport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;

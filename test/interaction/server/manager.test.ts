@@ -183,6 +183,45 @@ describe("complete", () => {
   });
 });
 
+describe("decline (the user's answer on the page)", () => {
+  it("declines a pending or accepted interaction for its user, ends a wait with DECLINED, and tells its session", async () => {
+    const { manager, bus } = createManager();
+    const pending = await manager.create(input);
+    const waiting = refusal(manager.waitForCompletion(pending.id));
+    await vi.waitFor(() => expect(bus.listeners()).toBe(1));
+    expect((await manager.decline(pending.id, { user: { ...ALICE } })).status).toBe("declined");
+    expect(await waiting).toBe("DECLINED");
+    expect(bus.published).toContainEqual({
+      channel: "mcp-handoff:interactions:session-a",
+      message: JSON.stringify({ id: pending.id, status: "declined" }),
+    });
+    const accepted = await manager.create(input);
+    await manager.recordAnswer(accepted.id, "accept");
+    expect((await manager.decline(accepted.id, { user: ALICE })).status).toBe("declined");
+  });
+
+  it("refuses another user as an unknown id, a finished or expired one, and changes nothing", async () => {
+    const { manager, clock } = createManager();
+    const created = await manager.create(input);
+    expect(await refusal(manager.decline(created.id, { user: { ...ALICE, subject: "bob" } }))).toBe("NOT_FOUND");
+    expect(await refusal(manager.decline("nope", { user: ALICE }))).toBe("NOT_FOUND");
+    expect((await manager.get(created.id))?.status).toBe("pending");
+    await manager.complete(created.id, { user: ALICE });
+    expect(await refusal(manager.decline(created.id, { user: ALICE }))).toBe("NOT_PENDING");
+    expect((await manager.get(created.id))?.status).toBe("completed");
+    const late = await manager.create(input);
+    clock.advance(600_000);
+    expect(await refusal(manager.decline(late.id, { user: ALICE }))).toBe("EXPIRED");
+  });
+
+  it("keeps the client's self-declared name, without control characters", async () => {
+    const { manager } = createManager();
+    const named = await manager.create({ ...input, clientName: "Claude\u202E Desktop\n" });
+    expect(named.clientName).toBe("Claude Desktop");
+    expect("clientName" in (await manager.create(input))).toBe(false);
+  });
+});
+
 describe("waitForCompletion", () => {
   it("resolves when the interaction completes, and stops listening", async () => {
     const { manager, bus } = createManager();

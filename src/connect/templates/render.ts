@@ -1,0 +1,213 @@
+/**
+ * `renderPage`: every page the connect handlers serve, from one layout. The page names who serves
+ * it (the operator's brand, the MCP server's name and icon), what is asked and why, the account it
+ * is bound to, the client that asked (as it names itself, marked so), what happens to the secret,
+ * and offers Decline; a page that only tells what happened says what to do next. Every text given
+ * is escaped; the page loads nothing, runs no script, and carries its own CSP.
+ */
+import { escapeHtml } from "./escape.js";
+import { NOTICES, type NoticeKind } from "./notices.js";
+import type { PageTheme } from "./theme.js";
+
+/** Who the page says it is bound to: the signed-in account (`subject` and `issuer` when known). */
+export interface PageAccount {
+  name: string;
+  subject?: string;
+  issuer?: string;
+}
+
+/**
+ * A form of a page, posted back to the page's own URL with `csrf` as its token. `redirectsTo` lists
+ * the origins its answer may redirect to, which the page's CSP (`form-action`) must allow.
+ */
+export interface PageForm {
+  csrf: string;
+  redirectsTo?: readonly string[];
+}
+
+/** What every page may show. */
+export interface PageCommon {
+  theme: PageTheme;
+  /** What is asked and why: the interaction's message (plain text). */
+  message?: string | undefined;
+  account?: PageAccount | undefined;
+  /** The requesting client's self-declared name; shown marked as the client's own naming. */
+  client?: string | undefined;
+  /** The "Sign in as someone else" form (`action=switch`). */
+  switchAccount?: PageForm | undefined;
+  /**
+   * The Decline form (`action=decline`): ends the interaction as declined. Shown on the question
+   * pages (`secret`, `confirm`).
+   */
+  decline?: PageForm | undefined;
+  /** `Set-Cookie` values to send with the page. */
+  cookies?: readonly string[];
+  /** Overrides the kind's HTTP status. */
+  status?: number;
+}
+
+/** The page that asks for a secret (`kind: "secret"`): a `type=password` field named `secret`. */
+export interface SecretPage extends PageCommon {
+  kind: "secret";
+  /** Who the secret is for, e.g. "forecast". */
+  provider: string;
+  /** The field's label, e.g. "API key". */
+  label: string;
+  /** The save form. */
+  form: PageForm;
+}
+
+/** The question asked before leaving for a third party (`kind: "confirm"`, `action=connect`). */
+export interface ConfirmPage extends PageCommon {
+  kind: "confirm";
+  /** The third party's display name, e.g. "GitHub". */
+  provider: string;
+  form: PageForm;
+}
+
+/** A page that tells what happened (done, declined, expired, used, refused, failed). */
+export interface NoticePage extends PageCommon {
+  kind: NoticeKind;
+}
+
+export type PageSpec = SecretPage | ConfirmPage | NoticePage;
+
+function securityHeaders(theme: PageTheme, formTargets: readonly string[], images: boolean): Record<string, string> {
+  const formAction = ["'self'", ...new Set(formTargets)].join(" ");
+  // `img-src data:` only on a page that shows a data: image: it can fetch nothing, and nothing runs.
+  const img = images ? "; img-src data:" : "";
+  return {
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": `default-src 'none'; style-src ${theme.styleSource}${img}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    // Not `no-referrer`: a browser then sends `Origin: null` with the pages' own form posts, which
+    // the same-origin check needs. Other sites still get no Referer (the URL holds the link's id).
+    "Referrer-Policy": "same-origin",
+    "Content-Type": "text/html; charset=utf-8",
+  };
+}
+
+const image = (src: string) => `<img src="${escapeHtml(src)}" alt="">`;
+
+function hiddenCsrf(form: PageForm): string {
+  return `<input type="hidden" name="csrf" value="${escapeHtml(form.csrf)}">`;
+}
+
+function askHtml(spec: PageSpec): string {
+  const { theme } = spec;
+  const icon = theme.serverIcon === undefined ? "" : image(theme.serverIcon);
+  // A question page asks now; every other page reports on what was asked.
+  const verb = spec.kind === "secret" || spec.kind === "confirm" ? "asks" : "asked";
+  const who = `<p class="server">${icon}<span>${escapeHtml(theme.serverName)} ${verb}:</span></p>`;
+  if (spec.message === undefined || spec.message === "") return "";
+  return `<section class="ask" aria-label="What is asked">${who}<p>${escapeHtml(spec.message)}</p></section>`;
+}
+
+function accountText(account: PageAccount): string {
+  const detail =
+    account.subject === undefined
+      ? ""
+      : ` <span class="note">(account ${escapeHtml(JSON.stringify(account.subject))}${account.issuer === undefined ? "" : ` at ${escapeHtml(account.issuer)}`})</span>`;
+  return `<strong>${escapeHtml(account.name)}</strong>${detail}`;
+}
+
+function secretFate(spec: PageSpec): string | undefined {
+  switch (spec.kind) {
+    case "secret":
+      return "Stored encrypted on this server for this account, and used only by it. It is never shown to the app or to its AI model.";
+    case "confirm":
+      return `The access you allow at ${escapeHtml(spec.provider)} is stored encrypted on this server for this account. It is never shown to the app or to its AI model.`;
+    case "done":
+      return "Stored encrypted on this server. It is never shown to the app or to its AI model.";
+    case "declined":
+      return "Nothing was stored.";
+    default:
+      return undefined;
+  }
+}
+
+function factsHtml(spec: PageSpec): string {
+  const rows: string[] = [];
+  if (spec.account !== undefined) rows.push(`<dt>Account</dt><dd>${accountText(spec.account)}</dd>`);
+  if (spec.client !== undefined && spec.client !== "") {
+    rows.push(
+      `<dt>Requested by</dt><dd>“${escapeHtml(spec.client)}” <span class="note">(as the client names itself)</span></dd>`,
+    );
+  }
+  const fate = secretFate(spec);
+  if (fate !== undefined) rows.push(`<dt>${spec.kind === "confirm" ? "Access" : "Your secret"}</dt><dd>${fate}</dd>`);
+  return rows.length === 0 ? "" : `<dl>${rows.join("")}</dl>`;
+}
+
+function switchHtml(spec: PageSpec): string {
+  if (spec.switchAccount === undefined) return "";
+  return `<p class="note">Not your account? Do not continue: sign in as yourself, or close this page.</p>
+<form method="post">${hiddenCsrf(spec.switchAccount)}<button type="submit" class="link" name="action" value="switch">Sign in as someone else</button></form>`;
+}
+
+function declineHtml(spec: PageSpec): string {
+  if (spec.decline === undefined) return "";
+  return `<form method="post">${hiddenCsrf(spec.decline)}<button type="submit" class="secondary" name="action" value="decline">Decline</button></form>`;
+}
+
+/** The heading and the page's own part: its form, or what happened and what to do now. */
+function mainHtml(spec: PageSpec): { title: string; body: string } {
+  if (spec.kind === "secret") {
+    const account = spec.account === undefined ? "" : ` for ${spec.account.name}`;
+    return {
+      title: `Save your ${spec.provider} ${spec.label}${account}`,
+      // Save sits beside Decline, outside its form (the `form` attribute ties it back), so that
+      // declining never posts a key typed into the field.
+      body: `<form method="post" id="save">${hiddenCsrf(spec.form)}<label for="secret">${escapeHtml(spec.label)} for ${escapeHtml(spec.provider)}</label><input type="password" id="secret" name="secret" autocomplete="off" required></form>
+<div class="actions"><button type="submit" form="save" class="primary">Save</button>
+${declineHtml(spec)}</div>`,
+    };
+  }
+  if (spec.kind === "confirm") {
+    const account = spec.account === undefined ? "" : ` to ${spec.account.name}`;
+    return {
+      title: `Connect ${spec.provider}${account}?`,
+      body: `<p>Continuing takes you to ${escapeHtml(spec.provider)}, where you choose what to allow.</p>
+<div class="actions"><form method="post">${hiddenCsrf(spec.form)}<button type="submit" class="primary" name="action" value="connect">Connect ${escapeHtml(spec.provider)}</button></form>
+${declineHtml(spec)}</div>`,
+    };
+  }
+  const notice = NOTICES[spec.kind];
+  return { title: notice.title, body: `<p>${escapeHtml(notice.text)}</p>\n<p>${escapeHtml(notice.next)}</p>` };
+}
+
+function formTargets(spec: PageSpec): string[] {
+  const forms = [spec.switchAccount, spec.decline, "form" in spec ? spec.form : undefined];
+  return forms.flatMap((form) => form?.redirectsTo ?? []);
+}
+
+/**
+ * The page for `spec` as a `Response`: HTML with `Cache-Control: no-store`, a CSP of
+ * `default-src 'none'` plus the theme's style hash (and `img-src data:` when it shows an image),
+ * `X-Frame-Options: DENY`. Status: the kind's (200 for questions, done and declined; 403, 404,
+ * 409, 410, 5xx for the others), or `spec.status`.
+ */
+export function renderPage(spec: PageSpec): Response {
+  const { theme } = spec;
+  const { title, body } = mainHtml(spec);
+  // A question shows what is asked before its form; any other page first says what happened.
+  const question = spec.kind === "secret" || spec.kind === "confirm";
+  const logo = theme.logo ?? theme.serverIcon;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · ${escapeHtml(theme.brandName)}</title><style>${theme.css}</style></head><body>
+<header class="brand">${logo === undefined ? "" : image(logo)}<span>${escapeHtml(theme.brandName)}</span></header>
+<main>
+<h1>${escapeHtml(title)}</h1>
+${question ? `${askHtml(spec)}\n${body}` : `${body}\n${askHtml(spec)}`}
+${factsHtml(spec)}
+${switchHtml(spec)}
+</main>
+<footer>Served by ${escapeHtml(theme.serverName)}. This page loads nothing from elsewhere and runs no script.</footer>
+</body></html>`;
+  const images =
+    logo !== undefined || (spec.message !== undefined && spec.message !== "" && theme.serverIcon !== undefined);
+  const status = spec.status ?? ("form" in spec ? 200 : NOTICES[spec.kind as NoticeKind].status);
+  const headers = new Headers(securityHeaders(theme, formTargets(spec), images));
+  for (const cookie of spec.cookies ?? []) headers.append("Set-Cookie", cookie);
+  return new Response(html, { status, headers });
+}
