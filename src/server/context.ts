@@ -98,7 +98,8 @@ export interface RequestContext {
    * - URL mode (`mode: "url"`): the user is sent to `url`; `message` must not contain a URL. The
    *   answer has no `content`.
    *   The result carries the `elicitationId` to complete with `session.notifyElicitationComplete`
-   *   (revision 2025-11-25; on 2026-07-28 the retried call is the completion).
+   *   (a notification in revision 2025-11-25; on 2026-07-28 the retried call is the completion
+   *   and that call sends nothing, so one handler serves both).
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare that elicitation
    *   mode (nothing is sent), "INVALID_ARGUMENT" for a bad schema or a URL in the message or in the
    *   schema's titles and descriptions,
