@@ -15,13 +15,14 @@ import {
   withCredentials,
 } from "../../src/connect/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
-import { McpServer, type ServerLogger } from "../../src/server/index.js";
+import { type Logger, McpServer } from "../../src/server/index.js";
 import {
   type CredentialVault,
   InProcessMessageBus,
   MemoryCredentialVault,
   MemoryInteractionStore,
 } from "../../src/stores/index.js";
+import { recordingLogger } from "../support/recording-logger.js";
 import { close, listen, startMcpAuthorizationServer, startThirdParty } from "./authorization-servers.js";
 
 export class Clock {
@@ -57,9 +58,11 @@ async function write(response: Response, res: ServerResponse): Promise<void> {
 
 /** What a test may put into the world: the server's logger, where `state` values are kept, and who else hears reports. */
 export interface WorldOptions {
-  logger?: ServerLogger;
+  logger?: Logger;
   states?: GrantStateStore;
   report?: (message: string, error: unknown) => void;
+  /** The connect pages' logger, passed to them as it is (then `report` and `reports` hear nothing). */
+  pagesLogger?: Logger;
   /** A path the pages are served under, e.g. `/app` (then `/app/connect/<id>`); default none. */
   prefix?: string;
   /**
@@ -108,10 +111,12 @@ export async function startWorld(options: WorldOptions = {}) {
     cookieSecret,
     ...(options.states ? { states: options.states } : {}),
     now: clock.now,
-    report: (message, error) => {
-      reports.push(message);
-      options.report?.(message, error);
-    },
+    logger:
+      options.pagesLogger ??
+      recordingLogger((entry) => {
+        reports.push(entry.message);
+        options.report?.(entry.message, entry.error);
+      }),
   });
   web.handle((req, res) => {
     void toWeb(req, web.origin)

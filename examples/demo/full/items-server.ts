@@ -16,7 +16,7 @@ import {
 import { CredentialBroker, createConnectHandler, withCredentials } from "../../../src/connect/index.js";
 import type { StoredCredential, UserRef } from "../../../src/interaction/model.js";
 import { InteractionManager } from "../../../src/interaction/server/index.js";
-import { McpServer } from "../../../src/server/index.js";
+import { consoleLogger, McpServer } from "../../../src/server/index.js";
 import { InProcessMessageBus, MemoryCredentialVault, MemoryInteractionStore } from "../../../src/stores/index.js";
 import { StreamableHttpServer, toNodeHandler } from "../../../src/transports/http/index.js";
 import type { listen } from "./authorization-servers.js";
@@ -68,7 +68,7 @@ export function startItemsServer(config: ItemsServerConfig): {
     login: { issuer: mcpIssuer, ...CONNECT_CLIENT, redirectPath: "/connect/login" },
     providers,
     cookieSecret: randomBytes(32),
-    report: (message) => say(`server   connect pages: ${message}`),
+    logger: { ...consoleLogger(), error: (_fields, message) => say(`server   connect pages: ${message}`) },
   });
 
   const mcp = new McpServer(
