@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Browser } from "../../examples/demo/full/browser.js";
-import { serveWeb } from "../../examples/demo/full/node-web.js";
 import { ExitCode } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
+import { toNodeHandler } from "../../src/transports/http/index.js";
 import { CLIENT_ID, serveProtected, startMcpLoginServer } from "../auth/client/world.js";
 import { fakeIo } from "../cli/helpers.js";
 import { ITEMS, listen, startThirdParty } from "../connect/authorization-servers.js";
@@ -67,8 +67,9 @@ describe("the README's hand-off snippets", () => {
     vi.stubEnv("MCP_URL", resource);
 
     const { server, connectPages } = await import("../../examples/handoff/server.js");
+    const servePages = toNodeHandler(connectPages);
     const served = serveProtected(web, mcpAs.issuer, server, (req, res) => {
-      if (req.url?.startsWith("/connect/")) void serveWeb(connectPages, req, res, web.origin);
+      if (req.url?.startsWith("/connect/")) void servePages(req, res);
       else res.writeHead(404).end();
     });
     closers.push(served.close);

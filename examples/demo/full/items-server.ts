@@ -21,7 +21,6 @@ import { InProcessMessageBus, MemoryCredentialVault, MemoryInteractionStore } fr
 import { StreamableHttpServer, toNodeHandler } from "../../../src/transports/http/index.js";
 import type { listen } from "./authorization-servers.js";
 import { CONNECT_CLIENT, MCP_SCOPE } from "./mcp-authorization-server.js";
-import { serveWeb } from "./node-web.js";
 
 export interface ItemsServerConfig {
   /** The already listening `node:http` server of this origin (see `listen`), and its origin. */
@@ -109,12 +108,14 @@ export function startItemsServer(config: ItemsServerConfig): {
   const metadata = protectedResourceMetadataHandler(
     protectedResourceMetadata({ resource, authorizationServers: [mcpIssuer], scopesSupported: [MCP_SCOPE] }),
   );
+  const servePages = toNodeHandler(connect);
+  const serveMetadata = toNodeHandler(metadata);
   web.handle((req, res) => {
     const path = new URL(req.url ?? "/", web.origin).pathname;
     if (path === "/mcp") {
       void auth(req, res).then((ok) => (ok ? handleMcp(req, res) : undefined));
-    } else if (path.startsWith("/connect/")) void serveWeb(connect, req, res, web.origin);
-    else if (path.startsWith("/.well-known/oauth-protected-resource")) void serveWeb(metadata, req, res, web.origin);
+    } else if (path.startsWith("/connect/")) void servePages(req, res);
+    else if (path.startsWith("/.well-known/oauth-protected-resource")) void serveMetadata(req, res);
     else res.writeHead(404).end();
   });
   return {
