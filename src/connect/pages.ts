@@ -4,6 +4,8 @@
  * where the form's answer redirects).
  */
 
+import { secretName } from "./purpose.js";
+
 /** Who is signed in at the browser, as the pages name them. */
 export interface Account {
   /** From the ID token: a verified email, preferred_username or name, else the subject (see `displayName`). */
@@ -102,10 +104,11 @@ export function secretForm(
   save: FormSpec,
   switchForm: FormSpec,
 ): Response {
-  const body = `<p>Enter your ${escapeHtml(label)} for ${escapeHtml(provider)}. It is kept by this server for <strong>${escapeHtml(account.name)}</strong> and never shown to your app.</p>
+  const name = secretName(provider, label);
+  const body = `<p>Enter your ${escapeHtml(name)}. It is kept by this server for <strong>${escapeHtml(account.name)}</strong> and never shown to your app.</p>
 <form method="post"><input type="hidden" name="csrf" value="${escapeHtml(save.csrf)}"><label>${escapeHtml(label)} <input type="password" name="secret" autocomplete="off" required></label> <button type="submit">Save</button></form>
 ${accountHtml(account, switchForm)}`;
-  return page(200, `Save your ${provider} ${label} for ${account.name}`, body, [], targets(save, switchForm));
+  return page(200, `Save your ${name} for ${account.name}`, body, [], targets(save, switchForm));
 }
 
 /**
