@@ -9,7 +9,16 @@ export {
   UrlElicitationRequiredError,
 } from "../jsonrpc/errors.js";
 export { consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
-export type { ElicitOptions, FormElicitation, RequestContext, UrlElicitation, UrlElicitResult } from "./context.js";
+export type {
+  ElicitContentOf,
+  ElicitOptions,
+  FormElicitation,
+  FormElicitResult,
+  RequestContext,
+  RequestedSchemaInput,
+  UrlElicitation,
+  UrlElicitResult,
+} from "./context.js";
 export type { CredentialRequest, CredentialSource } from "./interactions.js";
 export {
   type InteractionAction,
