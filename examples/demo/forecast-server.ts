@@ -7,7 +7,6 @@ import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import { SdkError } from "../../src/jsonrpc/errors.js";
 import { McpServer } from "../../src/server/index.js";
 import { StreamableHttpServer, toNodeHandler } from "../../src/transports/http/index.js";
 import { KeyPage } from "./key-page.js";
@@ -74,14 +73,8 @@ export async function startForecastServer(say: (line: string) => void): Promise<
         say("server   the user agreed to open the page; waiting for the key to arrive there");
         await Promise.race([submitted, aborted(ctx.signal)]);
         // 2025-11-25 announces the page's completion; 2026-07-28 has no such notification (the
-        // answer to this retried call is the completion), and the session refuses to send it.
-        const told = await ctx.session.notifyElicitationComplete(elicitationId).then(
-          () => true,
-          (error: unknown) => {
-            if (error instanceof SdkError && error.code === "METHOD_NOT_SUPPORTED") return false;
-            throw error;
-          },
-        );
+        // answer to this retried call is the completion), so there this sends nothing.
+        const told = await ctx.session.notifyElicitationComplete(elicitationId);
         pending = undefined;
         say(told ? `server   sent notifications/elicitation/complete for ${elicitationId}` : RETRY_COMPLETES);
       } else if (pending !== undefined) {

@@ -3,7 +3,7 @@
  * suite asks for (test/conformance/REQUIREMENTS.md), on one `McpServer` that serves any number
  * of connections.
  */
-import { McpServer } from "../../src/server/index.js";
+import { McpServer, stderrLogger } from "../../src/server/index.js";
 import { registerInputRounds } from "./input-rounds.js";
 import { registerPrompts } from "./prompts.js";
 import { registerResources } from "./resources.js";
@@ -14,10 +14,8 @@ export function createEverythingServer(): McpServer {
     { name: "mcp-handoff-everything", version: "1.0.0", title: "Everything (mcp-handoff example)" },
     {
       instructions: "A test server: every tool, resource and prompt exists to exercise one protocol feature.",
-      logger: ({ level, message, error, sessionId }) => {
-        const detail = error instanceof Error ? `: ${error.message}` : "";
-        process.stderr.write(`[${level}]${sessionId ? ` session ${sessionId}` : ""} ${message}${detail}\n`);
-      },
+      // Over HTTP as over stdio: the conformance harness reads the server's stderr.
+      logger: stderrLogger(),
     },
   );
   registerTools(server);

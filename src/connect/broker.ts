@@ -13,6 +13,7 @@ import type { CredentialVault } from "../stores/types.js";
 import type { AuthorizationServerConfig } from "./oauth-server.js";
 import { OAuthServers } from "./oauth-server.js";
 import { refreshCredential } from "./provider-flow.js";
+import { secretName } from "./purpose.js";
 
 export interface CredentialBrokerOptions {
   /** Finds the request's user (`userFor`). */
@@ -64,7 +65,9 @@ export class CredentialBroker implements CredentialSource {
     const label = this.#options.secretLabels?.[provider] ?? "API key";
     const params = {
       url: `${this.#options.baseUrl.replace(/\/+$/, "")}/connect/${INTERACTION_ID_IN_URL}`,
-      message: oauth ? `Connect your ${provider} account to continue.` : `Enter your ${provider} ${label} to continue.`,
+      message: oauth
+        ? `Connect your ${provider} account to continue.`
+        : `Enter your ${secretName(provider, label)} to continue.`,
       purpose: oauth ? { kind: "oauth", provider, scopes } : { kind: "secret", provider, label },
     };
     if (!request.wait) throw new InteractionRequired(params);

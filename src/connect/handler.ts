@@ -8,6 +8,7 @@
  */
 import type { StoredCredential, UserInteraction } from "../interaction/model.js";
 import { InteractionError, type InteractionManager } from "../interaction/server/index.js";
+import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import type { CredentialVault } from "../stores/types.js";
 import { accountOf, type ConnectPageDeps, connectPage, frameOf, ID, switchForm } from "./connect-page.js";
 import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
@@ -62,11 +63,13 @@ export interface ConnectHandlerOptions {
   /** ms since the epoch; default `Date.now`. */
   now?: () => number;
   /**
-   * Told why a step failed (an authorization server refusing or unreachable, a store failing);
-   * the page itself says nothing specific. The error is reduced to its name, message, code and
-   * stack (no `cause`, no attached answer), so it carries no secret. Default: dropped.
+   * Told why a step failed (an authorization server refusing or unreachable, a store failing, a
+   * page that threw), as `logger.error({ err }, message)`; the page itself says nothing specific.
+   * The error is reduced to its name, message, code and stack (no `cause`, no attached answer), so
+   * it carries no secret. A pino logger can be passed as it is; pass the MCP server's
+   * `server.logger` to report where it does (stderr for a stdio server). Default: `consoleLogger()`.
    */
-  report?: (message: string, error: unknown) => void;
+  logger?: Logger;
 }
 
 /**
@@ -97,8 +100,14 @@ function withoutDetails(error: unknown): Error {
  */
 export function createConnectHandler(options: ConnectHandlerOptions): (request: Request) => Promise<Response> {
   const now = options.now ?? Date.now;
-  const reportTo = options.report ?? (() => undefined);
-  const report = (message: string, error: unknown) => reportTo(message, withoutDetails(error));
+  const logger = options.logger ?? consoleLogger();
+  const report = (message: string, error: unknown) => {
+    try {
+      logger.error({ err: withoutDetails(error) }, message);
+    } catch {
+      // A logger that throws must not turn the page's answer into a second failure.
+    }
+  };
   const baseUrl = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
   const prefix = `${baseUrl.pathname}connect/`;
   const servers = new OAuthServers();

@@ -18,3 +18,15 @@ export function readPurpose(purpose: Record<string, unknown> | undefined): Conne
   }
   return undefined;
 }
+
+/**
+ * A secret's name as the user reads it: the label alone when it names the provider as a word
+ * already ("Weather API key" for `weather`), else the provider's name before it ("forecast API
+ * key"), so that neither is said twice.
+ */
+export function secretName(provider: string, label: string): string {
+  const escaped = provider.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, "iu").test(label)
+    ? label
+    : `${provider} ${label}`;
+}

@@ -4,7 +4,7 @@
  */
 import type { ProtocolError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../jsonrpc/messages.js";
-import type { InteractionTracking, InteractionWire } from "./interaction-wire.js";
+import type { InteractionTracking, InteractionWire, WireMessage } from "./interaction-wire.js";
 import type { MethodTable } from "./method-table.js";
 import type { ProtocolVersion } from "./versions.js";
 
@@ -88,4 +88,12 @@ export interface Revision {
   interactionWire(clientCapabilities: unknown): InteractionWire;
   /** `interaction/track` when the client declared the user-interaction extension, else `undefined`. */
   interactionTracking(clientCapabilities: unknown): InteractionTracking | undefined;
+  /**
+   * The notification that tells the client URL-mode elicitation `elicitationId` completed
+   * (`notifications/elicitation/complete`, spec 2025-11-25: client/elicitation § Completion
+   * Notifications), or `undefined` where the client learns of completion by retrying its request
+   * (2026-07-28: basic/patterns/mrtr), so there is nothing to send. The gate still refuses the
+   * notification to a client or revision without URL mode.
+   */
+  elicitationCompleteNotice(elicitationId: string): WireMessage | undefined;
 }

@@ -12,13 +12,13 @@ import type { InboundRequest, RequestOptions } from "../jsonrpc/session.js";
 import type {
   CreateMessageParams,
   CreateMessageResult,
-  ElicitFormParams,
   ElicitResult,
   ElicitUrlParams,
   ListRootsResult,
 } from "../revisions/index.js";
 import { applyDefaults, checkRequestedSchema, messageContainsUrl, validateElicitContent } from "../revisions/index.js";
 import type { AuthInfo } from "../transports/transport.js";
+import type { FormElicitation, FormElicitResult, RequestedSchemaInput } from "./elicit-types.js";
 import type {
   CredentialRequest,
   CredentialSource,
@@ -30,8 +30,7 @@ import type { LoggingLevel } from "./logging.js";
 import type { ServerSession } from "./session.js";
 import type { SessionInteractions } from "./session-interactions.js";
 
-/** Form-mode elicitation as a handler asks for it; `mode` may be left out. */
-export type FormElicitation = Omit<ElicitFormParams, "mode"> & { mode?: "form" };
+export type { ElicitContentOf, FormElicitation, FormElicitResult, RequestedSchemaInput } from "./elicit-types.js";
 
 /** URL-mode elicitation as a handler asks for it; `elicitationId` is generated when left out. */
 export type UrlElicitation = Omit<ElicitUrlParams, "elicitationId"> & { elicitationId?: string };
@@ -94,17 +93,23 @@ export interface RequestContext {
    *   before sending, defaults are applied to accepted content, and content that does not match
    *   the schema rejects with `SdkError("INVALID_RESULT")`.
    *   Only `accept` carries `content`: what a client sends beside `decline` or `cancel` is
-   *   dropped before the handler sees it, in either revision era.
+   *   dropped before the handler sees it, in either revision era. Its type is read from
+   *   `requestedSchema` written inline or `as const` (`ElicitContentOf`): required fields as such,
+   *   the others optional, enums as their values.
    * - URL mode (`mode: "url"`): the user is sent to `url`; `message` must not contain a URL. The
    *   answer has no `content`.
    *   The result carries the `elicitationId` to complete with `session.notifyElicitationComplete`
-   *   (revision 2025-11-25; on 2026-07-28 the retried call is the completion).
+   *   (a notification in revision 2025-11-25; on 2026-07-28 the retried call is the completion
+   *   and that call sends nothing, so one handler serves both).
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare that elicitation
    *   mode (nothing is sent), "INVALID_ARGUMENT" for a bad schema or a URL in the message or in the
    *   schema's titles and descriptions,
    *   "REQUEST_CANCELLED"/"REQUEST_TIMEOUT"; ProtocolError when the client answers with an error.
    */
-  elicit(params: FormElicitation, options?: ElicitOptions): Promise<ElicitResult>;
+  elicit<const S extends RequestedSchemaInput>(
+    params: FormElicitation<S>,
+    options?: ElicitOptions,
+  ): Promise<FormElicitResult<S>>;
   elicit(params: UrlElicitation, options?: ElicitOptions): Promise<UrlElicitResult>;
   /**
    * Asks the client's model for a message (`sampling/createMessage`, spec: client/sampling).

@@ -9,11 +9,15 @@ export {
   type UrlElicitation as UrlElicitationInfo,
   UrlElicitationRequiredError,
 } from "../jsonrpc/errors.js";
+export { consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
 export type {
+  ElicitContentOf,
   ElicitOptions,
   FormElicitation,
+  FormElicitResult,
   InputRequestOptions,
   RequestContext,
+  RequestedSchemaInput,
   UrlElicitation,
   UrlElicitResult,
 } from "./context.js";
@@ -27,7 +31,7 @@ export {
   type InteractOptions,
   type InteractParams,
 } from "./interactions.js";
-export { LOGGING_LEVELS, type LoggingLevel, type ServerLogger } from "./logging.js";
+export { LOGGING_LEVELS, type LoggingLevel } from "./logging.js";
 export type { PromptCallback, PromptChanges, PromptConfig, PromptHandle } from "./prompts.js";
 export type { RegisteredHandle } from "./registry.js";
 export type {

@@ -24,13 +24,4 @@ export function isAtLeast(level: LoggingLevel, threshold: LoggingLevel): boolean
   return LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(threshold);
 }
 
-/**
- * Where the server reports its own troubles (a handler that could not answer, a notification
- * that could not be sent). These never go to the client; default: dropped.
- */
-export type ServerLogger = (entry: {
-  level: LoggingLevel;
-  message: string;
-  error?: unknown;
-  sessionId?: string;
-}) => void;
+export type { Logger } from "../jsonrpc/logger.js";

@@ -5,6 +5,7 @@
 
 import { randomBytes } from "node:crypto";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
+import { consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
 import type { Params, Result } from "../jsonrpc/session.js";
 import type { CacheHints, Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
 import { MissingClientCapabilityError, STATELESS_VERSIONS, SUPPORTED_VERSIONS } from "../revisions/index.js";
@@ -14,7 +15,6 @@ import type { RequestContext } from "./context.js";
 import { DEFAULT_HANDOFF_HOLD_MS } from "./handoff-hold.js";
 import { InputNeeded } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
-import type { ServerLogger } from "./logging.js";
 import { type PromptCallback, type PromptConfig, type PromptHandle, PromptRegistry } from "./prompts.js";
 import { redactorOf } from "./redaction.js";
 import {
@@ -56,9 +56,13 @@ export interface McpServerOptions {
   pageSize?: number;
   /**
    * Receives the server's own problems (a notification that could not be sent, a handler that
-   * failed with anything but a `ProtocolError`, answered -32603); default: dropped.
+   * failed with anything but a `ProtocolError`, answered -32603), as `logger.error({ err,
+   * sessionId }, message)` or `logger.warn`. A pino logger can be passed as it is. The error is
+   * redacted of every credential the request was handed. Default: `stderrLogger()` once the server
+   * serves a stdio transport on the process's stdout (which carries JSON-RPC), `consoleLogger()`
+   * otherwise.
    */
-  logger?: ServerLogger;
+  logger?: Logger;
   /**
    * Keeps hand-offs to web pages (out-of-band user interactions), e.g. an `InteractionManager`
    * from `mcp-handoff/interaction`. Without it `ctx.interact` and `InteractionRequired` fail with
@@ -116,6 +120,17 @@ export class McpServer {
   readonly #prompts: PromptRegistry;
   readonly #stateless: StatelessSettings;
   #host: SessionHost | undefined;
+  /** Set once a transport on the process's stdout is served: the default logger writes to stderr only. */
+  #onStdout = false;
+  #consoleDefault: Logger | undefined;
+  #stderrDefault: Logger | undefined;
+  /** `logger` forwarding to the one in use at each call, for the connect pages and the owner's own reports. */
+  readonly #logger: Logger = {
+    error: (fields, message) => this.#currentLogger().error(fields, message),
+    warn: (fields, message) => this.#currentLogger().warn(fields, message),
+    info: (fields, message) => this.#currentLogger().info(fields, message),
+    debug: (fields, message) => this.#currentLogger().debug(fields, message),
+  };
 
   /** @param info `serverInfo` (spec: basic/lifecycle § Initialization). */
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
@@ -132,11 +147,30 @@ export class McpServer {
     const fail = (message: string, error: unknown) => this.#report("error", message, error);
     this.#tools = new ToolRegistry(
       () => this.#listChanged("tools"),
-      (message) => this.#report("warning", message),
+      (message) => this.#report("warn", message),
       fail,
     );
     this.#resources = new ResourceRegistry(() => this.#listChanged("resources"));
     this.#prompts = new PromptRegistry(() => this.#listChanged("prompts"), fail);
+  }
+
+  /**
+   * Where this server reports its own problems: `options.logger`, or the default (stderr once the
+   * server serves stdio on the process's stdout, `console` otherwise). Pass it to
+   * `createConnectHandler({ logger })` so the connect pages report to the same place.
+   */
+  get logger(): Logger {
+    return this.#logger;
+  }
+
+  #currentLogger(): Logger {
+    if (this.#options.logger !== undefined) return this.#options.logger;
+    if (this.#onStdout) {
+      this.#stderrDefault ??= stderrLogger();
+      return this.#stderrDefault;
+    }
+    this.#consoleDefault ??= consoleLogger();
+    return this.#consoleDefault;
   }
 
   /** Sessions currently connected. */
@@ -149,6 +183,7 @@ export class McpServer {
    * Resolves once the transport is started; the client's `initialize` comes after.
    */
   async connect(transport: Transport): Promise<ServerSession> {
+    if (transport.ownsStdout === true) this.#onStdout = true;
     // One host for every connection: thousands of idle HTTP sessions need not each hold these closures.
     this.#host ??= {
       serverInfo: this.#info,
@@ -331,11 +366,15 @@ export class McpServer {
     }
   }
 
-  #report(level: "warning" | "error", message: string, error?: unknown, sessionId?: string): void {
-    const entry: Parameters<ServerLogger>[0] = { level, message };
-    if (error !== undefined) entry.error = error;
-    if (sessionId !== undefined) entry.sessionId = sessionId;
-    this.#options.logger?.(entry);
+  #report(level: "warn" | "error", message: string, error?: unknown, sessionId?: string): void {
+    const fields: { err?: unknown; sessionId?: string } = {};
+    if (error !== undefined) fields.err = error;
+    if (sessionId !== undefined) fields.sessionId = sessionId;
+    try {
+      this.#currentLogger()[level](fields, message);
+    } catch {
+      // A logger that throws must not turn a report into a failure of the request that made it.
+    }
   }
 }
 

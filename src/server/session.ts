@@ -21,6 +21,7 @@ import {
   createStatelessGate,
   negotiateVersion,
   presumeHandshake,
+  STATELESS_REVISIONS,
   type StatelessGate,
 } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
@@ -55,14 +56,16 @@ export interface ServerSession {
   /** Sends `notifications/message` outside any request, subject to the session's level. Never rejects. */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /**
-   * Sends `notifications/elicitation/complete` to this session only (spec 2025-11-25:
-   * client/elicitation § Completion Notifications), once the out-of-band interaction is done.
-   * Revision 2026-07-28 has no such notification (the client learns of completion by retrying),
-   * so a handler that serves both eras catches the refusal; `ctx.interact` needs none of this.
-   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare URL-mode elicitation;
-   *   "METHOD_NOT_SUPPORTED" when this connection speaks revision 2026-07-28.
+   * Tells this session's client, and only it, that the out-of-band interaction of URL-mode
+   * elicitation `elicitationId` is done: `notifications/elicitation/complete` in revision 2025-11-25
+   * (spec: client/elicitation § Completion Notifications). Revision 2026-07-28 has no such
+   * notification (the answer to the client's retry is the completion), so there this does nothing
+   * and resolves `false`: the same handler serves both eras. `ctx.interact` needs none of this.
+   * @returns true when the notification was sent, false where the revision completes through the retry.
+   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when a 2025-11-25 client did not declare URL-mode
+   *   elicitation; "METHOD_NOT_SUPPORTED" in a revision without URL mode (before 2025-11-25).
    */
-  notifyElicitationComplete(elicitationId: string): Promise<void>;
+  notifyElicitationComplete(elicitationId: string): Promise<boolean>;
   /** Closes the connection; in-flight handlers see their signal abort. */
   close(): Promise<void>;
 }
@@ -133,6 +136,8 @@ export class ServerConnection implements ServerSession {
   #interactions: SessionInteractions | undefined;
   /** What `initialize` agreed, which the hand-offs start from. */
   #negotiated: { revision: Revision; clientCapabilities: ClientCapabilities } | undefined;
+  /** The revision of the stateless requests this connection served, if any. */
+  #statelessRevision: Revision | undefined;
   /** Open `subscriptions/listen` requests (revision 2026-07-28), made on the first listen. */
   #listens: Subscriptions | undefined;
 
@@ -265,8 +270,16 @@ export class ServerConnection implements ServerSession {
       .catch((error: unknown) => this.host.report("Could not send a log message", error, this.id));
   }
 
-  notifyElicitationComplete(elicitationId: string): Promise<void> {
-    return this.#notifyAbout(elicitationId, "notifications/elicitation/complete", { elicitationId });
+  async notifyElicitationComplete(elicitationId: string): Promise<boolean> {
+    // Before any handshake or stateless request, the stateful notice goes to the gate, which refuses it.
+    const revision = this.#negotiated?.revision ?? this.#statelessRevision ?? negotiateVersion(undefined);
+    const notice = revision.elicitationCompleteNotice(elicitationId);
+    if (notice === undefined) {
+      this.#elicitations?.delete(elicitationId);
+      return false;
+    }
+    await this.#notifyAbout(elicitationId, notice.method, notice.params);
+    return true;
   }
 
   #notifyAbout(interactionId: string, method: string, params: Params): Promise<void> {
@@ -356,6 +369,7 @@ export class ServerConnection implements ServerSession {
     if (modern === undefined) {
       return this.#run(method, params, inbound, (this.#clientCapabilities ?? {}) as Record<string, unknown>);
     }
+    this.#statelessRevision = STATELESS_REVISIONS[modern.protocolVersion];
     await this.host.checkHeaders(method, params, inbound.extra?.headers);
     const level = isLoggingLevel(modern.logLevel) ? modern.logLevel : undefined;
     const log = (lvl: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) =>

@@ -15,6 +15,7 @@ import {
   type RequestStatePayload,
   readRequestMeta,
   type ServerCapabilities,
+  type StatelessVersion,
   type StateUser,
   signRequestState,
 } from "../revisions/index.js";
@@ -35,7 +36,10 @@ export interface StatelessSettings {
 }
 
 /** The `_meta` facts of a request written in the stateless era, or `undefined` for a stateful one. */
-export function statelessMeta(method: string, params: Params): RequestMeta | undefined {
+export function statelessMeta(
+  method: string,
+  params: Params,
+): (RequestMeta & { protocolVersion: StatelessVersion }) | undefined {
   return isStatelessRequest(method, params) ? readRequestMeta(params) : undefined;
 }
 

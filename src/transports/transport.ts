@@ -85,6 +85,11 @@ export interface Transport {
   /** The connection is gone; fires once. */
   onclose?: () => void;
 
+  /**
+   * stdio server on the process's own stdout: nothing but JSON-RPC may be written there, so a
+   * server's default logger writes to stderr. Absent on every other transport.
+   */
+  readonly ownsStdout?: boolean;
   /** Streamable HTTP: the negotiated `Mcp-Session-Id`, when there is one. */
   readonly sessionId?: string | undefined;
   /**

@@ -7,6 +7,7 @@ import * as z from "zod";
 import type { JsonRpcMessage, RequestId } from "../../src/jsonrpc/messages.js";
 import { McpServer } from "../../src/server/index.js";
 import type { MessageExtra, SendOptions, Transport } from "../../src/transports/transport.js";
+import { recordingLogger } from "../support/recording-logger.js";
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -71,7 +72,7 @@ export function createEchoServer(): EchoServer {
   const problems: unknown[] = [];
   const server = new McpServer(
     { name: "echo-server", version: "1.0.0" },
-    { logger: (entry) => void problems.push(entry) },
+    { logger: recordingLogger((entry) => void problems.push(entry)) },
   );
   server.registerTool(
     "echo",

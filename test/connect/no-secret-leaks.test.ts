@@ -10,6 +10,7 @@ import { JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import type { AuthInfo, MessageExtra, SendOptions, Transport } from "../../src/transports/transport.js";
 import { CAPS, type Peer } from "../interaction/server/harness.js";
+import { recordingLogger } from "../support/recording-logger.js";
 import { Browser } from "./browser.js";
 import { callText, handOffUrl, type World } from "./calls.js";
 import { startWorld } from "./world.js";
@@ -81,7 +82,9 @@ beforeAll(async () => {
   world = await startWorld({
     states,
     report: (message, error) => captured.push(`report ${message} ${describeError(error)}`),
-    logger: (entry) => captured.push(`logger ${entry.level} ${entry.message} ${describeError(entry.error)}`),
+    logger: recordingLogger((entry) =>
+      captured.push(`logger ${entry.level} ${entry.message} ${describeError(entry.error)}`),
+    ),
   });
 });
 afterAll(async () => {

@@ -5,7 +5,6 @@
  * through `ctx.credentials.require`.
  */
 import { randomBytes } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import {
   type AuthorizationServerConfig,
@@ -15,13 +14,15 @@ import {
   withCredentials,
 } from "../../src/connect/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
-import { McpServer, type ServerLogger } from "../../src/server/index.js";
+import { type Logger, McpServer } from "../../src/server/index.js";
 import {
   type CredentialVault,
   InProcessMessageBus,
   MemoryCredentialVault,
   MemoryInteractionStore,
 } from "../../src/stores/index.js";
+import { toNodeHandler, type WebHandler } from "../../src/transports/http/index.js";
+import { recordingLogger } from "../support/recording-logger.js";
 import { close, listen, startMcpAuthorizationServer, startThirdParty } from "./authorization-servers.js";
 
 export class Clock {
@@ -29,37 +30,15 @@ export class Clock {
   readonly now = () => this.time;
 }
 
-async function toWeb(req: IncomingMessage, origin: string): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-  }
-  const method = req.method ?? "GET";
-  return new Request(new URL(req.url ?? "/", origin), {
-    method,
-    headers,
-    body: method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks),
-  });
-}
-
-async function write(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== "set-cookie") headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers["set-cookie"] = cookies;
-  res.writeHead(response.status, headers);
-  res.end(Buffer.from(await response.arrayBuffer()));
-}
-
 /** What a test may put into the world: the server's logger, where `state` values are kept, and who else hears reports. */
 export interface WorldOptions {
-  logger?: ServerLogger;
+  logger?: Logger;
   states?: GrantStateStore;
   report?: (message: string, error: unknown) => void;
+  /** The connect pages' logger, passed to them as it is (then `report` and `reports` hear nothing). */
+  pagesLogger?: Logger;
+  /** Puts a handler in front of the pages, on the same `node:http` server; default none. */
+  wrap?: (pages: WebHandler) => WebHandler;
   /** A path the pages are served under, e.g. `/app` (then `/app/connect/<id>`); default none. */
   prefix?: string;
   /**
@@ -95,6 +74,12 @@ export async function startWorld(options: WorldOptions = {}) {
     ...options.providers,
   };
   const serverInfo = { name: "connect-test", version: "1.0.0", title: "Connect <Test>" };
+  const pagesLogger =
+    options.pagesLogger ??
+    recordingLogger((entry) => {
+      reports.push(entry.message);
+      options.report?.(entry.message, entry.error);
+    });
   const handler = createConnectHandler({
     serverInfo,
     manager,
@@ -110,16 +95,11 @@ export async function startWorld(options: WorldOptions = {}) {
     cookieSecret,
     ...(options.states ? { states: options.states } : {}),
     now: clock.now,
-    report: (message, error) => {
-      reports.push(message);
-      options.report?.(message, error);
-    },
+    logger: pagesLogger,
   });
-  web.handle((req, res) => {
-    void toWeb(req, web.origin)
-      .then(handler)
-      .then((response) => write(response, res));
-  });
+  // Served as an operator would: the package's own node:http adapter for web-standard handlers.
+  const serve = toNodeHandler(options.wrap?.(handler) ?? handler, { logger: pagesLogger });
+  web.handle((req, res) => void serve(req, res));
   const broker = new CredentialBroker({
     service: manager,
     vault,

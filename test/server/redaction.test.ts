@@ -8,7 +8,7 @@ import { McpClient, ProtocolError } from "../../src/client/index.js";
 import type { LoggingMessageParams } from "../../src/client/types.js";
 import { CredentialBroker, withCredentials } from "../../src/connect/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
-import { InteractionRequired, McpServer, type ServerLogger } from "../../src/server/index.js";
+import { InteractionRequired, McpServer } from "../../src/server/index.js";
 import { REDACTED as REDACTION, SecretRedactor } from "../../src/server/redaction.js";
 import {
   INSECURE_PLAINTEXT_VAULT_FOR_TESTS,
@@ -17,6 +17,7 @@ import {
   MemoryInteractionStore,
 } from "../../src/stores/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
+import { recordingLogger } from "../support/recording-logger.js";
 
 const USER = { issuer: "https://login.example", subject: "ada" };
 const API_KEY = "fc-live-8Qe3vN1xLr7tYp0w";
@@ -66,8 +67,6 @@ function leaks(text: string, secret: string): boolean {
   return false;
 }
 
-type LogEntry = Parameters<ServerLogger>[0];
-
 async function start(options: { pinned?: string } = {}) {
   const vault = new MemoryCredentialVault({ encryption: INSECURE_PLAINTEXT_VAULT_FOR_TESTS });
   await vault.put(USER, { provider: "forecast", secret: API_KEY, updatedAt: 0 });
@@ -91,10 +90,11 @@ async function start(options: { pinned?: string } = {}) {
     baseUrl: "https://mcp.example",
     providers: { github: { issuer: "https://github.example", clientId: "c", clientSecret: "client-secret-x" } },
   });
-  const logged: LogEntry[] = [];
+  const logger = recordingLogger();
+  const logged = logger.entries;
   const server = new McpServer(
     { name: "forecasts", version: "1.0.0" },
-    { interactions: withCredentials(manager, broker), logger: (entry) => logged.push(entry) },
+    { interactions: withCredentials(manager, broker), logger },
   );
   server.registerTool("forecast", {}, async (_args, ctx) => {
     const credential = await ctx.credentials.require("forecast");

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { ErrorCode, SdkError } from "../../src/jsonrpc/errors.js";
-import { McpServer, type ServerLogger } from "../../src/server/index.js";
+import { McpServer } from "../../src/server/index.js";
+import { recordingLogger } from "../support/recording-logger.js";
 import { connectClient } from "./support.js";
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
@@ -14,9 +15,9 @@ const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 const UNRESOLVABLE = { type: "object", properties: { city: { $ref: "#/$defs/City" } } };
 
 function loggingServer() {
-  const entries: Parameters<ServerLogger>[0][] = [];
-  const server = new McpServer({ name: "s", version: "1" }, { logger: (entry) => entries.push(entry) });
-  return { server, entries };
+  const logger = recordingLogger();
+  const server = new McpServer({ name: "s", version: "1" }, { logger });
+  return { server, entries: logger.entries };
 }
 
 describe("schema checks at registration", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { McpServer, type ToolHandler } from "../../src/server/index.js";
+import { recordingLogger } from "../support/recording-logger.js";
 import { connectClient } from "./support.js";
 
 describe("tools/call: a handler that returns no result", () => {
@@ -17,15 +18,15 @@ describe("tools/call: a handler that returns no result", () => {
 
 describe("McpServer: a handler that fails unexpectedly", () => {
   it("is reported to the server's logger as well as answered -32603", async () => {
-    const entries: { level: string; message: string; error?: unknown; sessionId?: string }[] = [];
-    const server = new McpServer({ name: "s", version: "1" }, { logger: (entry) => entries.push(entry) });
+    const logger = recordingLogger();
+    const server = new McpServer({ name: "s", version: "1" }, { logger });
     const failure = new Error("ENOENT: no such file or directory");
     server.registerResource("notes", "file:///notes", {}, () => {
       throw failure;
     });
     const { client, session } = await connectClient(server);
     await expect(client.request("resources/read", { uri: "file:///notes" })).rejects.toMatchObject({ code: -32603 });
-    expect(entries).toEqual([
+    expect(logger.entries).toEqual([
       { level: "error", message: "resources/read failed", error: failure, sessionId: session.id },
     ]);
     await server.close();

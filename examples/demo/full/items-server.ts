@@ -16,12 +16,11 @@ import {
 import { CredentialBroker, createConnectHandler, withCredentials } from "../../../src/connect/index.js";
 import type { StoredCredential, UserRef } from "../../../src/interaction/model.js";
 import { InteractionManager } from "../../../src/interaction/server/index.js";
-import { McpServer } from "../../../src/server/index.js";
+import { consoleLogger, McpServer } from "../../../src/server/index.js";
 import { InProcessMessageBus, MemoryCredentialVault, MemoryInteractionStore } from "../../../src/stores/index.js";
 import { StreamableHttpServer, toNodeHandler } from "../../../src/transports/http/index.js";
 import type { listen } from "./authorization-servers.js";
 import { CONNECT_CLIENT, MCP_SCOPE } from "./mcp-authorization-server.js";
-import { serveWeb } from "./node-web.js";
 
 export interface ItemsServerConfig {
   /** The already listening `node:http` server of this origin (see `listen`), and its origin. */
@@ -70,7 +69,7 @@ export function startItemsServer(config: ItemsServerConfig): {
     login: { issuer: mcpIssuer, ...CONNECT_CLIENT, redirectPath: "/connect/login" },
     providers,
     cookieSecret: randomBytes(32),
-    report: (message) => say(`server   connect pages: ${message}`),
+    logger: { ...consoleLogger(), error: (_fields, message) => say(`server   connect pages: ${message}`) },
   });
 
   const mcp = new McpServer(serverInfo, { interactions: withCredentials(manager, broker) });
@@ -108,12 +107,14 @@ export function startItemsServer(config: ItemsServerConfig): {
   const metadata = protectedResourceMetadataHandler(
     protectedResourceMetadata({ resource, authorizationServers: [mcpIssuer], scopesSupported: [MCP_SCOPE] }),
   );
+  const servePages = toNodeHandler(connect);
+  const serveMetadata = toNodeHandler(metadata);
   web.handle((req, res) => {
     const path = new URL(req.url ?? "/", web.origin).pathname;
     if (path === "/mcp") {
       void auth(req, res).then((ok) => (ok ? handleMcp(req, res) : undefined));
-    } else if (path.startsWith("/connect/")) void serveWeb(connect, req, res, web.origin);
-    else if (path.startsWith("/.well-known/oauth-protected-resource")) void serveWeb(metadata, req, res, web.origin);
+    } else if (path.startsWith("/connect/")) void servePages(req, res);
+    else if (path.startsWith("/.well-known/oauth-protected-resource")) void serveMetadata(req, res);
     else res.writeHead(404).end();
   });
   return {

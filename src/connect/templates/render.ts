@@ -5,6 +5,7 @@
  * and offers Decline; a page that only tells what happened says what to do next. Every text given
  * is escaped; the page loads nothing, runs no script, and carries its own CSP.
  */
+import { secretName } from "../purpose.js";
 import { escapeHtml } from "./escape.js";
 import { NOTICES, type NoticeKind } from "./notices.js";
 import type { PageTheme } from "./theme.js";
@@ -155,11 +156,12 @@ function declineHtml(spec: PageSpec): string {
 function mainHtml(spec: PageSpec): { title: string; body: string } {
   if (spec.kind === "secret") {
     const account = spec.account === undefined ? "" : ` for ${spec.account.name}`;
+    const name = secretName(spec.provider, spec.label);
     return {
-      title: `Save your ${spec.provider} ${spec.label}${account}`,
+      title: `Save your ${name}${account}`,
       // Save sits beside Decline, outside its form (the `form` attribute ties it back), so that
       // declining never posts a key typed into the field.
-      body: `<form method="post" id="save">${hiddenCsrf(spec.form)}<label for="secret">${escapeHtml(spec.label)} for ${escapeHtml(spec.provider)}</label><input type="password" id="secret" name="secret" autocomplete="off" required></form>
+      body: `<form method="post" id="save">${hiddenCsrf(spec.form)}<label for="secret">${escapeHtml(name)}</label><input type="password" id="secret" name="secret" autocomplete="off" required></form>
 <div class="actions"><button type="submit" form="save" class="primary">Save</button>
 ${declineHtml(spec)}</div>`,
     };

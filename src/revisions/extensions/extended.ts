@@ -106,6 +106,10 @@ class ExtendedRevision implements Revision {
     return this.base.interactionTracking(clientCapabilities);
   }
 
+  elicitationCompleteNotice(elicitationId: string) {
+    return this.base.elicitationCompleteNotice(elicitationId);
+  }
+
   /** The extension's definition for a message sent by `sender`, or `undefined` when it is not the extension's. */
   private ownSpec(message: JsonRpcMessage, sender: Role, context: MessageContext): string | undefined {
     const requests = (role: Role) =>

@@ -12,6 +12,7 @@ import {
   type InteractionWire,
   interactionTrackingFor,
   interactionWireFor,
+  type WireMessage,
 } from "../interaction-wire.js";
 import type { RequestSpec } from "../method-table.js";
 import type { ElicitationMode, MessageContext, Revision, Role } from "../revision.js";
@@ -118,6 +119,11 @@ class StatefulRevision implements Revision {
 
   interactionTracking(clientCapabilities: unknown): InteractionTracking | undefined {
     return interactionTrackingFor(clientCapabilities);
+  }
+
+  /** The stateful era announces completion; the gate refuses it where URL mode is not declared. */
+  elicitationCompleteNotice(elicitationId: string): WireMessage {
+    return { method: "notifications/elicitation/complete", params: { elicitationId } };
   }
 
   private requestSpec(method: string, sender: Role): RequestSpec | undefined {

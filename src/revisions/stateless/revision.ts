@@ -102,6 +102,11 @@ export class StatelessRevision implements Revision {
     return undefined;
   }
 
+  /** Nothing to send: the answer to the client's retry is the completion (basic/patterns/mrtr). */
+  elicitationCompleteNotice(): undefined {
+    return undefined;
+  }
+
   /** The result definition a response to `request` must match (`InputRequiredResult` for an interim one). */
   resultDefinition(method: string, result: unknown, requester: Role): string | undefined {
     if (isInputRequired(result)) return "InputRequiredResult";

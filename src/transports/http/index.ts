@@ -22,6 +22,7 @@ export {
 } from "./event-store.js";
 export { type NodeHandler, type NodeHandlerOptions, toNodeHandler } from "./node.js";
 export { type NodeServerTimeouts, nodeServerOptions } from "./node-server.js";
+export type { WebHandler, WebNodeHandlerOptions } from "./node-web.js";
 export type { OriginPolicy } from "./origin.js";
 export { type HandleExtra, StreamableHttpServer, type StreamableHttpServerOptions } from "./server.js";
 export { StreamableHttpSessionTransport } from "./session-transport.js";

@@ -9,6 +9,7 @@ import type { AuthInfo } from "../transport.js";
 import type { BodyText } from "./body.js";
 import type { HttpReply, RequestHeaders, RequestView } from "./exchange.js";
 import { readNodeBody } from "./node-body.js";
+import { type WebHandler, type WebNodeHandlerOptions, webNodeHandler } from "./node-web.js";
 import { httpError } from "./responses.js";
 import type { HandleExtra, StreamableHttpServer } from "./server.js";
 
@@ -26,8 +27,20 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise
  * MCP path; a body that middleware read and kept in `req.body`, as `express.json()` does, is
  * used as is). It answers as `server.handle` does, with 400 for a URL or `Host` that cannot be
  * parsed. On `node:http2`'s compatibility API, `:authority` stands for `Host`.
+ *
+ * Given a web-standard handler instead (`(request: Request) => Promise<Response>`, such as
+ * `createConnectHandler(...)`), serves it: the request's URL is built from `Host`, its body streams
+ * in, the response streams out with every `Set-Cookie` kept apart; a handler that throws answers
+ * 500 and is reported to `options.logger` (default `consoleLogger()`).
  */
-export function toNodeHandler(server: StreamableHttpServer, options: NodeHandlerOptions = {}): NodeHandler {
+export function toNodeHandler(server: StreamableHttpServer, options?: NodeHandlerOptions): NodeHandler;
+export function toNodeHandler(handler: WebHandler, options?: WebNodeHandlerOptions): NodeHandler;
+export function toNodeHandler(
+  target: StreamableHttpServer | WebHandler,
+  options: NodeHandlerOptions & WebNodeHandlerOptions = {},
+): NodeHandler {
+  if (typeof target === "function") return webNodeHandler(target, options);
+  const server = target;
   return async (req, res) => {
     try {
       const request = new NodeRequestView(req, res);

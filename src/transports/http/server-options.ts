@@ -2,6 +2,7 @@
  * The options of `StreamableHttpServer` and what an adapter passes with each request, with the
  * checks of the options in ms.
  */
+import type { Logger } from "../../jsonrpc/logger.js";
 import type { AuthInfo, Transport } from "../transport.js";
 import { MAX_TIMER_MS } from "./constants.js";
 import type { EventStore } from "./event-store.js";
@@ -110,8 +111,13 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    * revisions (2024-11-05 … 2025-11-25). Stateless 2026-07-28 POSTs are served when `onrequest` is set.
    */
   supportedProtocolVersions?: readonly string[];
-  /** Unexpected failures, answered with 500. */
+  /** Unexpected failures, answered with 500; when set, they go here instead of to `logger`. */
   onerror?: (error: Error) => void;
+  /**
+   * Where unexpected failures (answered with 500) are reported without `onerror`, as
+   * `logger.error({ err }, message)`; a pino logger can be passed as it is. Default `consoleLogger()`.
+   */
+  logger?: Logger;
 }
 
 /** What the adapter in front of `handle` knows besides the request. */

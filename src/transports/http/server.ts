@@ -5,6 +5,7 @@
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
+import { consoleLogger } from "../../jsonrpc/logger.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
@@ -161,9 +162,24 @@ export class StreamableHttpServer {
     return reply;
   }
 
-  /** @internal Hands an unexpected failure (of the server or of the adapter in front of it) to `onerror`. */
+  /**
+   * @internal Hands an unexpected failure (of the server or of the adapter in front of it) to
+   * `onerror`, or else to `logger` (default `console`): never dropped.
+   */
   reportError(error: unknown): void {
-    this.options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    const failure = error instanceof Error ? error : new Error(String(error));
+    if (this.options.onerror !== undefined) {
+      this.options.onerror(failure);
+      return;
+    }
+    try {
+      (this.options.logger ?? consoleLogger()).error(
+        { err: failure },
+        "The Streamable HTTP server failed; the request was answered 500",
+      );
+    } catch {
+      // A logger that throws must not keep the client from its 500.
+    }
   }
 
   /** Closes every session and every stateless request in flight (its handler is cancelled); later requests get 503. */

@@ -24,6 +24,9 @@ const DEFAULT_END_GRACE_MS = 2000;
  * `process.stdout` is left open on close; any other writable is ended.
  */
 export class StdioServerTransport extends StdioStreamTransport {
+  /** Whether this transport writes to `process.stdout`, where nothing else may then go. */
+  readonly ownsStdout: boolean;
+
   constructor(
     stdin: Readable = process.stdin,
     stdout: Writable = process.stdout,
@@ -35,5 +38,6 @@ export class StdioServerTransport extends StdioStreamTransport {
       endGraceMs: options.endGraceMs ?? DEFAULT_END_GRACE_MS,
       endOnClose: options.endOnClose ?? stdout !== process.stdout,
     });
+    this.ownsStdout = stdout === process.stdout;
   }
 }

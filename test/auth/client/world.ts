@@ -8,7 +8,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Provider from "oidc-provider";
 import { close, listen } from "../../../examples/demo/full/authorization-servers.js";
-import { serveWeb } from "../../../examples/demo/full/node-web.js";
 import {
   createBearerVerifier,
   nodeBearerAuth,
@@ -115,11 +114,12 @@ export function serveProtected(
     protectedResourceMetadata({ resource, authorizationServers: [issuer], scopesSupported: [SCOPE] }),
   );
   const requests: LoginWorld["requests"] = [];
+  const serveMetadata = toNodeHandler(metadata);
   web.handle((req, res) => {
     const path = new URL(req.url ?? "/", web.origin).pathname;
     requests.push({ path, bearer: /^Bearer /.test(req.headers.authorization ?? "") });
     if (path === "/mcp") void auth(req, res).then((ok) => (ok ? handleMcp(req, res) : undefined));
-    else if (path.startsWith("/.well-known/oauth-protected-resource")) void serveWeb(metadata, req, res, web.origin);
+    else if (path.startsWith("/.well-known/oauth-protected-resource")) void serveMetadata(req, res);
     else other(req, res);
   });
   return {
