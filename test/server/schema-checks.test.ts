@@ -272,8 +272,11 @@ describe("schemas compiled on first use", () => {
 
   it("leaves out of tools/list, and logs, a zod tool whose JSON Schema cannot be built", async () => {
     const { server, entries } = loggingServer();
-    const dynamicCatch = z.string().catch((context) => String((context as unknown as { x: { y: 1 } }).x.y));
-    server.registerTool("odd", { inputSchema: { word: dynamicCatch } }, () => text("odd"));
+    // A default that throws when zod reads it to write the JSON Schema (every zod 4 release does).
+    const unbuildable = z.string().default((): string => {
+      throw new Error("no default");
+    });
+    server.registerTool("odd", { inputSchema: { word: unbuildable } }, () => text("odd"));
     server.registerTool("fine", { inputSchema: { word: z.string() } }, ({ word }) => text(word));
     const { client } = await connectClient(server);
     const { tools } = await client.request("tools/list");
@@ -289,9 +292,12 @@ describe("schemas compiled on first use", () => {
 
   it("logs a tool or prompt left out of its list once, however often and by whomever it is listed", async () => {
     const { server, entries } = loggingServer();
-    const dynamicCatch = z.string().catch((context) => String((context as unknown as { x: { y: 1 } }).x.y));
-    server.registerTool("odd", { inputSchema: { word: dynamicCatch } }, () => text("odd"));
-    server.registerPrompt("odd", { argsSchema: { word: dynamicCatch } }, () => ({ messages: [] }));
+    // A default that throws when zod reads it to write the JSON Schema (every zod 4 release does).
+    const unbuildable = z.string().default((): string => {
+      throw new Error("no default");
+    });
+    server.registerTool("odd", { inputSchema: { word: unbuildable } }, () => text("odd"));
+    server.registerPrompt("odd", { argsSchema: { word: unbuildable } }, () => ({ messages: [] }));
     for (let connection = 0; connection < 2; connection++) {
       const { client } = await connectClient(server);
       for (let listing = 0; listing < 2; listing++) {
