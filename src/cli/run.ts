@@ -12,6 +12,7 @@ import type { CliIo } from "./io.js";
 import { needsLogin, offerLogin, runLogin, withStoredToken } from "./login.js";
 import { describeTarget, resolveTarget } from "./target.js";
 import { VERSION } from "./version.js";
+import { Warnings } from "./warnings.js";
 
 /** ms to wait for the `initialize` answer unless `--timeout` says otherwise. */
 const CONNECT_TIMEOUT_MS = 60_000;
@@ -59,11 +60,21 @@ async function connectAndRun(
     return fail(io, error);
   }
   const interactions = new Interactions(io, options.noBrowser, target.kind === "http" ? target.url : undefined);
-  const connect = async () =>
-    (io.connect ?? connectClient)(await withStoredToken(target, io), interactions.setup(), {
-      timeoutMs: options.timeoutMs ?? CONNECT_TIMEOUT_MS,
-      ...withSignal,
-    });
+  const warnings = new Warnings(io.stderr);
+  const connect = async () => {
+    try {
+      const connected = await (io.connect ?? connectClient)(
+        await withStoredToken(target, io),
+        { ...interactions.setup(), onerror: warnings.report },
+        { timeoutMs: options.timeoutMs ?? CONNECT_TIMEOUT_MS, ...withSignal },
+      );
+      warnings.connected();
+      return connected;
+    } catch (error) {
+      warnings.failed();
+      throw error;
+    }
+  };
   try {
     client = await connect();
   } catch (error) {
