@@ -35,13 +35,14 @@ export type CliClient = Pick<
   | "close"
   | "serverInfo"
   | "isStateless"
-> & {
-  /**
-   * Runs `call`, and when it fails because hand-offs are required, takes the user through them
-   * and runs it again (see `HandoffClient.callWithHandoff`).
-   */
-  callWithHandoff<T>(call: () => Promise<T>, options?: HandoffCallOptions): Promise<T>;
-};
+> &
+  Partial<Pick<McpClient, "serverCapabilities" | "setLoggingLevel">> & {
+    /**
+     * Runs `call`, and when it fails because hand-offs are required, takes the user through them
+     * and runs it again (see `HandoffClient.callWithHandoff`).
+     */
+    callWithHandoff<T>(call: () => Promise<T>, options?: HandoffCallOptions): Promise<T>;
+  };
 
 /** How the client answers the server: hand-offs, forms, and what it is told about both. */
 export interface ClientSetup {
@@ -67,6 +68,8 @@ export interface ConnectOptions {
   /** ms to wait for the `initialize` result. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Told of the transport before it starts (a stdio server to stop when the command quits at once). */
+  started?: (transport: Transport) => void;
 }
 
 /** A stdio server that exited before answering the handshake (exit code 3). */
@@ -88,6 +91,7 @@ export class ServerExitedError extends CliError {
  */
 export async function connectClient(target: Target, setup: ClientSetup, options: ConnectOptions): Promise<CliClient> {
   const transport = createTransport(target);
+  options.started?.(transport);
   let badLine: InvalidLineError | undefined;
   const onerror = (error: Error) => {
     if (error instanceof InvalidLineError) badLine ??= error;

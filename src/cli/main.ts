@@ -20,6 +20,7 @@ const code = await run(process.argv.slice(2), {
   },
   interactive: process.stdin.isTTY === true,
   tty: process.stderr.isTTY === true,
+  ...(process.stderr.isTTY ? { terminal: process.stderr } : {}),
   columns: () => process.stderr.columns,
   signal: interrupt.signal,
 });

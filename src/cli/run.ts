@@ -2,6 +2,9 @@
  * One run of `handoff`: parse, resolve the target, connect, run the command, close. Every
  * failure ends here as a message on stderr and an exit code; nothing is thrown out.
  */
+
+import { lineActivity } from "./activity.js";
+import { terminalActivity } from "./activity-terminal.js";
 import { type ParsedCommandLine, parseCommandLine } from "./args.js";
 import { connectClient, ServerExitedError } from "./client.js";
 import { type CommandRun, commands } from "./commands/index.js";
@@ -59,14 +62,25 @@ async function connectAndRun(
   } catch (error) {
     return fail(io, error);
   }
-  const interactions = new Interactions(io, options.noBrowser, target.kind === "http" ? target.url : undefined);
+  const activity =
+    io.terminal !== undefined && !options.json ? terminalActivity(io.terminal) : lineActivity(io.stderr, options.json);
+  const interactions = new Interactions(
+    io,
+    options.noBrowser,
+    target.kind === "http" ? target.url : undefined,
+    activity,
+  );
   const warnings = new Warnings(io.stderr);
   const connect = async () => {
     try {
       const connected = await (io.connect ?? connectClient)(
         await withStoredToken(target, io),
-        { ...interactions.setup(), onerror: warnings.report },
-        { timeoutMs: options.timeoutMs ?? CONNECT_TIMEOUT_MS, ...withSignal },
+        { ...interactions.setup(), onerror: warnings.report, onLoggingMessage: activity.log },
+        {
+          timeoutMs: options.timeoutMs ?? CONNECT_TIMEOUT_MS,
+          ...withSignal,
+          ...(io.started === undefined ? {} : { started: io.started }),
+        },
       );
       warnings.connected();
       return connected;
@@ -103,6 +117,7 @@ async function connectAndRun(
       io,
       options,
       interactions,
+      activity,
       requestOptions: {
         ...requestSignal,
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -116,6 +131,7 @@ async function connectAndRun(
     const gaveUp = interactions.signal.aborted && signal?.aborted !== true;
     return fail(io, gaveUp ? interactions.signal.reason : error);
   } finally {
+    activity.end();
     interactions.finish();
     await client.close().catch(() => {});
   }

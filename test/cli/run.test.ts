@@ -56,7 +56,11 @@ describe("exit codes", () => {
     expect(io.out()).toBe("done\n");
     expect(seen.closed).toBe(true);
     expect(seen.calls).toEqual([
-      { params: { name: "do", arguments: { x: 1 } }, options: { timeoutMs: Number.POSITIVE_INFINITY } },
+      {
+        params: { name: "do", arguments: { x: 1 } },
+        // Progress is asked for: a long call shows it.
+        options: { timeoutMs: Number.POSITIVE_INFINITY, onprogress: expect.any(Function) },
+      },
     ]);
     expect(seen.options).toEqual({ timeoutMs: 60_000 });
   });
@@ -64,7 +68,9 @@ describe("exit codes", () => {
   it("passes --timeout to the handshake and the call", async () => {
     const { seen } = await call(async () => text("done"), [], ["--timeout", "1500"]);
     expect(seen.options).toEqual({ timeoutMs: 1500 });
-    expect(seen.calls).toEqual([expect.objectContaining({ options: { timeoutMs: 1500 } })]);
+    expect(seen.calls).toEqual([
+      expect.objectContaining({ options: { timeoutMs: 1500, onprogress: expect.any(Function) } }),
+    ]);
   });
 
   it("1 when the tool reports isError, still printing its content", async () => {
