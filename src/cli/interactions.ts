@@ -38,6 +38,8 @@ export class Interactions {
   /** Aborted once the command is over: a "done?" question still open is closed. */
   private readonly ended = new AbortController();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Settles once the latest "done?" question has closed. */
+  private asking: Promise<unknown> = Promise.resolve();
   /** Ends the wait shown for each page the server will report on. */
   private readonly waits = new Map<UrlInteraction, (outcome: string) => void>();
 
@@ -66,9 +68,13 @@ export class Interactions {
     };
   }
 
-  /** The command is over: closes a question still waiting for the user. */
-  finish(): void {
+  /**
+   * The command is over: closes a question still waiting for the user, and resolves once it has
+   * been taken off the terminal.
+   */
+  async finish(): Promise<void> {
     this.ended.abort();
+    await this.asking;
   }
 
   /**
@@ -112,13 +118,16 @@ export class Interactions {
     const by = this.inputRounds ? "every few seconds" : "when the server says so";
     // Asked once the current turn is over: by then the wait that `userDone` ends has begun, so a
     // quick yes is not lost.
-    void new Promise((resolve) => setImmediate(resolve))
+    const asked = new Promise((resolve) => setImmediate(resolve))
       .then(() =>
-        this.io.prompter.confirm({
-          message: `Done in the browser? Yes retries now; it also retries by itself ${by}`,
-          initialValue: true,
-          signal,
-        }),
+        // Over before it was asked (the retry answered at once): nothing to ask.
+        signal.aborted
+          ? undefined
+          : this.io.prompter.confirm({
+              message: `Done in the browser? Yes retries now; it also retries by itself ${by}`,
+              initialValue: true,
+              signal,
+            }),
       )
       .then((done) => {
         if (signal.aborted) return;
@@ -129,6 +138,7 @@ export class Interactions {
         this.declined = true;
         this.stop.abort(new CliError(ExitCode.Declined, "Gave up waiting for the page."));
       });
+    this.asking = asked.catch(() => {});
   }
 
   /**

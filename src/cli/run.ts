@@ -132,7 +132,7 @@ async function connectAndRun(
     return fail(io, gaveUp ? interactions.signal.reason : error);
   } finally {
     activity.end();
-    interactions.finish();
+    await interactions.finish();
     await client.close().catch(() => {});
   }
 }

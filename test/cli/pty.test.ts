@@ -64,6 +64,28 @@ inPty("in a terminal", () => {
   });
 });
 
+describe("in a terminal, a page", () => {
+  it.skipIf(missing !== undefined && !process.env.CI)(
+    "closes the 'Done in the browser?' question before the result when the retry answers first",
+    async () => {
+      const pty = new PtyRun([...handoff, "call", "page", "--no-browser", ...server]);
+      await pty.waitFor(/Continue\? You will open the page yourself/);
+      pty.type("y");
+      await pty.waitFor(/Done in the browser\?/);
+      // Not answered: the client's own retry finds the page done.
+      expect(await pty.exited).toBe(0);
+      const text = pty.text;
+      expect(text.indexOf("page accept")).toBeGreaterThan(text.indexOf("Done in the browser?"));
+      // The question was closed first: the cursor it hid is shown again before the result.
+      const output = pty.output;
+      expect(output.lastIndexOf("\u001b[?25h")).toBeLessThan(output.indexOf("page accept"));
+      expect(output.lastIndexOf("\u001b[?25h")).toBeGreaterThan(output.lastIndexOf("\u001b[?25l"));
+      expect(pty.modes()).toEqual(expect.arrayContaining(["icanon", "echo", "isig"]));
+    },
+    30_000,
+  );
+});
+
 describe("without a terminal", () => {
   it("prints progress and log messages as plain lines on stderr, the result alone on stdout", async () => {
     const result = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {

@@ -10,6 +10,8 @@ export const callCommand: Command = ([name = "", json]) => {
     await askForLogs(ctx);
     const options = { ...ctx.callOptions, onprogress: ctx.activity.progress };
     const result = await withHandoffs(ctx, () => ctx.client.callTool(params, options));
+    // A "Done in the browser?" question the retry answered first is closed before the result.
+    await ctx.interactions.finish();
     ctx.activity.end();
     ctx.io.stdout(ctx.options.json ? renderJson(result) : renderCallResult(result));
     if (result.isError !== true) return ExitCode.Success;
