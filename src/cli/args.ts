@@ -1,5 +1,6 @@
 /**
- * The command line of `handoff`, parsed with node's `util.parseArgs`. A stdio server is given
+ * The command line of `handoff`, parsed with node's `util.parseArgs`. A URL target may stand
+ * anywhere among the arguments (the first http(s) URL is the target). A stdio server is given
  * after `--`, which takes the rest of the line, so command arguments come before it:
  * `handoff call echo '{"text":"hi"}' -- node server.js`.
  */
@@ -81,7 +82,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (name === "help") return { kind: "help" };
   if (!isCommand(name)) throw new UsageError(`Unknown command "${name}": use one of ${COMMANDS.join(", ")}`);
 
-  const { target, operands } = readTarget(rest, serverCommand, values.config, values.server);
+  const { target, operands } = readTarget(name, rest, serverCommand, values.config, values.server);
   checkOperands(name, operands);
   const headers = (values.header ?? []).map(parseHeader);
   if (headers.length > 0 && target.kind === "command") {
@@ -122,6 +123,7 @@ function isCommand(name: string): name is CommandName {
 }
 
 function readTarget(
+  command: CommandName,
   positionals: string[],
   serverCommand: string[] | undefined,
   config: string | undefined,
@@ -130,21 +132,96 @@ function readTarget(
   if (server !== undefined && config === undefined) throw new UsageError("--server needs --config FILE");
   if (serverCommand !== undefined) {
     if (config !== undefined) throw new UsageError("Give either --config or `-- <command>`, not both");
-    const [command, ...args] = serverCommand;
-    if (command === undefined || command === "") throw new UsageError("Missing the server command after --");
-    return { target: { kind: "command", command, args }, operands: positionals };
+    const [program, ...args] = serverCommand;
+    if (program === undefined || program === "") throw new UsageError("Missing the server command after --");
+    checkSecondTarget(command, positionals, `-- ${program}`);
+    if (positionals.length < requiredOperands(command).length)
+      throw misplacedOperands(command, positionals, serverCommand);
+    return { target: { kind: "command", command: program, args }, operands: positionals };
   }
-  if (config !== undefined) return { target: { kind: "config", file: config, server }, operands: positionals };
-  const [url, ...operands] = positionals;
-  if (url === undefined) {
-    throw new UsageError("Missing target: an http(s) URL, `-- <command> [args...]`, or --config FILE --server NAME");
+  if (config !== undefined) {
+    checkSecondTarget(command, positionals, `--config ${config}`);
+    return { target: { kind: "config", file: config, server }, operands: positionals };
   }
-  if (!/^https?:\/\//i.test(url)) {
-    throw new UsageError(
-      `"${url}" is not an http(s) URL; to run a stdio server put it last, after --: handoff tools -- ${url}`,
+  // The target may come anywhere among the positionals: the first http(s) URL is taken.
+  const at = positionals.findIndex(isHttpUrl);
+  if (at === -1) throw missingTarget(command, positionals);
+  const operands = positionals.filter((_, index) => index !== at);
+  return { target: { kind: "url", url: positionals[at] as string }, operands };
+}
+
+function isHttpUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
+function requiredOperands(command: CommandName): string[] {
+  return OPERANDS[command][0];
+}
+
+/** A URL among the operands of a command that already has a target (only `read` takes a URL operand). */
+function checkSecondTarget(command: CommandName, positionals: string[], other: string): void {
+  const url = command === "read" ? undefined : positionals.find(isHttpUrl);
+  if (url !== undefined) throw new UsageError(`Two targets, ${url} and ${other}: give one`);
+}
+
+/**
+ * `handoff call -- node server.js echo '{}'`: the operands went after `--`, into the server's
+ * command line. Where that line ends cannot be told, so the advice shows the order, with the
+ * operands filled in when the last arguments look like them (a JSON object, a URI).
+ */
+function misplacedOperands(command: CommandName, positionals: string[], serverCommand: string[]): UsageError {
+  const missing = requiredOperands(command)[positionals.length];
+  const [required, optional] = OPERANDS[command];
+  const guess = guessOperands(command, serverCommand);
+  const example =
+    guess === undefined
+      ? `handoff ${command} ${[...required.map((o) => `<${o}>`), ...optional.map((o) => `[${o}]`)].join(" ")} -- <command> [args...]`
+      : `handoff ${command} ${shellLine(guess.operands)} -- ${shellLine(guess.server)}`;
+  return new UsageError(
+    `${command}: missing <${missing}>. Everything after -- is the server's command line (${shellLine(serverCommand)}), ` +
+      `so the ${command === "call" ? "tool and its arguments" : `<${missing}>`} must come before --: ${example}`,
+  );
+}
+
+function guessOperands(command: CommandName, line: string[]): { operands: string[]; server: string[] } | undefined {
+  const last = line.at(-1) ?? "";
+  const take =
+    command === "call" && isJsonObject(last) ? 2 : command === "read" && /^[a-z][a-z0-9+.-]*:/i.test(last) ? 1 : 0;
+  if (take === 0 || line.length <= take) return undefined;
+  return { operands: line.slice(-take), server: line.slice(0, -take) };
+}
+
+/** No target at all: the positionals that are not the command's operands are taken for a server command. */
+function missingTarget(command: CommandName, positionals: string[]): UsageError {
+  const [required, optional] = OPERANDS[command];
+  let count = required.length;
+  if (command === "call" && isJsonObject(positionals[1] ?? "")) count += optional.length;
+  const operands = positionals.slice(0, count);
+  const rest = positionals.slice(count);
+  const head = ["handoff", command, ...operands];
+  if (rest.length === 0) {
+    const example = shellLine([...head, "--", "node", "server.js"]);
+    return new UsageError(
+      `Missing target: an http(s) URL, \`-- <command> [args...]\` last, or --config FILE --server NAME; e.g. ${example}`,
     );
   }
-  return { target: { kind: "url", url }, operands };
+  return new UsageError(
+    `"${rest[0]}" is not an http(s) URL; to run a stdio server put its command last, after --: ${shellLine([...head, "--", ...rest])}`,
+  );
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Arguments as they would be typed at a POSIX shell: quoted where needed. */
+function shellLine(args: readonly string[]): string {
+  return args.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`)).join(" ");
 }
 
 function checkOperands(command: CommandName, operands: string[]): void {

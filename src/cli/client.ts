@@ -13,10 +13,12 @@ import {
   type UrlInteraction,
 } from "../interaction/client/index.js";
 import type { InteractionStatus } from "../interaction/model.js";
-import { StdioClientTransport } from "../transports/stdio/index.js";
+import { SdkError } from "../jsonrpc/errors.js";
+import { InvalidLineError, StdioClientTransport } from "../transports/stdio/index.js";
 import type { Transport } from "../transports/transport.js";
 import { CliError, ExitCode } from "./exit-codes.js";
 import { createTransport, describeTarget, type Target } from "./target.js";
+import { clip, printableLine, seconds } from "./text.js";
 import { VERSION } from "./version.js";
 
 export type { CallOptions };
@@ -33,13 +35,14 @@ export type CliClient = Pick<
   | "close"
   | "serverInfo"
   | "isStateless"
-> & {
-  /**
-   * Runs `call`, and when it fails because hand-offs are required, takes the user through them
-   * and runs it again (see `HandoffClient.callWithHandoff`).
-   */
-  callWithHandoff<T>(call: () => Promise<T>, options?: HandoffCallOptions): Promise<T>;
-};
+> &
+  Partial<Pick<McpClient, "serverCapabilities" | "setLoggingLevel">> & {
+    /**
+     * Runs `call`, and when it fails because hand-offs are required, takes the user through them
+     * and runs it again (see `HandoffClient.callWithHandoff`).
+     */
+    callWithHandoff<T>(call: () => Promise<T>, options?: HandoffCallOptions): Promise<T>;
+  };
 
 /** How the client answers the server: hand-offs, forms, and what it is told about both. */
 export interface ClientSetup {
@@ -55,12 +58,18 @@ export interface ClientSetup {
   onElicitationRefused?: McpClient["onElicitationRefused"];
   /** The MCP server's URL, when it is reached over HTTP: pages on other domains are flagged. */
   serverUrl?: URL;
+  /** Errors the client reports beside requests (a stdio line that is not JSON-RPC, a failed hook). */
+  onerror?: (error: Error) => void;
+  /** The server's log messages (`notifications/message`). */
+  onLoggingMessage?: McpClient["onLoggingMessage"];
 }
 
 export interface ConnectOptions {
   /** ms to wait for the `initialize` result. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Told of the transport before it starts (a stdio server to stop when the command quits at once). */
+  started?: (transport: Transport) => void;
 }
 
 /** A stdio server that exited before answering the handshake (exit code 3). */
@@ -72,25 +81,56 @@ export class ServerExitedError extends CliError {
 }
 
 /**
- * Starts the target's transport and runs the handshake (see {@link connectOver}).
- * @throws ServerExitedError when a stdio server exits before answering; SdkError
- *   "TRANSPORT_ERROR" when the server cannot be started or reached; ProtocolError when it
- *   refuses `initialize`.
+ * Starts the target's transport and runs the handshake (see {@link connectOver}). A line of a
+ * stdio server's stdout that is not JSON-RPC is named as the cause when the handshake fails, and
+ * goes to `setup.onerror` like every other error the client reports.
+ * @throws ServerExitedError when a stdio server exits, times out or writes something else than
+ *   JSON-RPC before answering; SdkError "TRANSPORT_ERROR" when the server cannot be started or
+ *   reached, "REQUEST_TIMEOUT" when an http server does not answer in time, "REQUEST_CANCELLED"
+ *   when `signal` aborts; ProtocolError when it refuses `initialize`.
  */
 export async function connectClient(target: Target, setup: ClientSetup, options: ConnectOptions): Promise<CliClient> {
   const transport = createTransport(target);
+  options.started?.(transport);
+  let badLine: InvalidLineError | undefined;
+  const onerror = (error: Error) => {
+    if (error instanceof InvalidLineError) badLine ??= error;
+    setup.onerror?.(error);
+  };
   try {
-    return await connectOver(transport, setup, options);
+    return await connectOver(transport, { ...setup, onerror }, options);
   } catch (error) {
+    if (!(transport instanceof StdioClientTransport)) throw error;
+    if (isSdkError(error, "REQUEST_CANCELLED")) throw error;
+    const server = `the server process \`${describeTarget(target)}\``;
+    const timedOut = isSdkError(error, "REQUEST_TIMEOUT") ? `timed out after ${seconds(options.timeoutMs)}` : undefined;
+    if (badLine !== undefined) {
+      const then = timedOut === undefined ? "" : `; no answer followed: ${timedOut}`;
+      throw new ServerExitedError(`${server} did not answer: ${describeBadLine(badLine)}${then}`, { cause: error });
+    }
+    if (timedOut !== undefined) throw new ServerExitedError(`${server} did not answer: ${timedOut}`, { cause: error });
     // The handshake's own error ("not connected") hides the cause: the process is gone.
-    const exit = transport instanceof StdioClientTransport ? transport.exitStatus : undefined;
+    const exit = transport.exitStatus;
     if (exit === undefined) throw error;
     const how = exit.signal === null ? `with code ${exit.code}` : `on signal ${exit.signal}`;
-    throw new ServerExitedError(
-      `the server process \`${describeTarget(target)}\` exited ${how} before answering (its stderr is above)`,
-      { cause: error },
-    );
+    throw new ServerExitedError(`${server} exited ${how} before answering (its stderr is above)`, { cause: error });
   }
+}
+
+/**
+ * One line about a line of a stdio server's stdout that is not JSON-RPC: where, how it began
+ * (cut, control characters shown escaped), and what a server must do instead.
+ */
+export function describeBadLine(error: InvalidLineError): string {
+  const text = error.text === "" ? "" : `: "${clip(printableLine(error.text), BAD_LINE_COLUMNS)}"`;
+  return `line ${error.lineNumber} of stdout is not JSON-RPC${text} (a stdio server writes only MCP messages on stdout, its logs on stderr)`;
+}
+
+/** Columns of a bad stdout line quoted in a message. */
+const BAD_LINE_COLUMNS = 80;
+
+function isSdkError(error: unknown, code: SdkError["code"]): boolean {
+  return error instanceof SdkError && error.code === code;
 }
 
 /**
@@ -113,6 +153,8 @@ export async function connectOver(
   if (setup.onstatus) handoff.onstatus = setup.onstatus;
   if (setup.onrefused) handoff.onrefused = setup.onrefused;
   if (setup.onElicitationRefused) client.onElicitationRefused = setup.onElicitationRefused;
+  if (setup.onerror) client.onerror = setup.onerror;
+  if (setup.onLoggingMessage) client.onLoggingMessage = setup.onLoggingMessage;
   await client.connect(transport, {
     timeoutMs: options.timeoutMs,
     ...(options.signal === undefined ? {} : { signal: options.signal }),

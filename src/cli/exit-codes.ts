@@ -4,6 +4,7 @@
  */
 import { HandoffError } from "../interaction/client/index.js";
 import { ProtocolError, SdkError } from "../jsonrpc/errors.js";
+import { seconds } from "./text.js";
 
 export const ExitCode = {
   /** The command did what was asked. */
@@ -80,6 +81,8 @@ export function describeError(error: unknown): string {
   if (error instanceof SdkError) {
     if (error.code === "CAPABILITY_NOT_SUPPORTED") return `The server does not support this: ${error.message}`;
     if (error.code === "REQUEST_CANCELLED") return "Cancelled.";
+    // "tools/call timed out after 2000 ms" reads as "tools/call timed out after 2 s".
+    if (error.code === "REQUEST_TIMEOUT") return error.message.replace(/(\d+) ms$/, (_, ms) => seconds(Number(ms)));
     return error.message;
   }
   if (error instanceof CliError) return error.message;

@@ -21,6 +21,7 @@ Target, one of:
                                 left out when the file has one server)
   -- <command> [args...]        a stdio server to start. It takes the rest of the line, so
                                 put it last:  handoff call echo '{"text":"hi"}' -- node server.js
+A URL target may come anywhere on the line; the first http(s) URL is taken.
 
 Options:
   --json             print the raw result objects as JSON

@@ -14,6 +14,7 @@ import type {
 import { renderInteraction, renderRefusal } from "../interaction/client/index.js";
 import type { InteractionStatus } from "../interaction/model.js";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
+import { type Activity, lineActivity } from "./activity.js";
 import type { ClientSetup } from "./client.js";
 import { askInteractionConsent, type ConsentIo } from "./consent.js";
 import { CliError, ExitCode } from "./exit-codes.js";
@@ -37,12 +38,18 @@ export class Interactions {
   /** Aborted once the command is over: a "done?" question still open is closed. */
   private readonly ended = new AbortController();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Settles once the latest "done?" question has closed. */
+  private asking: Promise<unknown> = Promise.resolve();
+  /** Ends the wait shown for each page the server will report on. */
+  private readonly waits = new Map<UrlInteraction, (outcome: string) => void>();
 
   constructor(
     private readonly io: CliIo,
     private readonly noBrowser: boolean,
     /** The server's URL when it is reached over HTTP: pages on other domains are flagged. */
     private readonly serverUrl?: URL,
+    /** Where the wait for a page is shown; cleared before each question. */
+    private readonly activity: Activity = lineActivity(io.stderr, false),
   ) {
     io.signal?.addEventListener("abort", () => this.stop.abort(new CliError(ExitCode.Declined, "Interrupted.")), {
       once: true,
@@ -61,9 +68,13 @@ export class Interactions {
     };
   }
 
-  /** The command is over: closes a question still waiting for the user. */
-  finish(): void {
+  /**
+   * The command is over: closes a question still waiting for the user, and resolves once it has
+   * been taken off the terminal.
+   */
+  async finish(): Promise<void> {
     this.ended.abort();
+    await this.asking;
   }
 
   /**
@@ -94,7 +105,7 @@ export class Interactions {
       return answer;
     }
     if (interaction.source === "error" || this.inputRounds) this.askWhenDone(ctx);
-    else this.io.stderr(`Waiting for ${server} to finish…\n`);
+    else this.waitFor(interaction, ctx, server);
     return "accept";
   }
 
@@ -107,13 +118,16 @@ export class Interactions {
     const by = this.inputRounds ? "every few seconds" : "when the server says so";
     // Asked once the current turn is over: by then the wait that `userDone` ends has begun, so a
     // quick yes is not lost.
-    void new Promise((resolve) => setImmediate(resolve))
+    const asked = new Promise((resolve) => setImmediate(resolve))
       .then(() =>
-        this.io.prompter.confirm({
-          message: `Done in the browser? Yes retries now; it also retries by itself ${by}`,
-          initialValue: true,
-          signal,
-        }),
+        // Over before it was asked (the retry answered at once): nothing to ask.
+        signal.aborted
+          ? undefined
+          : this.io.prompter.confirm({
+              message: `Done in the browser? Yes retries now; it also retries by itself ${by}`,
+              initialValue: true,
+              signal,
+            }),
       )
       .then((done) => {
         if (signal.aborted) return;
@@ -124,15 +138,37 @@ export class Interactions {
         this.declined = true;
         this.stop.abort(new CliError(ExitCode.Declined, "Gave up waiting for the page."));
       });
+    this.asking = asked.catch(() => {});
+  }
+
+  /**
+   * The server will say when the page is done: a spinner with the time spent, ended by its word,
+   * by the server withdrawing the request, or by the end of the command.
+   */
+  private waitFor(interaction: UrlInteraction, ctx: InteractionContext, server: string): void {
+    const stop = this.activity.waiting(`Waiting for ${server} to finish in the browser`);
+    let ended = false;
+    const end = (outcome: string) => {
+      if (ended) return;
+      ended = true;
+      this.waits.delete(interaction);
+      stop(outcome);
+    };
+    this.waits.set(interaction, end);
+    // No longer needed (withdrawn, done, given up) or the command is over: the spinner goes quietly.
+    ctx.signal.addEventListener("abort", () => end(""), { once: true });
+    this.ended.signal.addEventListener("abort", () => end(""), { once: true });
   }
 
   private status(interaction: UrlInteraction, status: InteractionStatus): void {
     if (status !== "completed") return;
-    this.io.stderr(
+    const said =
       interaction.source === "error"
-        ? "The server reports the page is done; retrying.\n"
-        : `${serverLabel(interaction.server)} reports the page is done.\n`,
-    );
+        ? "The server reports the page is done; retrying."
+        : `${serverLabel(interaction.server)} reports the page is done.`;
+    const wait = this.waits.get(interaction);
+    if (wait !== undefined) wait(said);
+    else this.io.stderr(`${said}\n`);
   }
 
   private refused(refused: RefusedHandoff): void {
@@ -195,7 +231,11 @@ export class Interactions {
 
   /** Runs `task` after every earlier one has settled, so two questions never share the terminal. */
   private oneAtATime<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
+    const asked = () => {
+      this.activity.pause();
+      return task();
+    };
+    const run = this.queue.then(asked, asked);
     this.queue = run.catch(() => {});
     return run;
   }

@@ -2,6 +2,9 @@
  * One run of `handoff`: parse, resolve the target, connect, run the command, close. Every
  * failure ends here as a message on stderr and an exit code; nothing is thrown out.
  */
+
+import { lineActivity } from "./activity.js";
+import { terminalActivity } from "./activity-terminal.js";
 import { type ParsedCommandLine, parseCommandLine } from "./args.js";
 import { connectClient, ServerExitedError } from "./client.js";
 import { type CommandRun, commands } from "./commands/index.js";
@@ -12,6 +15,7 @@ import type { CliIo } from "./io.js";
 import { needsLogin, offerLogin, runLogin, withStoredToken } from "./login.js";
 import { describeTarget, resolveTarget } from "./target.js";
 import { VERSION } from "./version.js";
+import { Warnings } from "./warnings.js";
 
 /** ms to wait for the `initialize` answer unless `--timeout` says otherwise. */
 const CONNECT_TIMEOUT_MS = 60_000;
@@ -58,12 +62,33 @@ async function connectAndRun(
   } catch (error) {
     return fail(io, error);
   }
-  const interactions = new Interactions(io, options.noBrowser, target.kind === "http" ? target.url : undefined);
-  const connect = async () =>
-    (io.connect ?? connectClient)(await withStoredToken(target, io), interactions.setup(), {
-      timeoutMs: options.timeoutMs ?? CONNECT_TIMEOUT_MS,
-      ...withSignal,
-    });
+  const activity =
+    io.terminal !== undefined && !options.json ? terminalActivity(io.terminal) : lineActivity(io.stderr, options.json);
+  const interactions = new Interactions(
+    io,
+    options.noBrowser,
+    target.kind === "http" ? target.url : undefined,
+    activity,
+  );
+  const warnings = new Warnings(io.stderr);
+  const connect = async () => {
+    try {
+      const connected = await (io.connect ?? connectClient)(
+        await withStoredToken(target, io),
+        { ...interactions.setup(), onerror: warnings.report, onLoggingMessage: activity.log },
+        {
+          timeoutMs: options.timeoutMs ?? CONNECT_TIMEOUT_MS,
+          ...withSignal,
+          ...(io.started === undefined ? {} : { started: io.started }),
+        },
+      );
+      warnings.connected();
+      return connected;
+    } catch (error) {
+      warnings.failed();
+      throw error;
+    }
+  };
   try {
     client = await connect();
   } catch (error) {
@@ -92,6 +117,7 @@ async function connectAndRun(
       io,
       options,
       interactions,
+      activity,
       requestOptions: {
         ...requestSignal,
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -105,7 +131,8 @@ async function connectAndRun(
     const gaveUp = interactions.signal.aborted && signal?.aborted !== true;
     return fail(io, gaveUp ? interactions.signal.reason : error);
   } finally {
-    interactions.finish();
+    activity.end();
+    await interactions.finish();
     await client.close().catch(() => {});
   }
 }

@@ -77,6 +77,61 @@ describe("command line", () => {
     });
   });
 
+  it("takes a URL target anywhere among the arguments", () => {
+    for (const argv of [
+      ["call", "https://example.com/mcp", "echo", '{"text":"hi"}'],
+      ["call", "echo", '{"text":"hi"}', "https://example.com/mcp"],
+      ["call", "echo", "https://example.com/mcp", '{"text":"hi"}'],
+      ["call", "--json", "echo", '{"text":"hi"}', "https://example.com/mcp", "--no-browser"],
+    ]) {
+      expect(parseCommandLine(argv)).toMatchObject({
+        target: { kind: "url", url: "https://example.com/mcp" },
+        operands: ["echo", '{"text":"hi"}'],
+      });
+    }
+    // The first URL is the target; a resource URI that is a URL too comes after it.
+    expect(parseCommandLine(["read", "https://example.com/mcp", "https://example.com/doc"])).toMatchObject({
+      target: { kind: "url", url: "https://example.com/mcp" },
+      operands: ["https://example.com/doc"],
+    });
+  });
+
+  it("says to put the tool before -- when it went into the server's command line", () => {
+    expect(usageError(["call", "--", "node", "server.js", "echo", '{"text":"hi"}'])).toBe(
+      'call: missing <tool>. Everything after -- is the server\'s command line (node server.js echo \'{"text":"hi"}\'), ' +
+        'so the tool and its arguments must come before --: handoff call echo \'{"text":"hi"}\' -- node server.js',
+    );
+    // Where the server's command ends cannot be told without a JSON object: the order is shown.
+    expect(usageError(["call", "--", "node", "server.js", "echo"])).toMatch(
+      /must come before --: handoff call <tool> \[json-arguments\] -- <command> \[args\.\.\.\]$/,
+    );
+    expect(usageError(["read", "--", "node", "server.js", "file:///a.txt"])).toMatch(
+      /the <uri> must come before --: handoff read file:\/\/\/a\.txt -- node server\.js$/,
+    );
+  });
+
+  it("without a target, suggests the command line with the server after --", () => {
+    expect(usageError(["call", "echo", '{"text":"hi"}', "node", "server.js"])).toBe(
+      `"node" is not an http(s) URL; to run a stdio server put its command last, after --: handoff call echo '{"text":"hi"}' -- node server.js`,
+    );
+    expect(usageError(["call", "echo", "node", "server.js"])).toMatch(
+      /after --: handoff call echo -- node server\.js$/,
+    );
+    expect(usageError(["resources", "node", "server.js"])).toMatch(/after --: handoff resources -- node server\.js$/);
+    expect(usageError(["call", "echo"])).toMatch(/^Missing target: .* e\.g\. handoff call echo -- node server\.js$/);
+  });
+
+  it("refuses two targets", () => {
+    expect(usageError(["call", "https://x.test/mcp", "echo", "--", "node", "s.js"])).toBe(
+      "Two targets, https://x.test/mcp and -- node: give one",
+    );
+    expect(usageError(["tools", "--config", "c.json", "https://x.test/mcp"])).toMatch(/^Two targets/);
+    // A resource URI may be a URL.
+    expect(parseCommandLine(["read", "https://x.test/doc", "--", "node", "s.js"])).toMatchObject({
+      operands: ["https://x.test/doc"],
+    });
+  });
+
   it("answers --help and --version before anything else", () => {
     expect(parseCommandLine(["--help"])).toEqual({ kind: "help" });
     expect(parseCommandLine(["call", "-h"])).toEqual({ kind: "help" });
@@ -91,7 +146,7 @@ describe("command line", () => {
     [["tools", "server.js"], /not an http\(s\) URL.*after --/],
     [["tools", "--bogus"], /^Unknown option --bogus$/],
     [["call", "https://x.test/mcp"], /missing <tool>/],
-    [["read", "--", "node", "s.js"], /missing <uri>/],
+    [["read", "--", "node", "s.js"], /missing <uri>\. Everything after --/],
     [["tools", "https://x.test/mcp", "extra"], /unexpected argument extra/],
     [["call", "a", "{}", "more", "--", "node"], /unexpected argument more/],
     [["tools", "--"], /Missing the server command/],

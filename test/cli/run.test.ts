@@ -11,7 +11,7 @@ import { InteractionRequired, McpServer, type RequestContext } from "../../src/s
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import type { Transport } from "../../src/transports/transport.js";
 import { recordingManager } from "./hand-off-manager.js";
-import { type Answer, CANCELLED, fakeIo } from "./helpers.js";
+import { type Answer, type Asked, CANCELLED, fakeIo } from "./helpers.js";
 
 const serverInfo = { name: "fake", version: "1.0.0", title: "Fake Server" };
 
@@ -49,6 +49,13 @@ async function call(tool: () => Promise<CallToolResult>, answers: Answer[] = [],
 
 const text = (t: string): CallToolResult => ({ content: [{ type: "text", text: t }] });
 
+/** A question the user leaves open: it closes (cancelled) only when its signal aborts, as the Prompter promises. */
+const openUntilClosed = (asked: Asked) =>
+  new Promise((resolve) => {
+    if (asked.prompt.signal?.aborted) resolve(CANCELLED);
+    asked.prompt.signal?.addEventListener("abort", () => resolve(CANCELLED), { once: true });
+  });
+
 describe("exit codes", () => {
   it("0 with the result on stdout; the client is closed; call has no timeout unless given", async () => {
     const { code, io, seen } = await call(async () => text("done"));
@@ -56,7 +63,11 @@ describe("exit codes", () => {
     expect(io.out()).toBe("done\n");
     expect(seen.closed).toBe(true);
     expect(seen.calls).toEqual([
-      { params: { name: "do", arguments: { x: 1 } }, options: { timeoutMs: Number.POSITIVE_INFINITY } },
+      {
+        params: { name: "do", arguments: { x: 1 } },
+        // Progress is asked for: a long call shows it.
+        options: { timeoutMs: Number.POSITIVE_INFINITY, onprogress: expect.any(Function) },
+      },
     ]);
     expect(seen.options).toEqual({ timeoutMs: 60_000 });
   });
@@ -64,7 +75,9 @@ describe("exit codes", () => {
   it("passes --timeout to the handshake and the call", async () => {
     const { seen } = await call(async () => text("done"), [], ["--timeout", "1500"]);
     expect(seen.options).toEqual({ timeoutMs: 1500 });
-    expect(seen.calls).toEqual([expect.objectContaining({ options: { timeoutMs: 1500 } })]);
+    expect(seen.calls).toEqual([
+      expect.objectContaining({ options: { timeoutMs: 1500, onprogress: expect.any(Function) } }),
+    ]);
   });
 
   it("1 when the tool reports isError, still printing its content", async () => {
@@ -278,7 +291,7 @@ describe("a -32042 answer (URL elicitation required)", () => {
         setTimeout(() => void ctx.session.notifyElicitationComplete("e9"), 0);
         throw required();
       },
-      [true, () => new Promise(() => {})],
+      [true, openUntilClosed],
     );
     expect(code).toBe(ExitCode.Success);
     expect(io.out()).toBe("connected\n");
@@ -339,7 +352,7 @@ describe("the user-interaction proposal (interaction/create, -32003, interaction
         if (!linked) throw new InteractionRequired({ url: connectUrl, message: "Connect your GitHub account." });
         return text("octo/hello-world");
       },
-      [true, () => new Promise(() => {})],
+      [true, openUntilClosed],
       {
         version: "2025-06-18",
         // The user finishes in the browser: the connect page completes the interaction.

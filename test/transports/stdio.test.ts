@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ProtocolError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
-import { StdioServerTransport, StdioStreamTransport } from "../../src/transports/stdio/index.js";
+import { InvalidLineError, StdioServerTransport, StdioStreamTransport } from "../../src/transports/stdio/index.js";
 import { Inbox, runTransportContract } from "./contract.js";
 
 runTransportContract("stdio", () => {
@@ -88,6 +88,19 @@ describe("stdio server framing", () => {
     ]);
     expect(inbox.errors[0]).toBeInstanceOf(ProtocolError);
     expect((inbox.errors[0] as ProtocolError).code).toBe(-32700);
+  });
+
+  it("tells onerror which line could not be read and how it began, blank lines not counted", async () => {
+    const { stdin, inbox } = await rawServer();
+    stdin.write(`${JSON.stringify(ping(1))}\n\nStarting server on port 3000\n`);
+    stdin.write(`${JSON.stringify({ hello: "x".repeat(300) })}\n${JSON.stringify(ping(2))}\n`);
+    expect(await inbox.take(2)).toEqual([ping(1), ping(2)]);
+    expect(inbox.errors).toHaveLength(2);
+    const [banner, shape] = inbox.errors as InvalidLineError[];
+    expect(banner).toBeInstanceOf(InvalidLineError);
+    expect(banner).toMatchObject({ code: -32700, lineNumber: 2, text: "Starting server on port 3000" });
+    expect(shape).toMatchObject({ code: -32600, lineNumber: 3 });
+    expect(shape?.text).toBe(JSON.stringify({ hello: "x".repeat(300) }).slice(0, 200));
   });
 
   it('answers a wrong "jsonrpc" with -32600 carrying the request id', async () => {

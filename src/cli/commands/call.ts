@@ -1,19 +1,38 @@
 /** `handoff call <target> <tool> [json-arguments]`: runs one tool and prints its result. */
-import { ExitCode, UsageError } from "../exit-codes.js";
+import { describeError, ExitCode, UsageError } from "../exit-codes.js";
 import { renderCallResult, renderJson } from "../output.js";
 import { printableLine } from "../text.js";
-import { type Command, withHandoffs } from "./context.js";
+import { type Command, type CommandContext, withHandoffs } from "./context.js";
 
 export const callCommand: Command = ([name = "", json]) => {
   const params = json === undefined ? { name } : { name, arguments: parseToolArguments(json) };
   return async (ctx) => {
-    const result = await withHandoffs(ctx, () => ctx.client.callTool(params, ctx.callOptions));
+    await askForLogs(ctx);
+    const options = { ...ctx.callOptions, onprogress: ctx.activity.progress };
+    const result = await withHandoffs(ctx, () => ctx.client.callTool(params, options));
+    // A "Done in the browser?" question the retry answered first is closed before the result.
+    await ctx.interactions.finish();
+    ctx.activity.end();
     ctx.io.stdout(ctx.options.json ? renderJson(result) : renderCallResult(result));
     if (result.isError !== true) return ExitCode.Success;
     if (!ctx.options.json) ctx.io.stderr(`The tool "${printableLine(name)}" reported an error.\n`);
     return ExitCode.ToolError;
   };
 };
+
+/** Log messages from `info` up are shown while the tool runs: asked for when the server has `logging`. */
+const LOG_LEVEL = "info";
+
+async function askForLogs(ctx: CommandContext): Promise<void> {
+  const { client } = ctx;
+  if (client.serverCapabilities?.logging === undefined || client.setLoggingLevel === undefined) return;
+  try {
+    await client.setLoggingLevel({ level: LOG_LEVEL }, ctx.requestOptions);
+  } catch (error) {
+    // Not worth failing the call for: it runs, without the server's log messages.
+    ctx.io.stderr(`handoff: warning: the server's log messages are not shown: ${describeError(error)}\n`);
+  }
+}
 
 /**
  * Tool arguments as given on the command line: a JSON object.

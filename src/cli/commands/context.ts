@@ -1,4 +1,5 @@
 /** What every command gets, and the one shape commands have. */
+import type { Activity } from "../activity.js";
 import type { CommonOptions } from "../args.js";
 import type { CallOptions, CliClient } from "../client.js";
 import type { ExitCode } from "../exit-codes.js";
@@ -10,6 +11,8 @@ export interface CommandContext {
   io: CliIo;
   options: CommonOptions;
   interactions: Interactions;
+  /** Where the progress of a call and the server's log messages are shown. */
+  activity: Activity;
   /** Options of list and read requests: `--timeout` or 60 s, and Ctrl-C. */
   requestOptions: CallOptions;
   /** Options of `tools/call`: `--timeout` or no limit (a tool may be waiting for the user), and Ctrl-C. */

@@ -11,4 +11,4 @@ export {
 export { DEFAULT_MAX_LINE_BYTES } from "./line-reader.js";
 export { StdioServerTransport, type StdioServerTransportOptions } from "./server.js";
 export { type CloseOnSignalsOptions, closeOnSignals } from "./signals.js";
-export { type StdioStreamOptions, StdioStreamTransport } from "./stream.js";
+export { InvalidLineError, type StdioStreamOptions, StdioStreamTransport } from "./stream.js";

@@ -36,10 +36,31 @@ export interface StdioStreamOptions {
   endGraceMs?: number;
 }
 
+/** Characters of an unreadable line kept in {@link InvalidLineError.text}. */
+const KEPT_CHARS = 200;
+
+/**
+ * A line of the peer's output that is not a JSON-RPC message (bad JSON, bad shape, too long, bad
+ * UTF-8), as `onerror` gets it: the ProtocolError of the frame, with where it was and how it began.
+ */
+export class InvalidLineError extends ProtocolError {
+  constructor(
+    code: number,
+    message: string,
+    /** 1 for the first line read from the stream; blank lines are not counted. */
+    readonly lineNumber: number,
+    /** The line's first 200 characters as received (control characters included); "" when it was not kept. */
+    readonly text: string,
+  ) {
+    super(code, message);
+  }
+}
+
 /**
  * A {@link Transport} over a readable and a writable byte stream. EOF or an error on either
  * stream closes it. Frames that cannot be read are reported through `onerror` as a
- * `ProtocolError` carrying the JSON-RPC code, and the stream keeps being served.
+ * `ProtocolError` carrying the JSON-RPC code (an {@link InvalidLineError}), and the stream keeps
+ * being served.
  */
 export class StdioStreamTransport implements Transport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
@@ -65,6 +86,8 @@ export class StdioStreamTransport implements Transport {
   /** Pending while the writable is over its high-water mark. */
   #drain: Promise<void> | undefined;
   #releaseDrain: (() => void) | undefined;
+  /** Lines read so far, blank ones aside. */
+  #lines = 0;
 
   constructor(readable: Readable, writable: Writable, options: StdioStreamOptions = {}) {
     this.#readable = readable;
@@ -76,13 +99,16 @@ export class StdioStreamTransport implements Transport {
     this.#owed = this.#endGraceMs > 0 ? new Set() : undefined;
     this.#reader = new LineReader(
       {
-        line: (text) => this.#onLine(text),
+        line: (text) => {
+          this.#lines++;
+          this.#onLine(text);
+        },
         oversized: (bytes, max) =>
-          this.#rejectFrame(
+          this.#rejectLine(
             ErrorCode.InvalidRequest,
             `Invalid Request: a line of ${bytes} bytes exceeds the limit of ${max} bytes and was dropped`,
           ),
-        invalidUtf8: () => this.#rejectFrame(ErrorCode.ParseError, "Parse error: the line is not valid UTF-8"),
+        invalidUtf8: () => this.#rejectLine(ErrorCode.ParseError, "Parse error: the line is not valid UTF-8"),
       },
       options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes },
     );
@@ -241,7 +267,7 @@ export class StdioStreamTransport implements Transport {
     if (this.#closed) return;
     const message = readFrame(text);
     if (message instanceof InvalidFrame) {
-      this.#rejectFrame(message.error.error.code, message.error.error.message, message.error.id);
+      this.#rejectFrame(message.error.error.code, message.error.error.message, text, message.error.id);
       return;
     }
     if (this.#owed !== undefined) this.#track(message);
@@ -252,9 +278,15 @@ export class StdioStreamTransport implements Transport {
     }
   }
 
-  #rejectFrame(code: number, message: string, id: string | number | null = null): void {
+  /** A line that was dropped unread (too long, bad UTF-8). */
+  #rejectLine(code: number, message: string): void {
+    this.#lines++;
+    this.#rejectFrame(code, message, "");
+  }
+
+  #rejectFrame(code: number, message: string, text: string, id: string | number | null = null): void {
     if (this.#closed) return;
-    this.onerror?.(new ProtocolError(code, message));
+    this.onerror?.(new InvalidLineError(code, message, this.#lines, text.slice(0, KEPT_CHARS)));
     if (this.#answerInvalidFrames) {
       this.#write(`${encodeFrame(errorResponse(id, code, message))}\n`).catch(ignore);
     }
