@@ -63,6 +63,8 @@ interface Answer {
   status: number;
   text: string;
   location: string | null;
+  /** Where the answer came from: the path of the last request (after redirects). */
+  path: string;
 }
 
 /** A browser of its own: it keeps its cookies (by path) and sends what a browser sends. */
@@ -86,7 +88,8 @@ function browser(host = `127.0.0.1:${PORT}`) {
       const path = attributes.find((a) => a.startsWith("Path="))?.slice(5) ?? "/";
       jar.set(pair.slice(0, eq), { value: pair.slice(eq + 1), path });
     }
-    return { status: response.status, text: await response.text(), location: response.headers.get("location") };
+    const location = response.headers.get("location");
+    return { status: response.status, text: await response.text(), location, path: target.pathname };
   }
   return {
     /** Opens `url`, following the page's own redirects as a browser does. */
@@ -125,7 +128,8 @@ describe("local connect pages", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('type="password"');
     expect(page.text).toContain("Weather API key");
-    const saved = await alice.post(`/connect/${id}`, { csrf: csrfOf(page.text), secret: "wk-123456789" });
+    expect(page.path).toMatch(new RegExp(`^/connect/${id}/[A-Za-z0-9_-]{22}$`));
+    const saved = await alice.post(page.path, { csrf: csrfOf(page.text), secret: "wk-123456789" });
     expect(saved.status).toBe(200);
     expect(saved.text).toContain("Return to your app");
     expect(await storedKey()).toBe("wk-123456789");
@@ -142,13 +146,29 @@ describe("local connect pages", () => {
     expect(refused.status).toBe(403);
     expect(refused.text).toContain("already opened in another browser");
     expect((await second.open(`/connect/${id}`)).status).toBe(403);
-    const stolen = await second.post(`/connect/${id}`, { csrf: csrfOf(page.text), secret: "attacker-key-1" });
+    expect((await second.open(page.path)).status).toBe(403);
+    const stolen = await second.post(page.path, { csrf: csrfOf(page.text), secret: "attacker-key-1" });
     expect(stolen.status).toBe(403);
     expect(await storedKey()).toBeUndefined();
-    // The first browser opening its link again is let through to its page.
-    expect((await first.open(url)).status).toBe(200);
-    expect((await first.post(`/connect/${id}`, { csrf: csrfOf(page.text), secret: "wk-123456789" })).status).toBe(200);
+    // The token is spent even for the first browser; the page it opened still works.
+    expect((await first.open(url)).status).toBe(403);
+    expect((await first.post(page.path, { csrf: csrfOf(page.text), secret: "wk-123456789" })).status).toBe(200);
     expect(await storedKey()).toBe("wk-123456789");
+  });
+
+  it("the claim cookie is sent only to the claimed page's own random path, so another port of 127.0.0.1 that knows the id gets none; a forged page path is refused", async () => {
+    const { id, url } = await newLink();
+    const claimed = await handle(new Request(url, { headers: { host: `127.0.0.1:${PORT}` } }));
+    expect(claimed.status).toBe(303);
+    const page = claimed.headers.get("location") ?? "";
+    expect(page).toMatch(new RegExp(`^/connect/${id}/[A-Za-z0-9_-]{22}$`));
+    const [cookie = "", ...attributes] = (claimed.headers.getSetCookie()[0] ?? "").split("; ");
+    expect(attributes).toEqual(expect.arrayContaining([`Path=${page}`, "HttpOnly", "SameSite=Lax"]));
+    const at = (path: string) =>
+      handle(new Request(new URL(path, ORIGIN), { headers: { host: `127.0.0.1:${PORT}`, cookie } }));
+    expect((await at(`/connect/${id}/${"A".repeat(22)}`)).status).toBe(403);
+    expect((await at(`/connect/${id}`)).status).toBe(403);
+    expect((await at(page)).status).toBe(200);
   });
 
   it("a second browser that comes first is the one served: the claim goes to whoever opens the link first", async () => {
@@ -158,17 +178,17 @@ describe("local connect pages", () => {
   });
 
   it("a used token opens nothing: after the key was saved the link answers 'already used', and a second post stores nothing", async () => {
-    const { id, url } = await newLink();
+    const { url } = await newLink();
     const alice = browser();
     const page = await alice.open(url);
     const csrf = csrfOf(page.text);
-    expect((await alice.post(`/connect/${id}`, { csrf, secret: "wk-123456789" })).status).toBe(200);
+    expect((await alice.post(page.path, { csrf, secret: "wk-123456789" })).status).toBe(200);
     for (const who of [alice, browser()]) {
       const again = await who.open(url);
       expect(again.status).toBe(409);
       expect(again.text).toContain("already been used");
     }
-    expect((await alice.post(`/connect/${id}`, { csrf, secret: "replayed-key-1" })).status).toBe(409);
+    expect((await alice.post(page.path, { csrf, secret: "replayed-key-1" })).status).toBe(409);
     expect(await storedKey()).toBe("wk-123456789");
   });
 
@@ -205,15 +225,13 @@ describe("local connect pages", () => {
     const expired = await browser().open(late.url);
     expect(expired.status).toBe(410);
     expect(expired.text).toContain("expired");
-    const posted = await alice.post(`/connect/${opened.id}`, { csrf: csrfOf(page.text), secret: "wk-123456789" });
+    const posted = await alice.post(page.path, { csrf: csrfOf(page.text), secret: "wk-123456789" });
     expect(posted.status).toBe(410);
     expect(await storedKey()).toBeUndefined();
     const bob = browser();
     const live = await bob.open(fresh.url);
     expect(live.status).toBe(200);
-    expect((await bob.post(`/connect/${fresh.id}`, { csrf: csrfOf(live.text), secret: "wk-123456789" })).status).toBe(
-      200,
-    );
+    expect((await bob.post(live.path, { csrf: csrfOf(live.text), secret: "wk-123456789" })).status).toBe(200);
   });
 
   it.each([
@@ -236,45 +254,45 @@ describe("local connect pages", () => {
   it.each([`127.0.0.1:${PORT}`, `localhost:${PORT}`, `LOCALHOST:${PORT}`, `[::1]:${PORT}`])(
     "positive control: a Host of %s is served",
     async (host) => {
-      const { id, url } = await newLink();
+      const { url } = await newLink();
       const user = browser(host);
       const page = await user.open(url);
       expect(page.status).toBe(200);
-      expect((await user.post(`/connect/${id}`, { csrf: csrfOf(page.text), secret: "wk-123456789" })).status).toBe(200);
+      expect((await user.post(page.path, { csrf: csrfOf(page.text), secret: "wk-123456789" })).status).toBe(200);
     },
   );
 
   it("a rebound page's post to itself (same-origin by its own lights, Host not loopback) is refused; the page's own post saves", async () => {
-    const { id, url } = await newLink();
+    const { url } = await newLink();
     const alice = browser();
     const page = await alice.open(url);
     const fields = { csrf: csrfOf(page.text), secret: "attacker-key-1" };
-    const rebound = await alice.post(`/connect/${id}`, fields, `http://evil.example:${PORT}`, `evil.example:${PORT}`);
+    const rebound = await alice.post(page.path, fields, `http://evil.example:${PORT}`, `evil.example:${PORT}`);
     expect(rebound.status).toBe(421);
     expect(await storedKey()).toBeUndefined();
-    expect((await alice.post(`/connect/${id}`, { ...fields, secret: "wk-123456789" })).status).toBe(200);
+    expect((await alice.post(page.path, { ...fields, secret: "wk-123456789" })).status).toBe(200);
   });
 
   it("a post from another origin, with the browser's cookie and a valid form token, is refused; from the page itself it saves", async () => {
-    const { id, url } = await newLink();
+    const { url } = await newLink();
     const alice = browser();
     const page = await alice.open(url);
     const fields = { csrf: csrfOf(page.text), secret: "attacker-key-1" };
-    const forged = await alice.post(`/connect/${id}`, fields, "http://evil.example");
+    const forged = await alice.post(page.path, fields, "http://evil.example");
     expect(forged.status).toBe(403);
     expect(forged.text).toContain("another site");
     expect(await storedKey()).toBeUndefined();
-    expect((await alice.post(`/connect/${id}`, { ...fields, secret: "wk-123456789" })).status).toBe(200);
+    expect((await alice.post(page.path, { ...fields, secret: "wk-123456789" })).status).toBe(200);
     expect(await storedKey()).toBe("wk-123456789");
   });
 
   it("a post without the page's form token stores nothing; with it, the key is saved", async () => {
-    const { id, url } = await newLink();
+    const { url } = await newLink();
     const alice = browser();
     const page = await alice.open(url);
-    expect((await alice.post(`/connect/${id}`, { secret: "wk-123456789" })).status).toBe(403);
-    expect((await alice.post(`/connect/${id}`, { csrf: "forged", secret: "wk-123456789" })).status).toBe(403);
+    expect((await alice.post(page.path, { secret: "wk-123456789" })).status).toBe(403);
+    expect((await alice.post(page.path, { csrf: "forged", secret: "wk-123456789" })).status).toBe(403);
     expect(await storedKey()).toBeUndefined();
-    expect((await alice.post(`/connect/${id}`, { csrf: csrfOf(page.text), secret: "wk-123456789" })).status).toBe(200);
+    expect((await alice.post(page.path, { csrf: csrfOf(page.text), secret: "wk-123456789" })).status).toBe(200);
   });
 });

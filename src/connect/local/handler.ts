@@ -3,9 +3,11 @@
  * is. A hand-off link `http://127.0.0.1:<port>/connect/<id>?token=<token>` is bound to one
  * interaction, and so to its MCP session, by the token in that interaction's `url`. The first
  * browser that opens it claims it: it gets a cookie (random, kept here only as a digest) and is sent
- * on to `/connect/<id>`, without the token; every later request must carry that cookie, so the
- * token opens the page once, and a second browser, or another process that learnt the link, is
- * refused. The claim ends with the interaction (completed, expired). Only loopback `Host` names
+ * on to `/connect/<id>/<page>`, without the token, where `<page>` is random too and the cookie's
+ * path: browsers do not keep cookies apart by port, so another server on 127.0.0.1 that knows the
+ * interaction id still never receives the cookie. Every later request must carry that cookie at
+ * that path, so the token opens the page once, and a second browser, or another process that
+ * learnt the link, is refused. The claim ends with the interaction (completed, expired). Only loopback `Host` names
  * with the pages' port are answered (DNS rebinding), and a POST must come from the page's own
  * origin and carry its CSRF token.
  */
@@ -44,8 +46,12 @@ export interface LocalConnectHandlerOptions {
 }
 
 const CLAIM_COOKIE = "handoff-claim";
+/** The random last segment of a claimed page's path (128 bits, base64url). */
+const PAGE = /^[A-Za-z0-9_-]{22}$/;
 
 interface Claim {
+  /** `/connect/<id>/<page>`, where the claimed page lives and the cookie's path. */
+  path: string;
   /** SHA-256 of the cookie value. */
   digest: Buffer;
   /** The cookie value, to bind the form's CSRF token; never written anywhere but that cookie. */
@@ -74,8 +80,8 @@ function plain(error: unknown): string {
 
 /**
  * A web-standard handler for `GET /connect/<id>?token=...` (claims the link and redirects),
- * `GET /connect/<id>` (the secret form, to the browser that claimed it) and `POST /connect/<id>`
- * (stores the secret and completes the interaction). Anything else is 404; a `Host` other than
+ * `GET /connect/<id>/<page>` (the secret form, to the browser that claimed it) and `POST
+ * /connect/<id>/<page>` (stores the secret and completes the interaction). Anything else is 404; a `Host` other than
  * `127.0.0.1`, `[::1]` or `localhost` at `port` is 421. Every response has `Cache-Control:
  * no-store`, a strict CSP and `X-Frame-Options: DENY`.
  */
@@ -92,18 +98,18 @@ export function createLocalConnectHandler(
     for (const [id, claim] of claims) if (claim.expiresAt <= at) claims.delete(id);
   }
 
-  /** The claim this request's browser holds on `id`, if it holds it. */
-  function heldBy(request: Request, id: string): Claim | undefined {
+  /** The claim on `id` when this request, at `path`, is its page with its cookie. */
+  function heldBy(request: Request, id: string, path: string): Claim | undefined {
     const claim = claims.get(id);
     const cookie = readCookie(request, CLAIM_COOKIE);
-    if (claim === undefined || cookie === undefined) return undefined;
+    if (claim === undefined || cookie === undefined || !sameText(path, claim.path)) return undefined;
     return timingSafeEqual(claim.digest, digestOf(cookie)) ? claim : undefined;
   }
 
   function claim(interaction: UserInteraction): Response {
     const value = randomBytes(32).toString("base64url");
-    claims.set(interaction.id, { digest: digestOf(value), value, expiresAt: interaction.expiresAt });
-    const path = `/connect/${interaction.id}`;
+    const path = `/connect/${interaction.id}/${randomBytes(16).toString("base64url")}`;
+    claims.set(interaction.id, { path, digest: digestOf(value), value, expiresAt: interaction.expiresAt });
     const maxAgeS = Math.max(1, Math.ceil((interaction.expiresAt - now()) / 1000));
     return redirect(path, [cookieHeader(CLAIM_COOKIE, value, { secure: false, maxAgeS, path })]);
   }
@@ -151,8 +157,11 @@ export function createLocalConnectHandler(
     const host = requestHost(request);
     if (!isLoopbackHost(host, options.port)) return wrongHost();
     const url = new URL(request.url);
-    const id = url.pathname.startsWith("/connect/") ? url.pathname.slice("/connect/".length) : "";
-    if (!ID.test(id) || (request.method !== "GET" && request.method !== "POST")) {
+    const [id = "", page, ...rest] = url.pathname.startsWith("/connect/")
+      ? url.pathname.slice("/connect/".length).split("/")
+      : [];
+    const shaped = ID.test(id) && rest.length === 0 && (page === undefined || PAGE.test(page));
+    if (!shaped || (request.method !== "GET" && request.method !== "POST")) {
       return notice(404, "Not found", "There is nothing here.");
     }
     if (request.method === "POST" && !isSameOriginPost(request, `http://${host}`)) return crossSite();
@@ -160,18 +169,14 @@ export function createLocalConnectHandler(
     const interaction = await options.manager.get(id);
     const expected = interaction === undefined ? undefined : tokenOf(interaction);
     if (interaction === undefined || expected === undefined) return linkNotFound();
-    const token = request.method === "GET" ? url.searchParams.get(TOKEN_PARAM) : null;
+    const token = request.method === "GET" && page === undefined ? url.searchParams.get(TOKEN_PARAM) : null;
     if (token !== null && !sameText(token, expected)) return linkNotFound();
     if (interaction.status === "expired" || (interaction.status !== "pending" && interaction.status !== "accepted")) {
       claims.delete(id);
       return interaction.status === "expired" ? linkExpired() : alreadyUsed();
     }
-    const held = heldBy(request, id);
-    if (token !== null) {
-      if (!claims.has(id)) return claim(interaction);
-      // The same browser opening its link again goes on to its page; any other is refused.
-      return held === undefined ? otherBrowser() : redirect(`/connect/${id}`);
-    }
+    if (token !== null) return claims.has(id) ? otherBrowser() : claim(interaction);
+    const held = page === undefined ? undefined : heldBy(request, id, url.pathname);
     if (held === undefined) return claims.has(id) ? otherBrowser() : linkNotFound();
     return save(request, interaction, held);
   }

@@ -17,12 +17,12 @@ export function localSecretForm(label: string, message: string, save: FormSpec):
 export const wrongHost = () =>
   notice(421, "Wrong address", "This page is served only on this computer, at the address your app opened.");
 
-/** The link is real, but another browser opened it first. */
+/** The link is real, but it was opened before: only the tab it was first opened in can use it. */
 export const otherBrowser = () =>
   notice(
     403,
     "Opened in another browser",
-    "This link was already opened in another browser, and only that browser can use it. Nothing was changed. If that was not you, do not continue there: ask your app again for a new link.",
+    "This link was already opened in another browser or tab, and only the page it opened there can be used. Nothing was changed. Go back to that page; if you did not open it, do not continue there: ask your app again for a new link.",
   );
 
 export const linkExpired = () => notice(410, "Link expired", "This link has expired. Ask your app again.");
