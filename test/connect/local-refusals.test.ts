@@ -145,10 +145,12 @@ describe("local connect pages", () => {
     const refused = await second.open(url);
     expect(refused.status).toBe(403);
     expect(refused.text).toContain("already opened in another browser");
-    expect((await second.open(`/connect/${id}`)).status).toBe(403);
-    expect((await second.open(page.path)).status).toBe(403);
+    // Without the token or the first browser's cookie, the page is as unknown as any other.
+    const unknown = await browser().open("/connect/AAAAAAAAAAAAAAAAAAAAAA");
+    for (const path of [`/connect/${id}`, page.path])
+      expect(await second.open(path)).toMatchObject({ status: 404, text: unknown.text });
     const stolen = await second.post(page.path, { csrf: csrfOf(page.text), secret: "attacker-key-1" });
-    expect(stolen.status).toBe(403);
+    expect(stolen.status).toBe(404);
     expect(await storedKey()).toBeUndefined();
     // The token is spent even for the first browser; the page it opened still works.
     expect((await first.open(url)).status).toBe(403);
@@ -166,8 +168,8 @@ describe("local connect pages", () => {
     expect(attributes).toEqual(expect.arrayContaining([`Path=${page}`, "HttpOnly", "SameSite=Lax"]));
     const at = (path: string) =>
       handle(new Request(new URL(path, ORIGIN), { headers: { host: `127.0.0.1:${PORT}`, cookie } }));
-    expect((await at(`/connect/${id}/${"A".repeat(22)}`)).status).toBe(403);
-    expect((await at(`/connect/${id}`)).status).toBe(403);
+    expect((await at(`/connect/${id}/${"A".repeat(22)}`)).status).toBe(404);
+    expect((await at(`/connect/${id}`)).status).toBe(404);
     expect((await at(page)).status).toBe(200);
   });
 
@@ -190,6 +192,9 @@ describe("local connect pages", () => {
     }
     expect((await alice.post(page.path, { csrf, secret: "replayed-key-1" })).status).toBe(409);
     expect(await storedKey()).toBe("wk-123456789");
+    // Someone with neither the token nor the page's cookie is not even told that it was used.
+    const unknown = await browser().open("/connect/AAAAAAAAAAAAAAAAAAAAAA");
+    expect(await browser().open(page.path)).toMatchObject({ status: 404, text: unknown.text });
   });
 
   it("a token opens only its own link: one link's token on another link's path is unknown; that link's own token works", async () => {

@@ -7,7 +7,7 @@
  * path: browsers do not keep cookies apart by port, so another server on 127.0.0.1 that knows the
  * interaction id still never receives the cookie. Every later request must carry that cookie at
  * that path, so the token opens the page once, and a second browser, or another process that
- * learnt the link, is refused. The claim ends with the interaction (completed, expired). Only loopback `Host` names
+ * learnt the link, is refused. Once the interaction is completed or expired, nothing more is stored through it. Only loopback `Host` names
  * with the pages' port are answered (DNS rebinding), and a POST must come from the page's own
  * origin and carry its CSRF token.
  */
@@ -46,6 +46,8 @@ export interface LocalConnectHandlerOptions {
 }
 
 const CLAIM_COOKIE = "handoff-claim";
+/** ms a claim is kept after its interaction's deadline: 600,000 (10 minutes), as the manager keeps expired interactions. */
+const KEEP_CLAIM_MS = 600_000;
 /** The random last segment of a claimed page's path (128 bits, base64url). */
 const PAGE = /^[A-Za-z0-9_-]{22}$/;
 
@@ -93,9 +95,10 @@ export function createLocalConnectHandler(
   const sealer = new CookieSealer(randomBytes(32));
   const claims = new Map<string, Claim>();
 
+  /** Claims outlive their interaction a while, so its browser is told "expired" or "done", not "unknown". */
   function forget(): void {
     const at = now();
-    for (const [id, claim] of claims) if (claim.expiresAt <= at) claims.delete(id);
+    for (const [id, claim] of claims) if (claim.expiresAt + KEEP_CLAIM_MS <= at) claims.delete(id);
   }
 
   /** The claim on `id` when this request, at `path`, is its page with its cookie. */
@@ -148,7 +151,6 @@ export function createLocalConnectHandler(
       if (error instanceof InteractionError) return alreadyUsed();
       throw error;
     }
-    claims.delete(interaction.id);
     return done();
   }
 
@@ -171,13 +173,12 @@ export function createLocalConnectHandler(
     if (interaction === undefined || expected === undefined) return linkNotFound();
     const token = request.method === "GET" && page === undefined ? url.searchParams.get(TOKEN_PARAM) : null;
     if (token !== null && !sameText(token, expected)) return linkNotFound();
-    if (interaction.status === "expired" || (interaction.status !== "pending" && interaction.status !== "accepted")) {
-      claims.delete(id);
-      return interaction.status === "expired" ? linkExpired() : alreadyUsed();
-    }
-    if (token !== null) return claims.has(id) ? otherBrowser() : claim(interaction);
     const held = page === undefined ? undefined : heldBy(request, id, url.pathname);
-    if (held === undefined) return claims.has(id) ? otherBrowser() : linkNotFound();
+    // Without the token or the claimed page's cookie a request proves nothing, and learns nothing.
+    if (token === null && held === undefined) return linkNotFound();
+    if (interaction.status === "expired") return linkExpired();
+    if (interaction.status !== "pending" && interaction.status !== "accepted") return alreadyUsed();
+    if (held === undefined) return claims.has(id) ? otherBrowser() : claim(interaction);
     return save(request, interaction, held);
   }
 
