@@ -18,6 +18,7 @@ import { McpClient, UrlElicitationRequiredError } from "../../src/client/index.j
 import { type LocalConnect, startLocalConnect } from "../../src/connect/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
+import { recordingLogger } from "../support/recording-logger.js";
 import { requireChromium, SKIP_BROWSER } from "./support.js";
 
 const USER = { issuer: "local", subject: "ada" };
@@ -60,7 +61,7 @@ afterAll(async () => {
 
 /** The link a client gets (error -32042) from a tool that needs the key, served by a fresh `startLocalConnect`. */
 async function handedLink(): Promise<URL> {
-  local = await startLocalConnect({ user: USER, report: () => {} });
+  local = await startLocalConnect({ user: USER, logger: recordingLogger() });
   const server = new McpServer({ name: "weather", version: "1.0.0" }, { interactions: local.interactions });
   server.registerTool("forecast", { description: "Tomorrow's weather" }, async (_args, ctx) => {
     await ctx.credentials.require("weather", { kind: "secret", label: "Weather API key" });
@@ -96,7 +97,7 @@ async function visit(context: BrowserContext, url: string) {
 
 async function save(page: Awaited<ReturnType<typeof visit>>["page"], key: string) {
   await page.getByLabel("Weather API key").fill(key);
-  const [response] = await Promise.all([page.waitForNavigation(), page.locator('button[type="submit"]').click()]);
+  const [response] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save" }).click()]);
   return { status: response?.status() ?? 0, heading: await page.locator("h1").textContent() };
 }
 

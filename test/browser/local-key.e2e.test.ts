@@ -73,9 +73,9 @@ async function typeKey(url: string): Promise<Browsed> {
   });
   try {
     await page.goto(url);
-    expect(await page.locator("h1").textContent()).toBe("Enter your Weather API key");
+    expect(await page.locator("h1").textContent()).toBe("Save your Weather API key");
     await page.getByLabel("Weather API key").fill(KEY);
-    const [response] = await Promise.all([page.waitForNavigation(), page.locator('button[type="submit"]').click()]);
+    const [response] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save" }).click()]);
     return { text: (await page.locator("body").textContent()) ?? "", status: response?.status() ?? 0, urls };
   } finally {
     await window.close();
@@ -231,7 +231,7 @@ describe.skipIf(SKIP_BROWSER !== undefined)("the README's local API-key server i
       expect(link.searchParams.get("token")).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const visit = await run.visits[0];
       expect(visit?.status).toBe(200);
-      expect(visit?.text).toContain("Return to your app");
+      expect(visit?.text).toContain("return to your app");
       // The token opened the page once; the browser then went on without it.
       const [opened, landed, posted, ...more] = visit?.urls ?? [];
       expect(opened).toBe(link.href);

@@ -13,6 +13,7 @@ import { type LocalConnect, startLocalConnect } from "../../src/connect/index.js
 import { createConsentPolicy, HandoffClient } from "../../src/interaction/client/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { StreamableHttpClientTransport, StreamableHttpServer, toNodeHandler } from "../../src/transports/http/index.js";
+import { recordingLogger } from "../support/recording-logger.js";
 
 const KEY = "wk-7f3a9c2e5b";
 const closers: (() => Promise<unknown>)[] = [];
@@ -21,7 +22,7 @@ afterEach(async () => {
 });
 
 async function startServer(): Promise<{ url: URL; local: LocalConnect }> {
-  const local = await startLocalConnect({ report: () => {} });
+  const local = await startLocalConnect({ logger: recordingLogger() });
   const mcp = new McpServer({ name: "weather", version: "1.0.0" }, { interactions: local.interactions });
   mcp.registerTool("forecast", { description: "Tomorrow's weather" }, async (_args, ctx) => {
     const key = await ctx.credentials.require("weather", { kind: "secret", label: "Weather API key" });
@@ -88,6 +89,6 @@ describe.each([["2025-11-25"], ["2026-07-28"]])("local mode behind an MCP server
     expect(result.content).toEqual([{ type: "text", text: `sunny, with key of ${KEY.length} characters` }]);
     expect(links).toHaveLength(1);
     expect(new URL(links[0] ?? "").origin).toBe(local.origin);
-    expect(await pages[0]).toContain("Return to your app");
+    expect(await pages[0]).toContain("return to your app");
   });
 });

@@ -15,6 +15,7 @@ import {
   MemoryCredentialVault,
   MemoryInteractionStore,
 } from "../../src/stores/index.js";
+import { recordingLogger } from "../support/recording-logger.js";
 
 const PORT = 47_123;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -38,7 +39,7 @@ beforeEach(() => {
     sweepIntervalMs: 0,
   });
   vault = new MemoryCredentialVault({ encryption: INSECURE_PLAINTEXT_VAULT_FOR_TESTS });
-  handle = createLocalConnectHandler({ manager, vault, port: PORT, now, report: () => {} });
+  handle = createLocalConnectHandler({ manager, vault, port: PORT, now, logger: recordingLogger() });
 });
 
 /** A hand-off link as a tool's `ctx.credentials.require("weather", ...)` starts it, stored by the manager. */
@@ -131,7 +132,7 @@ describe("local connect pages", () => {
     expect(page.path).toMatch(new RegExp(`^/connect/${id}/[A-Za-z0-9_-]{22}$`));
     const saved = await alice.post(page.path, { csrf: csrfOf(page.text), secret: "wk-123456789" });
     expect(saved.status).toBe(200);
-    expect(saved.text).toContain("Return to your app");
+    expect(saved.text).toContain("return to your app");
     expect(await storedKey()).toBe("wk-123456789");
     expect((await manager.get(id))?.status).toBe("completed");
   });
@@ -252,7 +253,7 @@ describe("local connect pages", () => {
     const { url } = await newLink();
     const rebound = await browser(host).open(url);
     expect(rebound.status).toBe(421);
-    expect(rebound.text).not.toContain("password");
+    expect(rebound.text).not.toContain('type="password"');
     expect((await browser().open(url)).status).toBe(200);
   });
 

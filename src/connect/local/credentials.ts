@@ -11,6 +11,7 @@ import { INTERACTION_ID_IN_URL, InteractionRequired } from "../../interaction/se
 import { SdkError } from "../../jsonrpc/errors.js";
 import type { CredentialRequest, CredentialSource, InteractionService, RequestContext } from "../../server/index.js";
 import type { CredentialVault } from "../../stores/types.js";
+import { secretName } from "../purpose.js";
 
 /** The query parameter of a local link that holds its token. */
 export const TOKEN_PARAM = "token";
@@ -32,11 +33,13 @@ export class LocalCredentials implements CredentialSource {
 
   /**
    * The stored secret of the request's user for `provider`, else a hand-off to the local page that
-   * asks for it, labelled `request.label` (default "<provider> API key").
+   * asks for it, labelled `request.label` (default "API key", said as "<provider> API key" unless
+   * the label names the provider already).
    * @throws InteractionRequired when the user must enter it first (without `wait`); SdkError
    *   "INVALID_ARGUMENT" for `kind: "oauth"` (a local server asks for secrets only) or a request
    *   without a user; with `wait`, whatever `ctx.interact` and `ctx.waitForInteraction` throw, or
-   *   SdkError "REQUEST_CANCELLED" when the user did not open the page.
+   *   SdkError "REQUEST_CANCELLED" when the user declined, on the page or in the client, or did
+   *   not open the page.
    */
   async require(provider: string, request: CredentialRequest, ctx: RequestContext): Promise<StoredCredential> {
     if (request.kind === "oauth") {
@@ -46,15 +49,18 @@ export class LocalCredentials implements CredentialSource {
     if (user === undefined) throw new SdkError("INVALID_ARGUMENT", "This request has no local user");
     const stored = await this.#options.vault.get(user, provider);
     if (stored !== undefined) return stored;
-    const label = request.label ?? `${provider} API key`;
+    const label = request.label ?? "API key";
     const token = randomBytes(32).toString("base64url");
     const params = {
       url: `${this.#options.origin}/connect/${INTERACTION_ID_IN_URL}?${TOKEN_PARAM}=${token}`,
-      message: `Enter your ${label} to continue. It stays on this computer and is never shown to your app.`,
+      message: `Enter your ${secretName(provider, label)} to continue. It stays on this computer and is never shown to your app.`,
       purpose: { kind: "secret", provider, label },
     };
     if (!request.wait) throw new InteractionRequired(params);
     const outcome = await ctx.interact(params);
+    if (outcome.action === "decline") {
+      throw new SdkError("REQUEST_CANCELLED", `The user declined to give the ${secretName(provider, label)}`);
+    }
     if (outcome.action !== "accept") throw new SdkError("REQUEST_CANCELLED", "The user did not open the page");
     await ctx.waitForInteraction(outcome.interaction.id);
     const obtained = await this.#options.vault.get(user, provider);

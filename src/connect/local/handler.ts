@@ -7,42 +7,52 @@
  * path: browsers do not keep cookies apart by port, so another server on 127.0.0.1 that knows the
  * interaction id still never receives the cookie. Every later request must carry that cookie at
  * that path, so the token opens the page once, and a second browser, or another process that
- * learnt the link, is refused. Once the interaction is completed or expired, nothing more is stored through it. Only loopback `Host` names
- * with the pages' port are answered (DNS rebinding), and a POST must come from the page's own
- * origin and carry its CSRF token.
+ * learnt the link, is refused. Once the interaction is completed, declined or expired, nothing
+ * more is stored through it. Only loopback `Host` names with the pages' port are answered (DNS
+ * rebinding), and a POST (Save, or Decline) must come from the page's own origin and carry its own
+ * CSRF token. Every page renders through the connect pages' templates.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { UserInteraction } from "../../interaction/model.js";
 import { InteractionError, type InteractionManager } from "../../interaction/server/index.js";
+import { type Logger, stderrLogger } from "../../jsonrpc/logger.js";
 import type { CredentialVault } from "../../stores/types.js";
 import { ID } from "../connect-page.js";
-import { linkNotFound, notice, redirect } from "../pages.js";
+import { redirect } from "../pages.js";
 import { readPurpose } from "../purpose.js";
 import { isSameOriginPost } from "../same-origin.js";
 import { CookieSealer, cookieHeader, readCookie } from "../sealed-cookie.js";
+import { createPageTheme, type PageBranding, type PageServerInfo } from "../templates/index.js";
 import { TOKEN_PARAM } from "./credentials.js";
+import { declaresTooLarge, readLocalForm } from "./form.js";
 import { isLoopbackHost, requestHost } from "./host.js";
-import {
-  alreadyUsed,
-  crossSite,
-  done,
-  formExpired,
-  linkExpired,
-  localSecretForm,
-  otherBrowser,
-  wrongHost,
-} from "./pages.js";
+import { localFrame, localNotice, localSecretForm } from "./pages.js";
 
 export interface LocalConnectHandlerOptions {
-  /** Reads the interactions and completes them (the vault write runs inside the claim). */
-  manager: Pick<InteractionManager, "get" | "complete">;
+  /**
+   * Reads the interactions, completes them (the vault write runs inside the claim) and declines
+   * them when the user presses Decline.
+   */
+  manager: Pick<InteractionManager, "get" | "complete" | "decline">;
   vault: CredentialVault;
   /** The port the pages are served at: a `Host` must name it. */
   port: number;
   /** ms since the epoch; default `Date.now`. Give the manager the same clock. */
   now?: () => number;
-  /** Told why a step failed (the store or the vault); the page says nothing specific. Default `console.error` (stderr). */
-  report?: (message: string, error: unknown) => void;
+  /**
+   * The MCP server the pages speak for, as its `serverInfo` names it (the object given to
+   * `McpServer`): its `title` or `name` is on every page. Default "This server".
+   */
+  serverInfo?: PageServerInfo;
+  /** The operator's branding (name, `data:` logo, accent colour): see `createPageTheme`. */
+  branding?: PageBranding;
+  /**
+   * Told why a step failed (the store or the vault, a page that threw), as
+   * `logger.error({ err }, message)`; the page itself says nothing specific, and no secret is
+   * logged. A pino logger can be passed as it is. Default `stderrLogger()`: a local server is
+   * usually a stdio one, whose stdout carries JSON-RPC.
+   */
+  logger?: Logger;
 }
 
 const CLAIM_COOKIE = "handoff-claim";
@@ -76,22 +86,41 @@ function tokenOf(interaction: UserInteraction): string | undefined {
   return url.searchParams.get(TOKEN_PARAM) ?? undefined;
 }
 
-function plain(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : "a value that is not an Error was thrown";
+/** The error's name, message and stack only (no `cause` or attached fields, which may quote a value). */
+function plain(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error("A value that is not an Error was thrown");
+  const bare = new Error(error.message);
+  bare.name = error.name;
+  if (error.stack !== undefined) bare.stack = error.stack;
+  return bare;
 }
 
 /**
  * A web-standard handler for `GET /connect/<id>?token=...` (claims the link and redirects),
  * `GET /connect/<id>/<page>` (the secret form, to the browser that claimed it) and `POST
- * /connect/<id>/<page>` (stores the secret and completes the interaction). Anything else is 404; a `Host` other than
- * `127.0.0.1`, `[::1]` or `localhost` at `port` is 421. Every response has `Cache-Control:
- * no-store`, a strict CSP and `X-Frame-Options: DENY`.
+ * /connect/<id>/<page>` (stores the secret and completes the interaction, or with
+ * `action=decline` ends it as declined). Anything else is 404; a `Host` other than `127.0.0.1`,
+ * `[::1]` or `localhost` at `port` is 421; a post over 65,536 bytes is 413. Every response has
+ * `Cache-Control: no-store`, a strict CSP and `X-Frame-Options: DENY`.
+ * @throws RangeError when `branding` is invalid (see `createPageTheme`).
  */
 export function createLocalConnectHandler(
   options: LocalConnectHandlerOptions,
 ): (request: Request) => Promise<Response> {
   const now = options.now ?? Date.now;
-  const report = options.report ?? ((message, error) => console.error(`${message}: ${plain(error)}`));
+  const logger = options.logger ?? stderrLogger();
+  const report = (message: string, error: unknown) => {
+    try {
+      logger.error({ err: plain(error) }, message);
+    } catch {
+      // A logger that throws must not turn the page's answer into a second failure.
+    }
+  };
+  const theme = createPageTheme({
+    ...(options.serverInfo === undefined ? {} : { server: options.serverInfo }),
+    ...(options.branding === undefined ? {} : { branding: options.branding }),
+  });
+  const refusal = (kind: Parameters<typeof localNotice>[0]) => localNotice(kind, theme);
   const sealer = new CookieSealer(randomBytes(32));
   const claims = new Map<string, Claim>();
 
@@ -117,18 +146,26 @@ export function createLocalConnectHandler(
     return redirect(path, [cookieHeader(CLAIM_COOKIE, value, { secure: false, maxAgeS, path })]);
   }
 
-  async function save(request: Request, interaction: UserInteraction, held: Claim): Promise<Response> {
+  /** The claimed page: its form (GET), the secret saved (POST), or Decline (POST `action=decline`). */
+  async function answer(request: Request, interaction: UserInteraction, held: Claim): Promise<Response> {
+    const frame = localFrame(theme, interaction);
     const purpose = readPurpose(interaction.purpose);
-    if (purpose?.kind !== "secret") return notice(400, "Nothing to do", "This link does not ask for anything here.");
-    const csrfText = `local-secret\n${interaction.id}\n${held.value}`;
+    if (purpose?.kind !== "secret") return localNotice("nothing-to-do", frame);
+    const saveText = `local-secret\n${interaction.id}\n${held.value}`;
+    const declineText = `local-decline\n${interaction.id}\n${held.value}`;
     if (request.method === "GET") {
-      return localSecretForm(purpose.label, interaction.message, { csrf: sealer.tag(csrfText) });
+      const forms = { save: { csrf: sealer.tag(saveText) }, decline: { csrf: sealer.tag(declineText) } };
+      return localSecretForm(frame, { provider: purpose.provider, label: purpose.label }, forms);
     }
-    const form = await request.formData().catch(() => undefined);
-    const csrf = form?.get("csrf");
-    if (typeof csrf !== "string" || !sealer.verify(csrfText, csrf)) return formExpired();
-    const secret = form?.get("secret");
-    if (typeof secret !== "string" || secret === "") return notice(400, "Nothing entered", "Enter a value.");
+    const form = await readLocalForm(request);
+    if (form === "too-large") return localNotice("too-large", frame);
+    if (form.action === "decline") {
+      if (!sealer.verify(declineText, form.csrf ?? "")) return localNotice("form-expired", frame);
+      return decline(interaction, frame);
+    }
+    if (!sealer.verify(saveText, form.csrf ?? "")) return localNotice("form-expired", frame);
+    const secret = form.secret;
+    if (secret === undefined || secret === "") return localNotice("nothing-entered", frame);
     let saving: unknown;
     try {
       await options.manager.complete(interaction.id, {
@@ -145,41 +182,64 @@ export function createLocalConnectHandler(
     } catch (error) {
       if (saving !== undefined) {
         report("Could not store the credential", saving);
-        return notice(503, "Not saved", "What you gave could not be saved, and nothing was stored. Try again.");
+        return localNotice("not-saved", frame);
       }
-      if (error instanceof InteractionError && error.code === "EXPIRED") return linkExpired();
-      if (error instanceof InteractionError) return alreadyUsed();
-      throw error;
+      return ended(error, frame);
     }
-    return done();
+    return localNotice("done", frame);
+  }
+
+  /** Ends the interaction as declined; the request waiting for it (or the client's retry) hears so. */
+  async function decline(interaction: UserInteraction, frame: ReturnType<typeof localFrame>): Promise<Response> {
+    try {
+      await options.manager.decline(interaction.id, { user: interaction.user });
+    } catch (error) {
+      return ended(error, frame);
+    }
+    return localNotice("declined", frame);
+  }
+
+  /** The page for an interaction that ended before this step could: expired, or already answered. */
+  function ended(error: unknown, frame: ReturnType<typeof localFrame>): Response {
+    if (error instanceof InteractionError && error.code === "EXPIRED") return localNotice("expired", frame);
+    if (error instanceof InteractionError) return localNotice("used", frame);
+    throw error;
   }
 
   async function serve(request: Request): Promise<Response> {
     // Before anything else: a rebound name learns nothing, not even whether an id exists.
     const host = requestHost(request);
-    if (!isLoopbackHost(host, options.port)) return wrongHost();
+    if (!isLoopbackHost(host, options.port)) return refusal("wrong-host");
+    if (request.method === "POST" && declaresTooLarge(request)) {
+      // Unread: the connection closes rather than take in the rest of the body.
+      const refused = refusal("too-large");
+      refused.headers.set("Connection", "close");
+      return refused;
+    }
     const url = new URL(request.url);
     const [id = "", page, ...rest] = url.pathname.startsWith("/connect/")
       ? url.pathname.slice("/connect/".length).split("/")
       : [];
     const shaped = ID.test(id) && rest.length === 0 && (page === undefined || PAGE.test(page));
     if (!shaped || (request.method !== "GET" && request.method !== "POST")) {
-      return notice(404, "Not found", "There is nothing here.");
+      return refusal("nothing-here");
     }
-    if (request.method === "POST" && !isSameOriginPost(request, `http://${host}`)) return crossSite();
+    if (request.method === "POST" && !isSameOriginPost(request, `http://${host}`)) return refusal("cross-site");
     forget();
     const interaction = await options.manager.get(id);
     const expected = interaction === undefined ? undefined : tokenOf(interaction);
-    if (interaction === undefined || expected === undefined) return linkNotFound();
+    if (interaction === undefined || expected === undefined) return refusal("not-found");
     const token = request.method === "GET" && page === undefined ? url.searchParams.get(TOKEN_PARAM) : null;
-    if (token !== null && !sameText(token, expected)) return linkNotFound();
+    if (token !== null && !sameText(token, expected)) return refusal("not-found");
     const held = page === undefined ? undefined : heldBy(request, id, url.pathname);
     // Without the token or the claimed page's cookie a request proves nothing, and learns nothing.
-    if (token === null && held === undefined) return linkNotFound();
-    if (interaction.status === "expired") return linkExpired();
-    if (interaction.status !== "pending" && interaction.status !== "accepted") return alreadyUsed();
-    if (held === undefined) return claims.has(id) ? otherBrowser() : claim(interaction);
-    return save(request, interaction, held);
+    if (token === null && held === undefined) return refusal("not-found");
+    const frame = localFrame(theme, interaction);
+    if (interaction.status === "expired") return localNotice("expired", frame);
+    if (interaction.status === "declined") return localNotice("declined", frame);
+    if (interaction.status !== "pending" && interaction.status !== "accepted") return localNotice("used", frame);
+    if (held === undefined) return claims.has(id) ? refusal("other-browser") : claim(interaction);
+    return answer(request, interaction, held);
   }
 
   return async (request) => {
@@ -187,7 +247,7 @@ export function createLocalConnectHandler(
       return await serve(request);
     } catch (error) {
       report("A local connect page failed", error);
-      return notice(500, "Something went wrong", "The server could not complete this step.");
+      return refusal("error");
     }
   };
 }

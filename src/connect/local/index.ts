@@ -8,12 +8,14 @@ import { randomBytes } from "node:crypto";
 import { userInfo } from "node:os";
 import type { UserRef } from "../../interaction/model.js";
 import { InteractionManager } from "../../interaction/server/index.js";
+import { type Logger, stderrLogger } from "../../jsonrpc/logger.js";
 import type { InteractionService } from "../../server/index.js";
 import { InProcessMessageBus } from "../../stores/in-process-message-bus.js";
 import { MemoryCredentialVault } from "../../stores/memory-credential-vault.js";
 import { MemoryInteractionStore } from "../../stores/memory-interaction-store.js";
 import type { CredentialVault } from "../../stores/types.js";
 import { withCredentials } from "../broker.js";
+import type { PageBranding, PageServerInfo } from "../templates/index.js";
 import { LocalCredentials } from "./credentials.js";
 import { createLocalConnectHandler } from "./handler.js";
 import { listenLocal } from "./listen.js";
@@ -43,8 +45,19 @@ export interface LocalConnectOptions {
   ttlMs?: number;
   /** ms since the epoch; default `Date.now`. */
   now?: () => number;
-  /** Told why a page failed (the store or the vault). Default: one line on stderr. */
-  report?: (message: string, error: unknown) => void;
+  /**
+   * The MCP server the pages speak for, as its `serverInfo` names it (pass the object given to
+   * `McpServer`): its `title` or `name` is on every page. Default "This server".
+   */
+  serverInfo?: PageServerInfo;
+  /** The operator's branding of the pages (name, `data:` logo, accent colour): see `createPageTheme`. */
+  branding?: PageBranding;
+  /**
+   * Told why a page failed (the store or the vault, a page that threw), as
+   * `logger.error({ err }, message)`; a pino logger can be passed as it is. Default
+   * `stderrLogger()`, never stdout: a local server is usually a stdio one.
+   */
+  logger?: Logger;
 }
 
 export interface LocalConnect {
@@ -69,7 +82,8 @@ function osUser(): string {
 /**
  * Starts the local connect pages and returns the `interactions` for `McpServer`. Nothing keeps
  * the process alive: a stdio server still exits when its client closes stdin.
- * @throws RangeError when `host` is not a loopback address; Error when it cannot listen there.
+ * @throws RangeError when `host` is not a loopback address or `branding` is invalid (see
+ *   `createPageTheme`); Error when it cannot listen there.
  */
 export async function startLocalConnect(options: LocalConnectOptions = {}): Promise<LocalConnect> {
   const host = options.host ?? "127.0.0.1";
@@ -87,6 +101,7 @@ export async function startLocalConnect(options: LocalConnectOptions = {}): Prom
     });
   const vault =
     options.vault ?? new MemoryCredentialVault({ encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" } });
+  const logger = options.logger ?? stderrLogger();
   const listener = await listenLocal(
     (port) =>
       createLocalConnectHandler({
@@ -94,9 +109,11 @@ export async function startLocalConnect(options: LocalConnectOptions = {}): Prom
         vault,
         port,
         now,
-        ...(options.report === undefined ? {} : { report: options.report }),
+        logger,
+        ...(options.serverInfo === undefined ? {} : { serverInfo: options.serverInfo }),
+        ...(options.branding === undefined ? {} : { branding: options.branding }),
       }),
-    { host, ...(options.port === undefined ? {} : { port: options.port }) },
+    { host, logger, ...(options.port === undefined ? {} : { port: options.port }) },
   );
   const credentials = new LocalCredentials({ service: manager, vault, origin: listener.origin });
   return {
