@@ -75,7 +75,10 @@ async function typeKey(url: string): Promise<Browsed> {
     await page.goto(url);
     expect(await page.locator("h1").textContent()).toBe("Save your Weather API key");
     await page.getByLabel("Weather API key").fill(KEY);
-    const [response] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save" }).click()]);
+    const [response] = await Promise.all([
+      page.waitForNavigation(),
+      page.getByRole("button", { name: "Save" }).click(),
+    ]);
     return { text: (await page.locator("body").textContent()) ?? "", status: response?.status() ?? 0, urls };
   } finally {
     await window.close();
