@@ -1,5 +1,5 @@
 /**
- * The README's local API-key server (`examples/local-key/server.ts`), run as it is over stdio, with
+ * The README's local API-key server (`examples/handoff/local-api-key.ts`), run as it is over stdio, with
  * each client a user would put in front of it: ours (`McpClient` in a `HandoffClient`), the
  * official SDK v1 and SDK v2, on revision 2025-11-25 (error -32042, then
  * `notifications/elicitation/complete` and a retry) and 2026-07-28 (a URL-mode elicitation in an
@@ -26,7 +26,7 @@ import { StdioClientTransport } from "../../src/transports/stdio/index.js";
 import { requireChromium, SKIP_BROWSER } from "./support.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
-const SERVER = ["--import", "tsx", "examples/local-key/server.ts"];
+const SERVER = ["--import", "tsx", "examples/handoff/local-api-key.ts"];
 const KEY = "wk-7f3a9c2e5b";
 const CITY = "Lisbon";
 const FORECAST = `Tomorrow in ${CITY}: sunny, 21 °C`;

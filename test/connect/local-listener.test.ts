@@ -77,7 +77,7 @@ describe("the local connect listener", () => {
   });
 
   it("does not keep the README's stdio server running once its client closes stdin", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "examples/local-key/server.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "examples/handoff/local-api-key.ts"], {
       cwd: ROOT,
       stdio: ["pipe", "pipe", "inherit"],
     });

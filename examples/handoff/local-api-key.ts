@@ -3,9 +3,11 @@ import { McpServer } from "mcp-handoff/server";
 import { StdioServerTransport } from "mcp-handoff/stdio";
 import { z } from "zod";
 
-// The key page listens on 127.0.0.1; each link opens once, in the first browser that follows it.
-const local = await startLocalConnect();
-const server = new McpServer({ name: "weather", version: "1.0.0" }, { interactions: local.interactions });
+const serverInfo = { name: "weather", title: "Weather", version: "1.0.0" };
+// The key page listens on 127.0.0.1, names this server, and logs its failures to stderr (stdout
+// carries JSON-RPC). Each link opens once, in the first browser that follows it.
+const local = await startLocalConnect({ serverInfo });
+const server = new McpServer(serverInfo, { interactions: local.interactions });
 
 server.registerTool(
   "forecast",
