@@ -5,15 +5,19 @@
  * and nothing else (no tests, no sources, no stale files), that every subpath export in
  * package.json imports and carries its key symbols, that one error class is shared by all
  * subpaths, that a server and a client from the installed package can talk, and that the
- * `handoff` command runs. Dependencies come from the npm cache when they are there.
+ * `handoff` command runs. It also checks that the install is light: the app installs only the
+ * package and zod, no native module is compiled or installed (better-sqlite3 is an optional peer),
+ * the quickstart's stdio greeter runs from there, and a SQLite store says which package it needs.
+ * Dependencies come from the npm cache when they are there.
  *
  * Usage: node scripts/test-package.mjs   (KEEP_PACKAGE_TEST=1 keeps the temporary folder)
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { transformSync } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -73,12 +77,9 @@ function step(title) {
 
 const work = mkdtempSync(join(tmpdir(), "mcp-handoff-package-"));
 try {
-  step("build");
-  // A fresh build, so that files of an older layout cannot slip into the tarball.
+  step("pack (prepack builds)");
+  // No dist/ at all: `npm pack` must build it (prepack), and files of an older layout cannot slip in.
   rmSync(join(root, "dist"), { recursive: true, force: true });
-  run(npm, ["run", "build", "--silent"], root);
-
-  step("pack");
   const [packed] = JSON.parse(run(npm, ["pack", "--json", "--pack-destination", work], root));
   const files = packed.files.map((file) => file.path);
   checkContents(files);
@@ -101,13 +102,23 @@ try {
   if (copies.length !== 1)
     fail(`the install holds ${copies.length} copies of zod, not the app's one:\n${copies.join("\n")}`);
 
+  step("a light install: no native module");
+  checkNoNativeModule(join(app, "node_modules"));
+
+  step("the quickstart's stdio greeter");
+  // The README's server, as JavaScript, run by the package's own stdio client.
+  const greeter = readFileSync(join(root, "examples", "quickstart", "server.ts"), "utf8");
+  writeFileSync(join(app, "greeter.mjs"), transformSync(greeter, { loader: "ts", format: "esm" }).code);
+  writeFileSync(join(app, "greet.mjs"), greetScript());
+  process.stdout.write(run(process.execPath, ["greet.mjs"], app));
+
   step("import every subpath export");
   writeFileSync(join(app, "check.mjs"), checkScript());
   process.stdout.write(run(process.execPath, ["check.mjs"], app));
 
   step("type-check a TypeScript app");
   // Strict, and with skipLibCheck off: every declaration file of the package must resolve what
-  // it imports from the install alone (such as better-sqlite3's types for the SQLite stores).
+  // it imports from the install alone: without better-sqlite3 or its types (the stores declare what they use).
   writeFileSync(join(app, "tsconfig.json"), JSON.stringify(TSCONFIG));
   writeFileSync(join(app, "check.ts"), typedScript());
   try {
@@ -132,6 +143,45 @@ if (problems.length > 0) {
   process.exit(1);
 }
 process.stdout.write("The package installs and works.\n");
+
+/**
+ * Nothing in the install compiled or holds a native module: no better-sqlite3 (an optional peer
+ * the app did not ask for), no `.node` addon, no node-gyp `binding.gyp` or `build/config.gypi`.
+ */
+function checkNoNativeModule(modules) {
+  if (existsSync(join(modules, "better-sqlite3")))
+    fail("better-sqlite3 was installed for an app that did not ask for it");
+  const native = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.node$|^binding\.gyp$/.test(entry.name) || path.endsWith(join("build", "config.gypi")))
+        native.push(path);
+    }
+  };
+  walk(modules);
+  if (native.length > 0) fail(`the install holds native build files:\n${native.join("\n")}`);
+  const count = readdirSync(modules).filter((name) => !name.startsWith(".")).length;
+  process.stdout.write(`no native module; ${count} top-level folders in node_modules\n`);
+}
+
+/** A client from the package starts the greeter over stdio and calls its tool. */
+function greetScript() {
+  return `
+import { McpClient } from "mcp-handoff/client";
+import { StdioClientTransport } from "mcp-handoff/stdio";
+const client = new McpClient({ name: "package-test", version: "1.0.0" });
+await client.connect(new StdioClientTransport({ command: process.execPath, args: ["greeter.mjs"] }));
+const result = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
+await client.close();
+if (result.content?.[0]?.text !== "Hello, Ada!") {
+  console.error(\`the greeter answered \${JSON.stringify(result)}\`);
+  process.exit(1);
+}
+console.log("the greeter answered: Hello, Ada!");
+`;
+}
 
 /** The tarball holds package.json, docs and the build of src/, with every declared entry point. */
 function checkContents(files) {
@@ -253,6 +303,25 @@ if (problems.length === 0) {
     await server.close();
   }
   console.log("a server and a client from the package talked, in three revisions");
+}
+
+// better-sqlite3 is not installed here: a SQLite store says which package to install.
+if (modules["./stores"] !== undefined) {
+  const { SqliteInteractionStore, SqliteCredentialVault, INSECURE_PLAINTEXT_VAULT_FOR_TESTS } = modules["./stores"];
+  for (const open of [
+    () => new SqliteInteractionStore({ filename: ":memory:" }),
+    () => new SqliteCredentialVault({ filename: ":memory:", encryption: INSECURE_PLAINTEXT_VAULT_FOR_TESTS }),
+  ]) {
+    try {
+      open();
+      problems.push("a SQLite store opened without better-sqlite3 installed");
+    } catch (error) {
+      if (error?.code !== "DEPENDENCY_MISSING" || !String(error.message).includes("npm install better-sqlite3")) {
+        problems.push(\`a SQLite store without better-sqlite3 failed unclearly: \${error?.code} \${error?.message}\`);
+      }
+    }
+  }
+  console.log("the SQLite stores say: npm install better-sqlite3");
 }
 
 if (problems.length > 0) {

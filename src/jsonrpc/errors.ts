@@ -65,6 +65,8 @@ export type SdkErrorCode =
   | "INVALID_ARGUMENT"
   | "ALREADY_CONNECTED"
   | "TRANSPORT_ERROR"
+  /** An optional peer dependency that the feature needs is not installed; the message names the package. */
+  | "DEPENDENCY_MISSING"
   /** A stored credential cannot be decrypted: its key is not configured or wrong, or the row was altered or moved. */
   | "CREDENTIAL_UNREADABLE";
 

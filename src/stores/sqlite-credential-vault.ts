@@ -1,7 +1,13 @@
-import type { Statement } from "better-sqlite3";
 import type { StoredCredential, UserRef } from "../interaction/model.js";
 import { CredentialCipher, type SealedSecret, type VaultEncryption, wrongKey } from "./credential-cipher.js";
-import { assertOpen, openSqlite, type SqliteDatabase, type SqliteFileOptions } from "./sqlite.js";
+import {
+  assertOpen,
+  openSqlite,
+  prepare,
+  type SqliteDatabase,
+  type SqliteFileOptions,
+  type SqliteStatement as Statement,
+} from "./sqlite.js";
 import type { CredentialVault } from "./types.js";
 import {
   type CredentialMetadata,
@@ -85,7 +91,8 @@ export class SqliteCredentialVault implements CredentialVault {
 
   /**
    * @throws SdkError "INVALID_ARGUMENT" when a key is not 32 bytes, `currentKeyId` is not among the
-   * keys, or the file holds a newer schema.
+   * keys, or the file holds a newer schema; SdkError "DEPENDENCY_MISSING" when `filename` is given and
+   * better-sqlite3 (an optional peer dependency) is not installed.
    */
   constructor(options: SqliteCredentialVaultOptions) {
     this.#cipher = new CredentialCipher(options.encryption);
@@ -93,7 +100,8 @@ export class SqliteCredentialVault implements CredentialVault {
     this.#db = db;
     this.#ownsDb = owned;
     const where = "issuer = @issuer AND subject = @subject AND provider = @provider";
-    this.#upsert = this.#db.prepare(
+    this.#upsert = prepare(
+      this.#db,
       `INSERT INTO handoff_credentials
          (issuer, subject, provider, key_id, iv, ciphertext, tag, scopes, expires_at, updated_at)
        VALUES (@issuer, @subject, @provider, @key_id, @iv, @ciphertext, @tag, @scopes, @expires_at, @updated_at)
@@ -101,19 +109,21 @@ export class SqliteCredentialVault implements CredentialVault {
          key_id = excluded.key_id, iv = excluded.iv, ciphertext = excluded.ciphertext, tag = excluded.tag,
          scopes = excluded.scopes, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
     );
-    this.#select = this.#db.prepare(`SELECT * FROM handoff_credentials WHERE ${where}`);
-    this.#delete = this.#db.prepare(`DELETE FROM handoff_credentials WHERE ${where}`);
-    this.#stale = this.#db.prepare("SELECT * FROM handoff_credentials WHERE key_id != ?");
-    this.#reseal = this.#db.prepare(
+    this.#select = prepare(this.#db, `SELECT * FROM handoff_credentials WHERE ${where}`);
+    this.#delete = prepare(this.#db, `DELETE FROM handoff_credentials WHERE ${where}`);
+    this.#stale = prepare(this.#db, "SELECT * FROM handoff_credentials WHERE key_id != ?");
+    this.#reseal = prepare(
+      this.#db,
       `UPDATE handoff_credentials SET key_id = @key_id, iv = @iv, ciphertext = @ciphertext, tag = @tag
        WHERE ${where} AND key_id = @old_key_id`,
     );
-    this.#selectKeyCheck = this.#db.prepare("SELECT * FROM handoff_credential_key_checks WHERE key_id = ?");
-    this.#insertKeyCheck = this.#db.prepare(
+    this.#selectKeyCheck = prepare(this.#db, "SELECT * FROM handoff_credential_key_checks WHERE key_id = ?");
+    this.#insertKeyCheck = prepare(
+      this.#db,
       `INSERT INTO handoff_credential_key_checks (key_id, iv, ciphertext, tag)
        VALUES (@key_id, @iv, @ciphertext, @tag) ON CONFLICT (key_id) DO NOTHING`,
     );
-    this.#anySealedWith = this.#db.prepare("SELECT * FROM handoff_credentials WHERE key_id = ? LIMIT 1");
+    this.#anySealedWith = prepare(this.#db, "SELECT * FROM handoff_credentials WHERE key_id = ? LIMIT 1");
   }
 
   /**

@@ -1,7 +1,13 @@
-import type { Statement } from "better-sqlite3";
 import type { InteractionStatus, NewInteraction, UserInteraction } from "../interaction/model.js";
 import { checkNewInteraction, checkStatus, duplicateId, newPending, visibleStatus } from "./interaction-status.js";
-import { assertOpen, openSqlite, type SqliteDatabase, type SqliteFileOptions } from "./sqlite.js";
+import {
+  assertOpen,
+  openSqlite,
+  prepare,
+  type SqliteDatabase,
+  type SqliteFileOptions,
+  type SqliteStatement as Statement,
+} from "./sqlite.js";
 import type { InteractionStore } from "./types.js";
 
 const SCHEMA = `
@@ -58,26 +64,31 @@ export class SqliteInteractionStore implements InteractionStore {
   readonly #update: Statement<[{ to: InteractionStatus; id: string; from: string; now: number }], Row>;
   readonly #purge: Statement<[number]>;
 
-  /** @throws SdkError "INVALID_ARGUMENT" when the file holds a newer schema. */
+  /**
+   * @throws SdkError "INVALID_ARGUMENT" when the file holds a newer schema; SdkError
+   *   "DEPENDENCY_MISSING" when `filename` is given and better-sqlite3 is not installed.
+   */
   constructor(options: SqliteInteractionStoreOptions) {
     this.#now = options.now ?? Date.now;
     const { db, owned } = openSqlite(options, "interactions", 2, SCHEMA, MIGRATIONS);
     this.#db = db;
     this.#ownsDb = owned;
-    this.#insert = this.#db.prepare(
+    this.#insert = prepare(
+      this.#db,
       `INSERT INTO handoff_interactions
          (id, url, message, user_issuer, user_subject, session_id, status, created_at, expires_at, purpose, client_name)
        VALUES (@id, @url, @message, @user_issuer, @user_subject, @session_id, @status, @created_at, @expires_at, @purpose, @client_name)
        ON CONFLICT (id) DO NOTHING`,
     );
-    this.#select = this.#db.prepare("SELECT * FROM handoff_interactions WHERE id = ?");
+    this.#select = prepare(this.#db, "SELECT * FROM handoff_interactions WHERE id = ?");
     // The status list travels as one JSON array, so one prepared statement serves any `from`.
-    this.#update = this.#db.prepare(
+    this.#update = prepare(
+      this.#db,
       `UPDATE handoff_interactions SET status = @to
        WHERE id = @id AND status IN (SELECT value FROM json_each(@from)) AND (expires_at > @now OR @to = 'expired')
        RETURNING *`,
     );
-    this.#purge = this.#db.prepare("DELETE FROM handoff_interactions WHERE expires_at <= ?");
+    this.#purge = prepare(this.#db, "DELETE FROM handoff_interactions WHERE expires_at <= ?");
   }
 
   /** @throws SdkError "INVALID_ARGUMENT" when the id exists or a field has the wrong type. */

@@ -1,8 +1,8 @@
 /** Opening a SQLite database for the stores, and the version table their schemas are recorded in. */
-import Database from "better-sqlite3";
 import { SdkError } from "../jsonrpc/errors.js";
+import { openSqliteFile, type SqliteDatabase, type SqliteStatement } from "./sqlite-driver.js";
 
-export type SqliteDatabase = Database.Database;
+export type { SqliteDatabase, SqliteStatement, SqliteTransaction } from "./sqlite-driver.js";
 
 /**
  * Where a SQLite store keeps its tables: a file it opens (and closes), or a database the caller
@@ -10,7 +10,10 @@ export type SqliteDatabase = Database.Database;
  */
 export type SqliteFileOptions =
   | {
-      /** A file path, or `":memory:"` for a private in-memory database that ends with `close()`. */
+      /**
+       * A file path, or `":memory:"` for a private in-memory database that ends with `close()`.
+       * Opened with better-sqlite3, an optional peer dependency to install beside mcp-handoff.
+       */
       filename: string;
       database?: never;
     }
@@ -36,7 +39,8 @@ const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS handoff_schema_versions (
  * the version table says they exist; tables of an older version are brought up to `version` by the
  * `migrations` to each later version, in one transaction. A file the store opens itself uses WAL,
  * so readers never wait for a writer.
- * @throws SdkError "INVALID_ARGUMENT" when the database holds a newer schema version than `version`.
+ * @throws SdkError "INVALID_ARGUMENT" when the database holds a newer schema version than `version`;
+ *   SdkError "DEPENDENCY_MISSING" when a file is to be opened and better-sqlite3 is not installed.
  */
 export function openSqlite(
   options: SqliteFileOptions,
@@ -46,7 +50,7 @@ export function openSqlite(
   migrations: Readonly<Record<number, string>> = {},
 ): SqliteHandle {
   const owned = options.database === undefined;
-  const db = options.database ?? new Database(options.filename);
+  const db = options.database ?? openSqliteFile(options.filename);
   try {
     if (owned && !db.memory) db.pragma("journal_mode = WAL");
     // Two processes opening the same new file both try to create it; IMMEDIATE lets one go first.
@@ -78,6 +82,14 @@ export function openSqlite(
     if (owned) db.close();
     throw error;
   }
+}
+
+/** Prepares `source`, typed by the caller: its parameters and the shape of its rows. */
+export function prepare<Params extends unknown[], Result = unknown>(
+  db: SqliteDatabase,
+  source: string,
+): SqliteStatement<Params, Result> {
+  return db.prepare(source) as SqliteStatement<Params, Result>;
 }
 
 /** @throws SdkError "CONNECTION_CLOSED" once the store or its database was closed. */

@@ -34,6 +34,28 @@ describe("docs/dependencies.md", () => {
     });
     expect(unlocked).toEqual([]);
   });
+
+  it("gives peer dependencies caret ranges, each also a dev dependency of the same range for our tests", () => {
+    const json = JSON.parse(read("package.json")) as Record<string, Record<string, string> | undefined>;
+    const peers = Object.entries(json.peerDependencies ?? {});
+    expect(peers.filter(([, range]) => !/^\^\d+\.\d+\.\d+$/.test(range))).toEqual([]);
+    expect(peers.filter(([name, range]) => json.devDependencies?.[name] !== range)).toEqual([]);
+  });
+
+  it("installs nothing that compiles a native module for an application: such packages are optional peers", () => {
+    const json = JSON.parse(read("package.json")) as Record<string, Record<string, unknown> | undefined>;
+    const lock = JSON.parse(read("package-lock.json")) as {
+      packages: Record<string, { hasInstallScript?: boolean; dev?: boolean; optional?: boolean }>;
+    };
+    // What an application gets from `npm install mcp-handoff`: the packages the lockfile does not mark dev-only.
+    const scripted = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== "" && entry.hasInstallScript === true && entry.dev !== true)
+      .map(([path]) => path);
+    expect(scripted).toEqual([]);
+    expect(Object.keys(json.peerDependenciesMeta ?? {})).toEqual(["better-sqlite3"]);
+    expect(json.dependencies).not.toHaveProperty("better-sqlite3");
+    expect(json.dependencies).not.toHaveProperty("@types/better-sqlite3");
+  });
 });
 
 describe("eventsource-parser", () => {

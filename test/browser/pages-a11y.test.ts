@@ -104,7 +104,7 @@ describe.skipIf(SKIP !== undefined)("connect pages in Chromium", () => {
     try {
       const page = await context.newPage();
       await open(page, "key-form");
-      const field = page.getByLabel("API key for forecast");
+      const field = page.getByLabel("forecast API key");
       expect(await field.getAttribute("type")).toBe("password");
       const order: string[] = [];
       for (let i = 0; i < 4; i++) {
