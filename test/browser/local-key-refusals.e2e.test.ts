@@ -145,4 +145,18 @@ describe.skipIf(SKIP_BROWSER !== undefined)("the local connect pages' refusals i
     expect((await save(opened.page, KEY)).heading).toBe("Done");
     expect(await stored()).toBe(KEY);
   });
+  it("Decline pressed in the browser that holds the link ends the interaction as declined and stores nothing", async () => {
+    const link = await handedLink();
+    const opened = await visit(await window(), link.href);
+    expect(opened.status).toBe(200);
+    const [response] = await Promise.all([
+      opened.page.waitForNavigation(),
+      opened.page.getByRole("button", { name: "Decline" }).click(),
+    ]);
+    expect(response?.status()).toBe(200);
+    expect(await opened.page.locator("h1").textContent()).toBe("Declined");
+    const id = link.pathname.split("/")[2] ?? "";
+    expect((await local.manager.get(id))?.status).toBe("declined");
+    expect(await stored()).toBeUndefined();
+  });
 });
