@@ -56,6 +56,12 @@ describe("the local connect listener", () => {
     const rebound = await send(port, { host: `evil.example:${port}` });
     expect(rebound.status).toBe(421);
     expect(rebound.text).toContain("Wrong address");
+    // Hosts no URL can hold are refused the same way, not failed on.
+    for (const host of ["a b", "[::1", `127.0.0.1:${port}@evil.example`]) {
+      const odd = await send(port, { host });
+      expect(odd.status, host).toBe(421);
+      expect(odd.text).toContain("Wrong address");
+    }
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
       const own = await send(port, { host });
       expect(own.status).toBe(404);

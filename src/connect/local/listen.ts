@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../../jsonrpc/logger.js";
 import { toNodeHandler } from "../../transports/http/node.js";
+import { isLoopbackHost } from "./host.js";
 
 export interface LocalListener {
   /** `http://127.0.0.1:<port>` (or the address asked for). */
@@ -53,6 +54,13 @@ export async function listenLocal(
     await close();
     throw error;
   }
-  server.on("request", toNodeHandler(handle, { logger: options.logger }));
+  const serve = toNodeHandler(handle, { logger: options.logger });
+  server.on("request", (req, res) => {
+    // A Host that is not loopback (and one no URL can hold: "a b", "[::1", user info) is replaced
+    // by a name that is not loopback either, so the handler refuses it with its 421 page rather
+    // than the adapter failing to build the request.
+    if (!isLoopbackHost(req.headers.host, port)) req.headers.host = "not-loopback.invalid";
+    void serve(req, res);
+  });
   return { origin, port, close };
 }
