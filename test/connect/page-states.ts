@@ -107,4 +107,6 @@ export const SCREENSHOT_STATES = [
   "not-found",
   "cross-site",
   "error",
+  "local-key-form",
+  "local-other-browser",
 ];
