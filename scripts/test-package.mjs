@@ -36,7 +36,13 @@ const EXPECTED = {
   "./stores": ["MemoryInteractionStore", "SqliteInteractionStore", "SqliteCredentialVault", "InProcessMessageBus"],
   "./interaction": ["HandoffClient", "InteractionManager", "InteractionRequired", "inspectUrl", "createConsentPolicy"],
   "./auth": ["createBearerVerifier", "withBearerAuth", "protectedResourceMetadata", "userOf"],
-  "./connect": ["createConnectHandler", "CredentialBroker", "withCredentials", "MemoryGrantStateStore"],
+  "./connect": [
+    "createConnectHandler",
+    "CredentialBroker",
+    "withCredentials",
+    "MemoryGrantStateStore",
+    "startLocalConnect",
+  ],
 };
 
 /** A zod release other than the one package.json pins for our tests. */

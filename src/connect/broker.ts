@@ -44,8 +44,11 @@ export class CredentialBroker implements CredentialSource {
   }
 
   /**
+   * `request.kind` `"secret"` asks for a typed secret even for a provider with an authorization
+   * server; `request.label` names it on the form and in the message.
    * @throws InteractionRequired when the user must connect `provider` first (without `wait`);
-   *   SdkError "INVALID_ARGUMENT" when the request has no verified user; with `wait`, whatever
+   *   SdkError "INVALID_ARGUMENT" when the request has no verified user, or asks for `kind: "oauth"`
+   *   of a provider without an authorization server in `providers`; with `wait`, whatever
    *   `ctx.interact` and `ctx.waitForInteraction` throw, or SdkError "REQUEST_CANCELLED" when the
    *   user did not open the page; SdkError "TRANSPORT_ERROR" when renewal fails without an answer
    *   from the provider (the credential is kept).
@@ -61,8 +64,12 @@ export class CredentialBroker implements CredentialSource {
     const scopes = request.scopes ?? [];
     const stored = await this.#usable(user, provider, scopes);
     if (stored !== undefined) return stored;
-    const oauth = Object.hasOwn(this.#options.providers, provider);
-    const label = this.#options.secretLabels?.[provider] ?? "API key";
+    const configured = Object.hasOwn(this.#options.providers, provider);
+    const oauth = request.kind === undefined ? configured : request.kind === "oauth";
+    if (oauth && !configured) {
+      throw new SdkError("INVALID_ARGUMENT", `No authorization server is configured for ${JSON.stringify(provider)}`);
+    }
+    const label = request.label ?? this.#options.secretLabels?.[provider] ?? "API key";
     const params = {
       url: `${this.#options.baseUrl.replace(/\/+$/, "")}/connect/${INTERACTION_ID_IN_URL}`,
       message: oauth

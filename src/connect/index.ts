@@ -6,6 +6,16 @@
  */
 export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from "./broker.js";
 export { type ConnectHandlerOptions, createConnectHandler } from "./handler.js";
+export {
+  createLocalConnectHandler,
+  isLoopbackHost,
+  type LocalConnect,
+  type LocalConnectHandlerOptions,
+  type LocalConnectOptions,
+  LocalCredentials,
+  type LocalCredentialsOptions,
+  startLocalConnect,
+} from "./local/index.js";
 export type { LoginConfig } from "./login.js";
 export type { AuthorizationServerConfig } from "./oauth-server.js";
 export { redirectUriFor } from "./provider-flow.js";

@@ -26,6 +26,8 @@ export interface PageFrame {
   switchAccount?: FormSpec | undefined;
   message?: string | undefined;
   client?: string | undefined;
+  /** A page of a server on the user's own machine (see `PageCommon.local`). */
+  local?: boolean | undefined;
 }
 
 /** A page that tells what happened, framed. */

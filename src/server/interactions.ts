@@ -55,6 +55,14 @@ export interface InteractionService {
 
 /** What `ctx.credentials.require` asks for. */
 export interface CredentialRequest {
+  /**
+   * `"secret"`: a value the user types on the server's page, such as an API key; `"oauth"`: a grant
+   * at the provider's authorization server. Default: `"oauth"` for a provider the server has an
+   * authorization server for, `"secret"` for any other.
+   */
+  kind?: "secret" | "oauth";
+  /** What a secret is called on its page and in the message, e.g. "Weather API key"; ignored for OAuth. */
+  label?: string;
   /** OAuth scopes the credential must have; ignored for secrets. */
   scopes?: string[];
   /**

@@ -71,6 +71,28 @@ export function pageStates(theme: PageTheme = sampleTheme()): Record<string, Pag
         : // As the handler sends them: a form that no longer holds offers to sign in as someone else.
           { kind, ...frame, ...(kind === "form-expired" || kind === "nothing-entered" ? { switchAccount } : {}) };
   }
+  // A server on the user's own machine (the local connect pages): no account, this computer's server.
+  const local = {
+    theme,
+    local: true,
+    client: "Claude Desktop",
+    message: "Enter your Weather API key to continue.",
+  };
+  states["local-key-form"] = {
+    kind: "secret",
+    ...local,
+    provider: "weather",
+    label: "Weather API key",
+    form: { csrf: "t" },
+    decline,
+  };
+  for (const kind of ["done", "declined", "expired", "used", "form-expired", "not-saved", "too-large"] as const) {
+    states[`local-${kind}`] = { kind, ...local };
+  }
+  // Refusals that name no link: they tell nothing of the interaction they were asked about.
+  for (const kind of ["wrong-host", "other-browser", "not-found", "cross-site", "error"] as const) {
+    states[`local-${kind}`] = { kind, theme, local: true };
+  }
   return states;
 }
 
@@ -85,4 +107,6 @@ export const SCREENSHOT_STATES = [
   "not-found",
   "cross-site",
   "error",
+  "local-key-form",
+  "local-other-browser",
 ];

@@ -19,19 +19,26 @@ describe("README", () => {
     );
   });
 
-  it("shows a complete hand-off example for each hosted mode, and a test runs each hand-off file shown", () => {
+  it("shows a complete hand-off example for each mode, once, and a test runs each hand-off file shown", () => {
     const shown = snippets.map((s) => s.path);
     expect(shown).toEqual(
-      expect.arrayContaining(["examples/handoff/hosted-api-key.ts", "examples/handoff/oauth-grant.ts"]),
+      expect.arrayContaining([
+        "examples/handoff/local-api-key.ts",
+        "examples/handoff/hosted-api-key.ts",
+        "examples/handoff/oauth-grant.ts",
+      ]),
     );
+    expect(new Set(shown).size, "each file is shown once").toBe(shown.length);
     const tests = readdirSync(join(ROOT, "test"), { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".test.ts") && !file.endsWith("readme.test.ts"))
       .map((file) => readFileSync(join(ROOT, "test", file), "utf8"));
     for (const path of shown.filter((p) => p.startsWith("examples/handoff/"))) {
+      // Imported (a web-standard app), or run as it is (a stdio server, through tsx).
       const imported = `examples/handoff/${path.slice("examples/handoff/".length).replace(/\.ts$/, ".js")}`;
+      const run = `"tsx", "${path}"`;
       expect(
-        tests.some((code) => code.includes(imported)),
-        `a test imports ${imported}`,
+        tests.some((code) => code.includes(imported) || code.includes(run)),
+        `a test imports ${imported} or runs ${path}`,
       ).toBe(true);
     }
   });

@@ -19,7 +19,10 @@ export type NoticeKind =
   | "not-connected"
   | "sign-in-failed"
   | "nothing-here"
-  | "error";
+  | "error"
+  | "wrong-host"
+  | "other-browser"
+  | "too-large";
 
 export interface Notice {
   status: number;
@@ -129,4 +132,42 @@ export const NOTICES: Readonly<Record<NoticeKind, Notice>> = {
     text: "The server could not complete this step.",
     next: `${AGAIN} If it keeps failing, tell whoever runs this server.`,
   },
+  "wrong-host": {
+    status: 421,
+    title: "Wrong address",
+    text: "This page is served only on this computer, at the address your app opened, and this request named another address. Nothing was shown or changed.",
+    next: "Open the link your app gave you exactly as it is. If another site sent you here, close this tab.",
+  },
+  "other-browser": {
+    status: 403,
+    title: "Opened in another browser",
+    text: "This link was already opened in another browser or tab, and only the page it opened there can be used. Nothing was changed.",
+    next: "Go back to that page. If you did not open it, do not continue there: ask your app again for a new link.",
+  },
+  "too-large": {
+    status: 413,
+    title: "Too large",
+    text: "What was sent is larger than this form takes, so none of it was read or stored.",
+    next: "Go back and enter the key alone.",
+  },
+};
+
+/** Reload the claimed page, since the link itself opens once (a second opening is "other-browser"). */
+const LOCAL_AGAIN = "Go back to the page in this browser, reload it and try again, or ask your app for a new link.";
+
+/**
+ * Where a page of a server on the user's own machine says otherwise (no sign-in, and a link that
+ * opens once, so "open the link again" would be refused as another browser).
+ */
+export const LOCAL_NOTICES: Readonly<Partial<Record<NoticeKind, Partial<Notice>>>> = {
+  "not-found": {
+    text: "This link is unknown or no longer valid here.",
+    next: "Open the link your app gave you exactly as it is, or ask your app for a new one.",
+  },
+  "cross-site": { next: "If you meant to answer, go back to the page your app opened and send it from there." },
+  "form-expired": { next: LOCAL_AGAIN },
+  "nothing-entered": { next: "Go back and enter a value." },
+  "not-saved": { next: LOCAL_AGAIN },
+  "nothing-to-do": { next: "Return to your app." },
+  error: { next: `${LOCAL_AGAIN} If it keeps failing, the server's log (its stderr) says why.` },
 };

@@ -7,7 +7,7 @@
  */
 import { secretName } from "../purpose.js";
 import { escapeHtml } from "./escape.js";
-import { NOTICES, type NoticeKind } from "./notices.js";
+import { LOCAL_NOTICES, NOTICES, type Notice, type NoticeKind } from "./notices.js";
 import type { PageTheme } from "./theme.js";
 
 /** Who the page says it is bound to: the signed-in account (`subject` and `issuer` when known). */
@@ -32,6 +32,12 @@ export interface PageCommon {
   /** What is asked and why: the interaction's message (plain text). */
   message?: string | undefined;
   account?: PageAccount | undefined;
+  /**
+   * Served by a server on the user's own machine, with no sign-in (`startLocalConnect`): the page
+   * names this computer's server where a hosted one names the account, says the secret stays on
+   * this computer, and gives the advice that fits a link that opens once.
+   */
+  local?: boolean | undefined;
   /** The requesting client's self-declared name; shown marked as the client's own naming. */
   client?: string | undefined;
   /** The "Sign in as someone else" form (`action=switch`). */
@@ -113,7 +119,10 @@ function accountText(account: PageAccount): string {
   return `<strong>${escapeHtml(account.name)}</strong>${detail}`;
 }
 
+const ON_THIS_COMPUTER = "Kept by the server running on this computer, and never shown to your app or to its AI model.";
+
 function secretFate(spec: PageSpec): string | undefined {
+  if (spec.local === true && (spec.kind === "secret" || spec.kind === "done")) return ON_THIS_COMPUTER;
   switch (spec.kind) {
     case "secret":
       return "Stored encrypted on this server for this account, and used only by it. It is never shown to the app or to its AI model.";
@@ -131,6 +140,11 @@ function secretFate(spec: PageSpec): string | undefined {
 function factsHtml(spec: PageSpec): string {
   const rows: string[] = [];
   if (spec.account !== undefined) rows.push(`<dt>Account</dt><dd>${accountText(spec.account)}</dd>`);
+  else if (spec.local === true && spec.message !== undefined) {
+    rows.push(
+      '<dt>Server</dt><dd><strong>The server running on this computer</strong> <span class="note">(no account and no sign-in: this link opens only in the first browser that follows it)</span></dd>',
+    );
+  }
   if (spec.client !== undefined && spec.client !== "") {
     rows.push(
       `<dt>Requested by</dt><dd>“${escapeHtml(spec.client)}” <span class="note">(as the client names itself)</span></dd>`,
@@ -175,7 +189,7 @@ ${declineHtml(spec)}</div>`,
 ${declineHtml(spec)}</div>`,
     };
   }
-  const notice = NOTICES[spec.kind];
+  const notice: Notice = { ...NOTICES[spec.kind], ...(spec.local === true ? LOCAL_NOTICES[spec.kind] : {}) };
   return { title: notice.title, body: `<p>${escapeHtml(notice.text)}</p>\n<p>${escapeHtml(notice.next)}</p>` };
 }
 
