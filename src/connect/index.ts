@@ -22,10 +22,17 @@ export { redirectUriFor } from "./provider-flow.js";
 export type { ConnectPurpose } from "./purpose.js";
 export { type GrantStateStore, MemoryGrantStateStore, type PendingGrant } from "./state-store.js";
 export {
+  type ConfirmPage,
   createPageTheme,
+  type NoticeKind,
+  type NoticePage,
+  type PageAccount,
   type PageBranding,
+  type PageCommon,
+  type PageForm,
   type PageServerInfo,
   type PageSpec,
   type PageTheme,
   renderPage,
+  type SecretPage,
 } from "./templates/index.js";

@@ -16,7 +16,7 @@ export interface Logger {
 }
 
 /** What a logger writes through: `console`, or a `Console` on other streams. */
-type ConsoleLike = Pick<Console, "error" | "warn" | "info" | "debug">;
+export type ConsoleLike = Pick<Console, "error" | "warn" | "info" | "debug">;
 
 /** Fields printed after the message; an empty record prints nothing. */
 function rest(fields: object): unknown[] {

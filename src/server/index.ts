@@ -9,7 +9,7 @@ export {
   type UrlElicitation as UrlElicitationInfo,
   UrlElicitationRequiredError,
 } from "../jsonrpc/errors.js";
-export { consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
+export { type ConsoleLike, consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
 export type {
   ElicitContentOf,
   ElicitOptions,
