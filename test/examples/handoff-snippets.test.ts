@@ -27,6 +27,9 @@ vi.mock("@clack/prompts", () => ({
     return true;
   },
   isCancel: () => false,
+  log: { info() {}, warn() {}, error() {}, message() {}, step() {}, success() {} },
+  spinner: () => ({ start() {}, stop() {}, message() {}, cancel() {}, error() {} }),
+  progress: () => ({ start() {}, stop() {}, advance() {}, message() {}, cancel() {}, error() {} }),
 }));
 
 vi.mock("open", () => ({
