@@ -17,6 +17,7 @@ import { linkNotFound, notice, redirect } from "./pages.js";
 import { finishGrant, PROVIDER_NAME, type ProviderFlowDeps, redirectUriFor } from "./provider-flow.js";
 import { CookieSealer, cookieScope } from "./sealed-cookie.js";
 import { type GrantStateStore, MemoryGrantStateStore } from "./state-store.js";
+import { completeWithCredential } from "./store-credential.js";
 import { createPageTheme, type PageBranding, type PageServerInfo } from "./templates/index.js";
 
 export interface ConnectHandlerOptions {
@@ -170,24 +171,19 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
     const interaction = await open(id, session);
     if (interaction instanceof Response) return interaction;
     const frame = frameOf(theme, interaction, accountOf(session));
-    let saving: unknown;
     try {
-      await options.manager.complete(interaction.id, {
-        user: session.user,
-        commit: async () => {
-          try {
-            await options.vault.put(session.user, credential);
-          } catch (error) {
-            saving = error ?? new Error("The vault failed");
-            throw error;
-          }
-        },
-      });
-    } catch (error) {
-      if (saving !== undefined) {
-        report("Could not store the credential", saving);
+      const outcome = await completeWithCredential(
+        options.manager,
+        options.vault,
+        interaction.id,
+        session.user,
+        credential,
+      );
+      if (!outcome.stored) {
+        report("Could not store the credential", outcome.error);
         return notice("not-saved", frame);
       }
+    } catch (error) {
       if (error instanceof InteractionError && error.code === "EXPIRED") return notice("expired", frame);
       if (error instanceof InteractionError) return notice("used", frame);
       throw error;

@@ -22,6 +22,7 @@ import { redirect } from "../pages.js";
 import { readPurpose } from "../purpose.js";
 import { isSameOriginPost } from "../same-origin.js";
 import { CookieSealer, cookieHeader, readCookie } from "../sealed-cookie.js";
+import { completeWithCredential } from "../store-credential.js";
 import { createPageTheme, type PageBranding, type PageServerInfo } from "../templates/index.js";
 import { TOKEN_PARAM } from "./credentials.js";
 import { declaresTooLarge, readLocalForm } from "./form.js";
@@ -166,24 +167,20 @@ export function createLocalConnectHandler(
     if (!sealer.verify(saveText, form.csrf ?? "")) return localNotice("form-expired", frame);
     const secret = form.secret;
     if (secret === undefined || secret === "") return localNotice("nothing-entered", frame);
-    let saving: unknown;
+    const credential = { provider: purpose.provider, secret, updatedAt: now() };
     try {
-      await options.manager.complete(interaction.id, {
-        user: interaction.user,
-        commit: async () => {
-          try {
-            await options.vault.put(interaction.user, { provider: purpose.provider, secret, updatedAt: now() });
-          } catch (error) {
-            saving = error ?? new Error("The vault failed");
-            throw error;
-          }
-        },
-      });
-    } catch (error) {
-      if (saving !== undefined) {
-        report("Could not store the credential", saving);
+      const outcome = await completeWithCredential(
+        options.manager,
+        options.vault,
+        interaction.id,
+        interaction.user,
+        credential,
+      );
+      if (!outcome.stored) {
+        report("Could not store the credential", outcome.error);
         return localNotice("not-saved", frame);
       }
+    } catch (error) {
       return ended(error, frame);
     }
     return localNotice("done", frame);
