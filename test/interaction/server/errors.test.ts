@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { InteractionError } from "../../../src/interaction/server/index.js";
 import { SdkError } from "../../../src/jsonrpc/errors.js";
-import { CONNECT_MESSAGE, CONNECT_URL, createManager } from "./harness.js";
+import { CONNECT_MESSAGE, CONNECT_URL, createManager } from "./support.js";
 
 const ALICE = { issuer: "https://auth.example.com", subject: "alice" };
 
