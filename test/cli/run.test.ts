@@ -11,7 +11,7 @@ import { InteractionRequired, McpServer, type RequestContext } from "../../src/s
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import type { Transport } from "../../src/transports/transport.js";
 import { recordingManager } from "./hand-off-manager.js";
-import { type Answer, type Asked, CANCELLED, fakeIo } from "./helpers.js";
+import { type Answer, type Asked, CANCELLED, fakeIo } from "./support.js";
 
 const serverInfo = { name: "fake", version: "1.0.0", title: "Fake Server" };
 

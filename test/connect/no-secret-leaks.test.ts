@@ -9,7 +9,7 @@ import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import type { AuthInfo, MessageExtra, SendOptions, Transport } from "../../src/transports/transport.js";
-import { CAPS, type Peer } from "../interaction/server/harness.js";
+import { CAPS, type Peer } from "../interaction/server/support.js";
 import { recordingLogger } from "../support/recording-logger.js";
 import { Browser } from "./browser.js";
 import { callText, handOffUrl, type World } from "./calls.js";

@@ -12,8 +12,8 @@ import { isInputRequired, META } from "../../src/revisions/index.js";
 import { InteractionRequired, McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import type { AuthInfo, MessageExtra, SendOptions, Transport } from "../../src/transports/transport.js";
-import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "../interaction/server/harness.js";
 import { recordCreated } from "../interaction/server/record-created.js";
+import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "../interaction/server/support.js";
 import { turn, untilTurns as until } from "../support/turns.js";
 
 afterEach(() => {

@@ -7,8 +7,8 @@
 import { createServer as createTcpServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
-import { Inbox } from "./contract.js";
 import { answerJson, type RawPeer, startRawPeer } from "./http-client-peer.js";
+import { Inbox } from "./transport.contract.js";
 
 let peer: RawPeer | undefined;
 const clients: StreamableHttpClientTransport[] = [];
