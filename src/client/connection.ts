@@ -14,11 +14,10 @@ import {
   type EraDrivers,
   type EraLink,
   firstDriver,
-  type ListChanges,
 } from "./eras/index.js";
 import type { HandlerHost } from "./handlers.js";
 import { HeaderTransport } from "./header-transport.js";
-import type { ListenTracker } from "./notifications.js";
+import type { ListChanges, ListenTracker } from "./notifications.js";
 import type { ConnectOptions, McpClientOptions } from "./options.js";
 import type {
   CallOptions,
@@ -218,8 +217,8 @@ export class ClientConnection {
       listChanges: () => host.listChanges(),
       report: (error) => host.report(error),
       call: (method, params, options) => this.call(method, params, options),
-      settle: (driver) => {
-        this.#driver = driver;
+      settle: (era) => {
+        this.#driver = this.#drivers[era];
       },
     };
   }

@@ -31,15 +31,19 @@ export interface NotificationHooks {
   onElicitationRefused?: (reason: string, ctx: ServerRequestContext) => void;
 }
 
+/** The list-change types a `subscriptions/listen` can ask for (its filter without the URIs). */
+export interface ListChanges {
+  toolsListChanged?: true;
+  promptsListChanged?: true;
+  resourcesListChanged?: true;
+}
+
 /**
  * The list changes a `subscriptions/listen` should ask for: those whose hook is set and whose
  * list the server says can change, in the filter's order (tools, prompts, resources).
  */
-export function listChangesWanted(
-  hooks: NotificationHooks,
-  caps: ServerCapabilities,
-): { toolsListChanged?: true; promptsListChanged?: true; resourcesListChanged?: true } {
-  const wanted: { toolsListChanged?: true; promptsListChanged?: true; resourcesListChanged?: true } = {};
+export function listChangesWanted(hooks: NotificationHooks, caps: ServerCapabilities): ListChanges {
+  const wanted: ListChanges = {};
   if (hooks.onToolListChanged && caps.tools?.listChanged) wanted.toolsListChanged = true;
   if (hooks.onPromptListChanged && caps.prompts?.listChanged) wanted.promptsListChanged = true;
   if (hooks.onResourceListChanged && caps.resources?.listChanged) wanted.resourcesListChanged = true;

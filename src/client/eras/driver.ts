@@ -8,7 +8,7 @@ import type { JsonRpcSession, Params, Result } from "../../jsonrpc/session.js";
 import type { Revision } from "../../revisions/index.js";
 import type { HandlerHost } from "../handlers.js";
 import type { HeaderTransport } from "../header-transport.js";
-import type { ElicitationTracker, ListenTracker } from "../notifications.js";
+import type { ElicitationTracker, ListChanges, ListenTracker } from "../notifications.js";
 import type { ConnectOptions, McpClientOptions } from "../options.js";
 import type {
   CallOptions,
@@ -20,13 +20,6 @@ import type {
   SetLevelParams,
   SubscribeParams,
 } from "../types.js";
-
-/** The list-change types a `subscriptions/listen` can ask for (its filter without the URIs). */
-export interface ListChanges {
-  toolsListChanged?: true;
-  promptsListChanged?: true;
-  resourcesListChanged?: true;
-}
 
 /** What a driver reads from, and tells, the connection that holds it. */
 export interface EraLink {
@@ -55,8 +48,8 @@ export interface EraLink {
   report(error: Error): void;
   /** Sends a request the way every client call goes (capability check, then the driver). */
   call(method: string, params: object | undefined, options?: CallOptions): Promise<Result>;
-  /** Told the moment a negotiation settles, with the driver that speaks from then on. */
-  settle(driver: EraDriver): void;
+  /** Told the moment a negotiation settles: the negotiated revision's era, whose driver speaks from then on. */
+  settle(era: keyof EraDrivers): void;
 }
 
 /** One era of the protocol as the client speaks it. */
@@ -72,8 +65,8 @@ export interface EraDriver {
   /** The `subscriptions/listen` bookkeeping the notification router consults, if the era has one. */
   readonly listens?: ListenTracker;
   /**
-   * Negotiates on a started session. Calls `EraLink.settle` with the driver that speaks once it
-   * settled (another era's, when the server is older).
+   * Negotiates on a started session. Calls `EraLink.settle` with the era negotiated once it
+   * settled (the other era, when the server is older).
    */
   open(session: JsonRpcSession, transport: HeaderTransport, options: ConnectOptions): Promise<void>;
   /** Sends one request of this era and returns its checked, complete result. */
@@ -90,7 +83,7 @@ export interface EraDriver {
   close(): void;
 }
 
-/** The two eras, by name: one driver each. */
+/** The two eras, by name: one driver each, picked by the negotiated revision's era. */
 export interface EraDrivers {
   readonly stateful: EraDriver;
   readonly stateless: EraDriver;

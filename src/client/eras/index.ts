@@ -9,7 +9,7 @@ import type { EraDriver, EraDrivers, EraLink } from "./driver.js";
 import { StatefulDriver } from "./stateful.js";
 import { StatelessDriver } from "./stateless.js";
 
-export type { EraDriver, EraDrivers, EraLink, ListChanges } from "./driver.js";
+export type { EraDriver, EraDrivers, EraLink } from "./driver.js";
 
 /** One driver per era for a client's whole life (the stateless one keeps its listen and tool headers). */
 export function createDrivers(link: EraLink): EraDrivers {

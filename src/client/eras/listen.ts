@@ -10,8 +10,7 @@ import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import type { Params } from "../../jsonrpc/session.js";
 import { META } from "../../revisions/index.js";
-import type { ListenTracker } from "../notifications.js";
-import type { ListChanges } from "./driver.js";
+import type { ListChanges, ListenTracker } from "../notifications.js";
 
 /** The `notifications` filter of `subscriptions/listen`. */
 export interface ListenFilter extends ListChanges {

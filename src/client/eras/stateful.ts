@@ -138,6 +138,6 @@ export class StatefulDriver implements EraDriver {
     // Extensions this client declared (the user-interaction proposal) join the revision's methods.
     this.revision = revision.forClient(declared);
     this.handshake = handshake;
-    link.settle(this);
+    link.settle("stateful");
   }
 }

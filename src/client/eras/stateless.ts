@@ -75,7 +75,7 @@ export class StatelessDriver implements EraDriver {
     if (found === undefined) return await this.older.open(session, transport, options);
     this.#version = found.protocolVersion;
     this.handshake = found;
-    link.settle(this);
+    link.settle("stateless");
     await this.listens.reopen().catch((error: unknown) => this.#report(error));
   }
 
