@@ -5,7 +5,7 @@
  */
 import { SdkError } from "../jsonrpc/errors.js";
 import type { JsonRpcSession, NotificationHandler } from "../jsonrpc/session.js";
-import type { Transport } from "../transports/transport.js";
+import type { Transport } from "../jsonrpc/transport.js";
 import { withDeadline } from "./checks.js";
 import type { ConnectOptions, McpClientOptions } from "./connection.js";
 import { type ElicitationRegistration, type HandlerHost, installRequestHandlers } from "./handlers.js";

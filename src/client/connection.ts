@@ -7,6 +7,7 @@
 import { SdkError, UrlElicitationRequiredError } from "../jsonrpc/errors.js";
 import { openGate } from "../jsonrpc/gate.js";
 import { JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
+import type { Transport } from "../jsonrpc/transport.js";
 import {
   acceptServerVersion,
   acceptsInputRequired,
@@ -29,7 +30,6 @@ import {
   standardHeaders,
   withStatelessMeta,
 } from "../revisions/index.js";
-import type { Transport } from "../transports/transport.js";
 import { checkResult, isSessionExpired, readInitializeResult, withDeadline } from "./checks.js";
 import type { HandlerHost } from "./handlers.js";
 import { HeaderTransport } from "./header-transport.js";

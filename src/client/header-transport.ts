@@ -5,7 +5,7 @@
  * straight through to the wrapped transport.
  */
 import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.js";
-import type { MessageExtra, SendOptions, Transport } from "../transports/transport.js";
+import type { MessageExtra, SendOptions, Transport } from "../jsonrpc/transport.js";
 
 export class HeaderTransport implements Transport {
   /** Headers for one outbound request, or `undefined` for none (the stateful era). */

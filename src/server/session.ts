@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import { type InboundRequest, JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
+import type { Transport } from "../jsonrpc/transport.js";
 import type {
   ClientCapabilities,
   Implementation,
@@ -24,7 +25,6 @@ import {
   STATELESS_REVISIONS,
   type StatelessGate,
 } from "../revisions/index.js";
-import type { Transport } from "../transports/transport.js";
 import { type ContextHost, createRequestContext, type RequestContext } from "./context.js";
 import { refusedHandoffAnswer, settleHandoffs } from "./handoff-hold.js";
 import { InputNeeded, InputRound } from "./input-round.js";

@@ -5,8 +5,8 @@
  */
 import * as z from "zod";
 import type { JsonRpcMessage, RequestId } from "../../src/jsonrpc/messages.js";
+import type { MessageExtra, SendOptions, Transport } from "../../src/jsonrpc/transport.js";
 import { McpServer } from "../../src/server/index.js";
-import type { MessageExtra, SendOptions, Transport } from "../../src/transports/transport.js";
 import { recordingLogger } from "../support/recording-logger.js";
 
 interface Deferred<T> {

@@ -5,8 +5,8 @@
 import { McpClient } from "../../src/client/index.js";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from "../../src/jsonrpc/messages.js";
 import { JsonRpcSession, type Params } from "../../src/jsonrpc/session.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import type { Transport } from "../../src/transports/transport.js";
 
 export interface FakeServerOptions {
   /** The version the server answers with; by default it echoes the client's. */

@@ -13,7 +13,7 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from "../../jsonrpc/messages.js";
-import type { MessageExtra, SendOptions, Transport } from "../transport.js";
+import type { MessageExtra, SendOptions, Transport } from "../../jsonrpc/transport.js";
 import {
   type AnswerFailure,
   CONNECTION_CLOSED,

@@ -16,8 +16,8 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from "../../jsonrpc/messages.js";
+import type { MessageExtra, SendOptions, Transport } from "../../jsonrpc/transport.js";
 import { isStatelessRequest, isStatelessVersion, requestedVersion, StatelessErrorCode } from "../../revisions/index.js";
-import type { MessageExtra, SendOptions, Transport } from "../transport.js";
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, SSE_MEDIA_TYPE } from "./constants.js";
 import type { HttpReply, RequestHeaders, RequestView } from "./exchange.js";
 import { acceptsMediaType } from "./headers.js";

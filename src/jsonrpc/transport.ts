@@ -2,7 +2,8 @@
  * The transport contract: move framed JSON-RPC messages, nothing else. Correlation, ids,
  * timeouts and cancellation live in `jsonrpc/session.ts`, never in a transport.
  */
-import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.js";
+import type { AuthInfo } from "../model/identity.js";
+import type { JsonRpcMessage, RequestId } from "./messages.js";
 
 /** What a transport knows about where an inbound message came from. */
 export interface MessageExtra {
@@ -24,24 +25,6 @@ export interface MessageExtra {
    * Absent where the answer streams already or the client does not accept SSE.
    */
   openSseStream?: () => void;
-}
-
-/** Verified identity of the caller, set by a resource-server layer (MCP authorization). */
-export interface AuthInfo {
-  /** The bearer access token as presented; never send it to anyone else. */
-  token: string;
-  /** The OAuth client the token was issued to. */
-  clientId?: string;
-  /** Scopes the token grants. */
-  scopes?: string[];
-  /** Seconds since the epoch. */
-  expiresAt?: number;
-  /** The authorization server that issued the token (`iss`). */
-  issuer?: string;
-  /** The user the token stands for (`sub`). */
-  subject?: string;
-  /** Anything else the verifier found worth keeping. */
-  extra?: Record<string, unknown>;
 }
 
 /**
