@@ -48,4 +48,12 @@ export type { AuthInfo } from "./model/identity.js";
 // The neutral model (types only, so no codec is loaded). Its own `Result` and `ProgressToken` are
 // shadowed by the session's and the progress module's names above, which session code handles.
 export type * from "./revisions/index.js";
+export type {
+  CancellingTransport,
+  HttpSendOptions,
+  PresumedHandshakeTransport,
+  ProtocolVersionTransport,
+  SessionIdTransport,
+  StdoutTransport,
+} from "./transports/features.js";
 export { createMemoryTransportPair } from "./transports/memory.js";

@@ -30,6 +30,7 @@ import {
   standardHeaders,
   withStatelessMeta,
 } from "../revisions/index.js";
+import { takesProtocolVersion } from "../transports/features.js";
 import { checkResult, isSessionExpired, readInitializeResult, withDeadline } from "./checks.js";
 import type { HandlerHost } from "./handlers.js";
 import { HeaderTransport } from "./header-transport.js";
@@ -452,7 +453,7 @@ export abstract class ClientConnection {
     const handshake = readInitializeResult(answer);
     const revision = acceptServerVersion(handshake.protocolVersion);
     checkResult(revision, "initialize", undefined, answer);
-    transport.setProtocolVersion?.(handshake.protocolVersion);
+    if (takesProtocolVersion(transport)) transport.setProtocolVersion(handshake.protocolVersion);
     let initialized = false;
     session.setGate(
       createGate(revision, {
