@@ -5,7 +5,7 @@
  */
 import { SdkError } from "../jsonrpc/errors.js";
 import type { NotificationHandler } from "../jsonrpc/session.js";
-import type { Transport } from "../transports/transport.js";
+import type { Transport } from "../jsonrpc/transport.js";
 import { ClientConnection } from "./connection.js";
 import { installRequestHandlers } from "./handlers.js";
 import { listChangesWanted, type NotificationHooks, NotificationRouter } from "./notifications.js";

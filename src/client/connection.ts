@@ -6,7 +6,7 @@
 import { SdkError } from "../jsonrpc/errors.js";
 import { JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
 import { assertServerCapability } from "../revisions/index.js";
-import type { Transport } from "../transports/transport.js";
+import type { Transport } from "../jsonrpc/transport.js";
 import {
   checkRequestedVersion,
   createDrivers,

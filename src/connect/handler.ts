@@ -6,8 +6,8 @@
  * goes into the vault for that user, and the interaction completes. Nothing secret is written to a
  * page, a log or an error text.
  */
-import { sameUser } from "../auth/identity.js";
-import type { StoredCredential, UserInteraction } from "../interaction/model.js";
+import { sameUser } from "../model/identity.js";
+import type { StoredCredential, UserInteraction } from "../model/interaction.js";
 import { InteractionError, type InteractionManager } from "../interaction/server/index.js";
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import type { CredentialVault } from "../stores/types.js";

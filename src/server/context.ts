@@ -5,10 +5,11 @@
  * declared the capability.
  */
 import { randomUUID } from "node:crypto";
-import type { StoredCredential, UserInteraction } from "../interaction/model.js";
 import { SdkError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, RequestOptions } from "../jsonrpc/session.js";
+import type { AuthInfo } from "../model/identity.js";
+import type { StoredCredential, UserInteraction } from "../model/interaction.js";
 import type {
   CreateMessageParams,
   CreateMessageResult,
@@ -17,7 +18,6 @@ import type {
   ListRootsResult,
 } from "../revisions/index.js";
 import { applyDefaults, checkRequestedSchema, messageContainsUrl, validateElicitContent } from "../revisions/index.js";
-import type { AuthInfo } from "../transports/transport.js";
 import type { FormElicitation, FormElicitResult, RequestedSchemaInput } from "./elicit-types.js";
 import type {
   CredentialRequest,

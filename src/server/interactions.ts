@@ -4,9 +4,10 @@
  * it), and `InteractionRequired`, which a handler throws when a request cannot go on until the
  * user has been to a page.
  */
-import type { StoredCredential, UserInteraction, UserRef } from "../interaction/model.js";
+
+import type { AuthInfo, UserRef } from "../model/identity.js";
+import type { StoredCredential, UserInteraction } from "../model/interaction.js";
 import type { InteractionAction } from "../revisions/index.js";
-import type { AuthInfo } from "../transports/transport.js";
 import type { RequestContext } from "./context.js";
 
 export type { InteractionAction };

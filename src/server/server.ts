@@ -7,9 +7,10 @@ import { randomBytes } from "node:crypto";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import { consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
 import type { Params, Result } from "../jsonrpc/session.js";
+import type { Transport } from "../jsonrpc/transport.js";
 import type { CacheHints, Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
 import { MissingClientCapabilityError, STATELESS_VERSIONS, SUPPORTED_VERSIONS } from "../revisions/index.js";
-import type { Transport } from "../transports/transport.js";
+import { ownsStdout } from "../transports/features.js";
 import { complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
 import { DEFAULT_HANDOFF_HOLD_MS } from "./handoff-hold.js";
@@ -183,7 +184,7 @@ export class McpServer {
    * Resolves once the transport is started; the client's `initialize` comes after.
    */
   async connect(transport: Transport): Promise<ServerSession> {
-    if (transport.ownsStdout === true) this.#onStdout = true;
+    if (ownsStdout(transport)) this.#onStdout = true;
     // One host for every connection: thousands of idle HTTP sessions need not each hold these closures.
     this.#host ??= {
       serverInfo: this.#info,

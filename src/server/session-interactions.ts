@@ -4,11 +4,11 @@
  * for `interaction/track`, and telling the client when one of its interactions completed.
  */
 
-import { sameUser } from "../auth/identity.js";
-import type { UserInteraction } from "../interaction/model.js";
 import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, Params, Result } from "../jsonrpc/session.js";
+import { sameUser } from "../model/identity.js";
+import type { UserInteraction } from "../model/interaction.js";
 import type { InteractionTracking, InteractionWire, Revision } from "../revisions/index.js";
 import { messageContainsUrl, requestInteractionWire } from "../revisions/index.js";
 import { InputNeeded, type InputRound, roundOf } from "./input-round.js";

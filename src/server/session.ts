@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import { type InboundRequest, JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
+import type { Transport } from "../jsonrpc/transport.js";
 import type {
   ClientCapabilities,
   Implementation,
@@ -24,7 +25,7 @@ import {
   STATELESS_REVISIONS,
   type StatelessGate,
 } from "../revisions/index.js";
-import type { Transport } from "../transports/transport.js";
+import { hasSessionId, presumedHandshakeOf, takesProtocolVersion } from "../transports/features.js";
 import { type ContextHost, createRequestContext, type RequestContext } from "./context.js";
 import { refusedHandoffAnswer, settleHandoffs } from "./handoff-hold.js";
 import { InputNeeded, InputRound } from "./input-round.js";
@@ -210,7 +211,7 @@ export class ServerConnection implements ServerSession {
   }
 
   get id(): string {
-    const id = this.#transport?.sessionId;
+    const id = hasSessionId(this.#transport) ? this.#transport.sessionId : undefined;
     if (id !== undefined) return id;
     this.#localId ??= randomUUID();
     return this.#localId;
@@ -239,7 +240,8 @@ export class ServerConnection implements ServerSession {
    */
   async connect(transport: Transport): Promise<void> {
     this.#transport = transport;
-    const presumed = transport.presumedHandshake && presumeHandshake(transport.presumedHandshake.protocolVersion);
+    const handshake = presumedHandshakeOf(transport);
+    const presumed = handshake && presumeHandshake(handshake.protocolVersion);
     if (presumed !== undefined) {
       this.#initialized = true;
       this.#agree(presumed.revision, presumed.clientCapabilities);
@@ -336,7 +338,7 @@ export class ServerConnection implements ServerSession {
     this.#clientCapabilities = clientCapabilities;
     this.#announced = this.host.capabilities();
     this.#protocolVersion = revision.version;
-    this.#transport?.setProtocolVersion?.(revision.version);
+    if (takesProtocolVersion(this.#transport)) this.#transport.setProtocolVersion(revision.version);
     this.#negotiated = { revision, clientCapabilities };
     this.#interactions?.start(revision, clientCapabilities);
     const tracking = revision.interactionTracking(clientCapabilities);

@@ -5,6 +5,7 @@
  * the codec (`isStatelessRequest`, `readRequestMeta`); nothing here compares versions.
  */
 import type { Params, Result } from "../jsonrpc/session.js";
+import type { AuthInfo } from "../model/identity.js";
 import {
   type CacheHints,
   isStatelessRequest,
@@ -19,7 +20,6 @@ import {
   type StateUser,
   signRequestState,
 } from "../revisions/index.js";
-import type { AuthInfo } from "../transports/transport.js";
 
 /** How the server serves stateless requests; set from `McpServerOptions`. */
 export interface StatelessSettings {

@@ -14,7 +14,8 @@ import {
   LATEST_VERSION,
   type Revision,
 } from "../../revisions/index.js";
-import type { Transport } from "../../transports/transport.js";
+import type { Transport } from "../../jsonrpc/transport.js";
+import { takesProtocolVersion } from "../../transports/features.js";
 import { checkResult, isSessionExpired, readInitializeResult, withDeadline } from "../checks.js";
 import type { HeaderTransport } from "../header-transport.js";
 import type { ConnectOptions } from "../options.js";
@@ -123,7 +124,7 @@ export class StatefulDriver implements EraDriver {
     const handshake = readInitializeResult(answer);
     const revision = acceptServerVersion(handshake.protocolVersion);
     checkResult(revision, "initialize", undefined, answer);
-    transport.setProtocolVersion?.(handshake.protocolVersion);
+    if (takesProtocolVersion(transport)) transport.setProtocolVersion(handshake.protocolVersion);
     let initialized = false;
     session.setGate(
       createGate(revision, {

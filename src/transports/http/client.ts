@@ -13,7 +13,13 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from "../../jsonrpc/messages.js";
-import type { MessageExtra, SendOptions, Transport } from "../transport.js";
+import type { MessageExtra, Transport } from "../../jsonrpc/transport.js";
+import type {
+  CancellingTransport,
+  HttpSendOptions,
+  ProtocolVersionTransport,
+  SessionIdTransport,
+} from "../features.js";
 import {
   type AnswerFailure,
   CONNECTION_CLOSED,
@@ -53,7 +59,9 @@ export type { StreamableHttpClientOptions };
  * are gone) is reported, and the stream is opened again without that id.
  * A request the client cancelled (`notifications/cancelled`) stops being followed at once.
  */
-export class StreamableHttpClientTransport implements Transport {
+export class StreamableHttpClientTransport
+  implements Transport, SessionIdTransport, ProtocolVersionTransport, CancellingTransport
+{
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
@@ -122,7 +130,7 @@ export class StreamableHttpClientTransport implements Transport {
    *   `sessionExpired` is true for 404 on a session; a 413 names the server's limit when it
    *   gave one. SdkError "CONNECTION_CLOSED" after close.
    */
-  async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
+  async send(message: JsonRpcMessage, options: HttpSendOptions = {}): Promise<void> {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
     // The client gave up on that request (a timeout, an aborted signal): its exchange ends here,
     // so that the server ending its stream without a response is not taken for a failure.

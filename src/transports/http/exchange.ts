@@ -4,7 +4,9 @@
  * `Request`/`Response`, `node.ts` over `IncomingMessage`/`ServerResponse`, so the protocol
  * rules are written once and Node requests never pay for web objects.
  */
-import type { AuthInfo, MessageExtra } from "../transport.js";
+
+import type { MessageExtra } from "../../jsonrpc/transport.js";
+import type { AuthInfo } from "../../model/identity.js";
 import type { BodyText } from "./body.js";
 import type { SseSink } from "./sinks.js";
 

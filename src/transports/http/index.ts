@@ -2,6 +2,8 @@
  * Streamable HTTP transport, server and client (`mcp-handoff/http`).
  * @module mcp-handoff/http
  */
+
+export type { HttpSendOptions } from "../features.js";
 export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./client-answers.js";
 export type { AuthorizableAnswer, HttpPath, RequestAuthorization } from "./client-http.js";

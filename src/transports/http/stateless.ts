@@ -16,8 +16,9 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from "../../jsonrpc/messages.js";
+import type { MessageExtra, SendOptions, Transport } from "../../jsonrpc/transport.js";
 import { isStatelessRequest, isStatelessVersion, requestedVersion, StatelessErrorCode } from "../../revisions/index.js";
-import type { MessageExtra, SendOptions, Transport } from "../transport.js";
+import type { SessionIdTransport } from "../features.js";
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, SSE_MEDIA_TYPE } from "./constants.js";
 import type { HttpReply, RequestHeaders, RequestView } from "./exchange.js";
 import { acceptsMediaType } from "./headers.js";
@@ -185,7 +186,7 @@ export type StatelessAnswer = "json" | "sse" | "either";
  * The transport of one stateless POST: it delivers the request once started and closes after
  * the answer. Handed to `StreamableHttpServerOptions.onrequest`.
  */
-export class StatelessRequestTransport implements Transport {
+export class StatelessRequestTransport implements Transport, SessionIdTransport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
