@@ -5,8 +5,8 @@
  */
 import { SdkError } from "../jsonrpc/errors.js";
 import { JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
-import { assertServerCapability } from "../revisions/index.js";
 import type { Transport } from "../jsonrpc/transport.js";
+import { assertServerCapability } from "../revisions/index.js";
 import {
   checkRequestedVersion,
   createDrivers,

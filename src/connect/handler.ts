@@ -6,10 +6,11 @@
  * goes into the vault for that user, and the interaction completes. Nothing secret is written to a
  * page, a log or an error text.
  */
-import { sameUser } from "../model/identity.js";
-import type { StoredCredential, UserInteraction } from "../model/interaction.js";
+
 import { InteractionError, type InteractionManager } from "../interaction/server/index.js";
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
+import { sameUser } from "../model/identity.js";
+import type { StoredCredential, UserInteraction } from "../model/interaction.js";
 import type { CredentialVault } from "../stores/types.js";
 import { accountOf, type ConnectPageDeps, connectPage, frameOf, ID, switchForm } from "./connect-page.js";
 import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";

@@ -6,6 +6,7 @@
  */
 import { SdkError, UrlElicitationRequiredError } from "../../jsonrpc/errors.js";
 import type { JsonRpcSession, Params, Result } from "../../jsonrpc/session.js";
+import type { Transport } from "../../jsonrpc/transport.js";
 import {
   acceptServerVersion,
   createGate,
@@ -14,7 +15,6 @@ import {
   LATEST_VERSION,
   type Revision,
 } from "../../revisions/index.js";
-import type { Transport } from "../../jsonrpc/transport.js";
 import { takesProtocolVersion } from "../../transports/features.js";
 import { checkResult, isSessionExpired, readInitializeResult, withDeadline } from "../checks.js";
 import type { HeaderTransport } from "../header-transport.js";

@@ -23,7 +23,4 @@ export type InteractionErrorCode =
 /** An `SdkError` whose `code` is an `InteractionErrorCode` and whose `name` is "InteractionError". */
 export class InteractionError extends SdkError<InteractionErrorCode> {
   override readonly name = "InteractionError";
-  constructor(code: InteractionErrorCode, message: string) {
-    super(code, message);
-  }
 }
