@@ -10,8 +10,8 @@
  */
 import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { Result } from "../jsonrpc/session.js";
+import type { InteractionService } from "./handler-types.js";
 import type { HandoffAnswer, InputRound } from "./input-round.js";
-import type { InteractionService } from "./interactions.js";
 
 /** ms a retry that accepted a page still open waits for its completion by default: 25,000. */
 export const DEFAULT_HANDOFF_HOLD_MS = 25_000;

@@ -11,7 +11,7 @@
  */
 import type { StoredCredential } from "../interaction/model.js";
 import { ProtocolError } from "../jsonrpc/errors.js";
-import type { RequestContext } from "./context.js";
+import type { RequestContext } from "./handler-types.js";
 import { InteractionRequired } from "./interactions.js";
 import { type SecretForm, secretForms } from "./secret-forms.js";
 

@@ -11,7 +11,7 @@ import type { CacheHints, Icon, Implementation, ServerCapabilities } from "../re
 import { MissingClientCapabilityError, STATELESS_VERSIONS, SUPPORTED_VERSIONS } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { complete } from "./completion.js";
-import type { RequestContext } from "./context.js";
+import type { RequestContext, ServerSession } from "./handler-types.js";
 import { DEFAULT_HANDOFF_HOLD_MS } from "./handoff-hold.js";
 import { InputNeeded } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
@@ -24,7 +24,7 @@ import {
   ResourceRegistry,
 } from "./resources.js";
 import type { SchemaInput, ZodRawShape } from "./schema.js";
-import { ServerConnection, type ServerSession, type SessionHost } from "./session.js";
+import { ServerConnection, type SessionHost } from "./session.js";
 import type { StatelessSettings } from "./stateless.js";
 import { type ToolConfig, type ToolHandle, type ToolHandler, ToolRegistry } from "./tools.js";
 import type { ResourceTemplate } from "./uri-template.js";

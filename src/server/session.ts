@@ -26,6 +26,7 @@ import {
 } from "../revisions/index.js";
 import type { Transport } from "../transports/transport.js";
 import { type ContextHost, createRequestContext, type RequestContext } from "./context.js";
+import type { ServerSession } from "./handler-types.js";
 import { refusedHandoffAnswer, settleHandoffs } from "./handoff-hold.js";
 import { InputNeeded, InputRound } from "./input-round.js";
 import { InteractionRequired, type InteractionService } from "./interactions.js";
@@ -40,35 +41,6 @@ import {
   statelessMeta,
 } from "./stateless.js";
 import { Subscriptions } from "./subscriptions.js";
-
-/** One connected client, as handlers and the server's owner see it. */
-export interface ServerSession {
-  /** The transport's session id (Streamable HTTP `Mcp-Session-Id`) or a random UUID. */
-  readonly id: string;
-  /** The negotiated protocol revision; `undefined` until `initialize` is answered. */
-  readonly protocolVersion: string | undefined;
-  /** `clientInfo` from `initialize`. */
-  readonly clientInfo: Implementation | undefined;
-  /** `capabilities` from `initialize`. */
-  readonly clientCapabilities: ClientCapabilities | undefined;
-  /** The threshold set by `logging/setLevel`; `undefined` (everything is sent) until the client sets one. */
-  readonly logLevel: LoggingLevel | undefined;
-  /** Sends `notifications/message` outside any request, subject to the session's level. Never rejects. */
-  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
-  /**
-   * Tells this session's client, and only it, that the out-of-band interaction of URL-mode
-   * elicitation `elicitationId` is done: `notifications/elicitation/complete` in revision 2025-11-25
-   * (spec: client/elicitation § Completion Notifications). Revision 2026-07-28 has no such
-   * notification (the answer to the client's retry is the completion), so there this does nothing
-   * and resolves `false`: the same handler serves both eras. `ctx.interact` needs none of this.
-   * @returns true when the notification was sent, false where the revision completes through the retry.
-   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when a 2025-11-25 client did not declare URL-mode
-   *   elicitation; "METHOD_NOT_SUPPORTED" in a revision without URL mode (before 2025-11-25).
-   */
-  notifyElicitationComplete(elicitationId: string): Promise<boolean>;
-  /** Closes the connection; in-flight handlers see their signal abort. */
-  close(): Promise<void>;
-}
 
 /** What a session needs from the server that owns it. */
 export interface SessionHost {
