@@ -8,9 +8,9 @@
  * again in a loop. Over Streamable HTTP the held answer turns into an SSE stream, which carries
  * `: keep-alive` comments while it waits, so that no proxy times the response out.
  */
-import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
-import type { Result } from "../jsonrpc/session.js";
-import type { InteractionService } from "./handler-types.js";
+import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
+import type { Result } from "../../jsonrpc/session.js";
+import type { InteractionService } from "../handler-types.js";
 import type { HandoffAnswer, InputRound } from "./input-round.js";
 
 /** ms a retry that accepted a page still open waits for its completion by default: 25,000. */
