@@ -18,8 +18,8 @@ import {
   type MethodSpec,
   type ServedSession,
 } from "./eras/index.js";
-import { InputNeeded } from "./eras/input-round.js";
 import type { RequestContext } from "./handler-types.js";
+import { InputNeeded } from "./input-needed.js";
 import { InteractionRequired } from "./interactions.js";
 import { isLoggingLevel } from "./logging.js";
 import { redactorOf } from "./redaction.js";
@@ -66,6 +66,7 @@ export function serverMethods(definition: ServerDefinition): MethodTable {
         by: "handler",
         capability: "tools",
         rounds: true,
+        refusesWithResult: true,
         inputSchemaOf: (params) => tools.inputSchemaOf(params.name),
         serve: (params, ctx) => tools.call(params, ctx),
       },

@@ -39,6 +39,17 @@ export function handoffOf(error: InteractionRequired): InteractParams {
     : { url: error.url, message: error.message, purpose: error.purpose };
 }
 
+/**
+ * The answer to a request whose handler needs a page it cannot have (no hand-off possible, or the
+ * user refused it): an `isError` result saying why when `asResult` (a tool call: spec:
+ * server/tools § Error Handling), else -32603 with that text.
+ * @throws ProtocolError -32603 when not `asResult`.
+ */
+export function handoffRefusal(text: string, asResult: boolean): Result {
+  if (asResult) return { content: [{ type: "text", text }], isError: true };
+  throw new ProtocolError(ErrorCode.InternalError, text);
+}
+
 /** Why no hand-off is possible with this client. */
 export const CANNOT_OPEN =
   "This client cannot open the page where that happens: it supports neither URL-mode elicitation nor user interaction.";
@@ -117,10 +128,10 @@ export class SessionInteractions {
 
   /**
    * A handler threw `InteractionRequired`: stores the interaction and throws the wire form's error.
-   * When no hand-off is possible, a tool call gets an `isError` result saying why (never the URL);
-   * other requests get -32603 with that text.
+   * When no hand-off is possible, the answer says why (never the URL), as `handoffRefusal` words it.
+   * @param asResult whether the method answers a refusal with an `isError` result (`tools/call`).
    */
-  async required(error: InteractionRequired, method: string, inbound: InboundRequest): Promise<Result> {
+  async required(error: InteractionRequired, asResult: boolean, inbound: InboundRequest): Promise<Result> {
     let refusal: ProtocolError | undefined;
     try {
       const { wire, interaction } = await this.create(handoffOf(error), inbound, this.#wire);
@@ -129,8 +140,7 @@ export class SessionInteractions {
       // Our own refusals say what to fix; anything else (a store failing) stays in the server's log.
       if (!(failure instanceof SdkError)) this.host.report("Could not start a hand-off", failure);
       const text = failure instanceof SdkError ? failure.message : "The server could not start the hand-off";
-      if (method === "tools/call") return { content: [{ type: "text", text }], isError: true };
-      throw new ProtocolError(ErrorCode.InternalError, text);
+      return handoffRefusal(text, asResult);
     }
     throw refusal ?? new ProtocolError(ErrorCode.InternalError, CANNOT_OPEN);
   }

@@ -41,6 +41,12 @@ export interface HandlerMethod {
   /** Whether the handler may answer `InputRequiredResult` (multi round-trip requests, revision 2026-07-28). */
   readonly rounds?: true;
   /**
+   * Whether a hand-off the handler needs but cannot have (the client cannot open pages, or the
+   * user declined) is answered with an `isError` result rather than -32603 (a tool call: spec:
+   * server/tools § Error Handling).
+   */
+  readonly refusesWithResult?: true;
+  /**
    * The input schema whose `x-mcp-header` parameters a stateless HTTP request repeats in its
    * headers (`tools/call`); `undefined` when the request names nothing that has one.
    */

@@ -18,14 +18,7 @@ import {
   type RequestStateAsk,
   type RequestStatePayload,
 } from "../../revisions/index.js";
-
-/** Thrown by an ask that has no answer yet; the connection turns the round into an `InputRequiredResult`. */
-export class InputNeeded extends Error {
-  override readonly name = "InputNeeded";
-  constructor() {
-    super("The request needs input from the client first");
-  }
-}
+import { InputNeeded } from "../input-needed.js";
 
 /** An input request of this round, with the hand-off it opens a page for, if any. */
 interface Ask extends RequestStateAsk {

@@ -5,14 +5,15 @@
  * interaction (kept by the connection's `SessionInteractions`) says whether the user is done.
  */
 import type { UserInteraction } from "../../interaction/model.js";
-import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
+import { SdkError } from "../../jsonrpc/errors.js";
 import type { Result } from "../../jsonrpc/session.js";
 import { requestInteractionWire } from "../../revisions/index.js";
 import type { HandoffApi } from "../context.js";
 import type { InteractionOutcome, InteractParams } from "../handoff-types.js";
+import { InputNeeded } from "../input-needed.js";
 import type { InteractionRequired } from "../interactions.js";
-import { CANNOT_OPEN, handoffOf, type SessionInteractions } from "../session-interactions.js";
-import { InputNeeded, type InputRound } from "./input-round.js";
+import { CANNOT_OPEN, handoffOf, handoffRefusal, type SessionInteractions } from "../session-interactions.js";
+import type { InputRound } from "./input-round.js";
 
 /** `ctx.interact` and `ctx.waitForInteraction` of a request that runs in `round`. */
 export class RoundHandoffs implements HandoffApi {
@@ -66,12 +67,13 @@ export class RoundHandoffs implements HandoffApi {
  * collects its page as an input request of the round. @returns the interaction's id, for the
  * `requestState`, so the retry can check the store before running the handler again; or, when
  * no hand-off is possible, the answer to send instead (as `SessionInteractions.required` words it).
- * @throws ProtocolError -32603 with the reason when no hand-off is possible, for methods other than `tools/call`.
+ * @param asResult whether the method answers a refusal with an `isError` result (`tools/call`).
+ * @throws ProtocolError -32603 with the reason when no hand-off is possible and not `asResult`.
  */
 export async function requiredInRound(
   core: SessionInteractions,
   error: InteractionRequired,
-  method: string,
+  asResult: boolean,
   round: InputRound,
 ): Promise<{ handoff: string } | { answer: Result }> {
   const wire = requestInteractionWire(round.clientCapabilities);
@@ -82,8 +84,7 @@ export async function requiredInRound(
   } catch (failure) {
     if (!(failure instanceof SdkError)) core.report("Could not start a hand-off", failure);
     const text = failure instanceof SdkError ? failure.message : "The server could not start the hand-off";
-    if (method === "tools/call") return { answer: { content: [{ type: "text", text }], isError: true } };
-    throw new ProtocolError(ErrorCode.InternalError, text);
+    return { answer: handoffRefusal(text, asResult) };
   }
 }
 

@@ -4,11 +4,12 @@
  * with an `InputRequiredResult`, whose signed `requestState` the retry brings back.
  */
 import type { InboundRequest, Params, Result } from "../../jsonrpc/session.js";
+import { InputNeeded } from "../input-needed.js";
 import { InteractionRequired } from "../interactions.js";
 import type { LogSender } from "../request-contexts.js";
 import type { EraConnection, HandlerMethod } from "./driver.js";
 import { refusedHandoffAnswer, settleHandoffs } from "./handoff-hold.js";
-import { InputNeeded, InputRound } from "./input-round.js";
+import { InputRound } from "./input-round.js";
 import { requestStateFor } from "./request-state.js";
 import { RoundHandoffs, requiredInRound } from "./round-handoffs.js";
 
@@ -30,6 +31,7 @@ export async function runInRounds(
   log: LogSender,
 ): Promise<Result> {
   const settings = connection.settings;
+  const asResult = spec.refusesWithResult === true;
   const authInfo = inbound.extra?.authInfo;
   const state = requestStateFor(settings.stateless, method, params, authInfo);
   const payload = state.open();
@@ -42,7 +44,7 @@ export async function runInRounds(
   const answered = service === undefined ? [] : await settleHandoffs(round, service, settings.stateless.handoffHoldMs);
   const refused = answered.find((answer) => answer.interaction === payload?.handoff && answer.action !== "accept");
   if (refused !== undefined && service !== undefined) {
-    return refusedHandoffAnswer(method, refused, (await service.get(refused.interaction))?.message);
+    return refusedHandoffAnswer(asResult, refused, (await service.get(refused.interaction))?.message);
   }
   if (payload?.handoff !== undefined && service !== undefined) {
     // Declined on the page itself (the client had said `accept`): the call ends declined too,
@@ -50,7 +52,7 @@ export async function runInRounds(
     const handoff = await service.get(payload.handoff);
     if (handoff?.status === "declined") {
       const key = payload.pending.find((ask) => ask.interaction === handoff.id)?.key ?? "";
-      return refusedHandoffAnswer(method, { key, interaction: handoff.id, action: "decline" }, handoff.message);
+      return refusedHandoffAnswer(asResult, { key, interaction: handoff.id, action: "decline" }, handoff.message);
     }
     const open = await connection.interactions.openInteraction(payload.handoff);
     if (open !== undefined) {
@@ -67,7 +69,7 @@ export async function runInRounds(
     result = await connection.route(method, spec, params, ctx);
   } catch (error) {
     if (error instanceof InteractionRequired) {
-      const outcome = await requiredInRound(connection.interactions, error, method, round);
+      const outcome = await requiredInRound(connection.interactions, error, asResult, round);
       if ("answer" in outcome) return outcome.answer;
       handoff = outcome.handoff;
     } else if (!(error instanceof InputNeeded) || !round.needsInput) {

@@ -50,7 +50,7 @@ export const STATELESS: EraDriver = {
       return await connection.route(method, spec, params, ctx);
     } catch (error) {
       if (!(error instanceof InteractionRequired)) throw error;
-      return connection.interactions.required(error, method, inbound);
+      return connection.interactions.required(error, spec.refusesWithResult === true, inbound);
     }
   },
 
