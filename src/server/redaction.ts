@@ -12,7 +12,7 @@
 
 import { ProtocolError } from "../jsonrpc/errors.js";
 import type { StoredCredential } from "../model/interaction.js";
-import type { RequestContext } from "./context.js";
+import type { RequestContext } from "./handler-types.js";
 import { InteractionRequired } from "./interactions.js";
 import { type SecretForm, secretForms } from "./secret-forms.js";
 
