@@ -218,9 +218,9 @@ export function goneCycles(cycles: readonly string[][], known: readonly (readonl
 
 const STATELESS = "revisions/stateless/";
 
-/** Where a stateless-era name may be imported: inside `src/revisions` and in an `eras/` folder of a top-level folder. */
+/** Where a stateless-era name may be imported: inside `src/revisions` and in any `eras/` folder (`server/eras/`, `transports/http/eras/`). */
 export function mayUseStatelessEra(path: string): boolean {
-  return path.startsWith("revisions/") || /^[^/]+\/eras\//.test(path);
+  return path.startsWith("revisions/") || /(^|\/)eras\//.test(path);
 }
 
 /**

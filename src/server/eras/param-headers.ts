@@ -6,7 +6,7 @@
  */
 import { ProtocolError } from "../../jsonrpc/errors.js";
 import { StatelessErrorCode } from "../../revisions/index.js";
-import { decodeHeaderValue } from "../../transports/http/stateless.js";
+import { decodeHeaderValue } from "../../transports/http/eras/stateless.js";
 
 /** The header text of a body value: strings as they are, numbers in decimal, booleans lower-case. */
 function sameValue(header: string, value: unknown): boolean {

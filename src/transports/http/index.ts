@@ -15,6 +15,7 @@ export {
   PROTOCOL_VERSION_HEADER,
   SESSION_ID_HEADER,
 } from "./constants.js";
+export { decodeHeaderValue, type StatelessAnswer, StatelessRequestTransport } from "./eras/stateless.js";
 export { StreamableHttpError } from "./errors.js";
 export {
   type EventStore,
@@ -28,4 +29,3 @@ export type { WebHandler, WebNodeHandlerOptions } from "./node-web.js";
 export type { OriginPolicy } from "./origin.js";
 export { type HandleExtra, StreamableHttpServer, type StreamableHttpServerOptions } from "./server.js";
 export { StreamableHttpSessionTransport } from "./session-transport.js";
-export { decodeHeaderValue, type StatelessAnswer, StatelessRequestTransport } from "./stateless.js";
