@@ -205,9 +205,9 @@ export class StreamableHttpClientTransport implements Transport {
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
-    // The ended session's streams usually end within this turn; a stream that ended is not aborted,
-    // so its connection goes back to the pool instead of being torn down and opened anew.
-    if (this.exchanges.size > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    // The ended session's streams usually end within a turn or two; a stream that ended is not
+    // aborted, so its connection goes back to the pool instead of being torn down and opened anew.
+    await this.exchanges.settled(CLOSE_SETTLE_MS);
     this.exchanges.stopAll();
     this.onclose?.();
   }
@@ -409,6 +409,9 @@ const POST_HEADERS: Readonly<Record<string, string>> = {
   "content-type": JSON_MEDIA_TYPE,
 };
 const NO_HEADERS: Readonly<Record<string, string>> = {};
+
+/** How long `close()` lets the session's streams end on their own before it aborts them, in ms. */
+const CLOSE_SETTLE_MS = 1;
 
 /** The reason the waits between reconnections end with: one shared value, not an error built per close. */
 const CLOSED = "closed";
