@@ -34,7 +34,8 @@ export interface StreamState {
 
 export interface StreamHooks {
   reconnect: ReconnectOptions;
-  signal: AbortSignal;
+  /** Aborted when the transport closes: it ends the wait before a reconnection. */
+  closeSignal(): AbortSignal;
   /** Largest event accepted, in bytes of its data. */
   maxEventBytes: number;
   isClosed(): boolean;
@@ -107,7 +108,7 @@ export async function followStream(state: StreamState, hooks: StreamHooks): Prom
     }
     const delay = retryMs ?? Math.min(initialDelayMs * 2 ** attempt, maxDelayMs);
     attempt++;
-    if (!(await sleep(delay, hooks.signal))) return undefined;
+    if (!(await sleep(delay, hooks.closeSignal()))) return undefined;
   }
 }
 

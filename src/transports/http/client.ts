@@ -64,8 +64,11 @@ export class StreamableHttpClientTransport implements Transport {
   /** `options.headers`, lower-cased once. */
   private readonly baseHeaders: Record<string, string>;
   private readonly reconnect: ReconnectOptions;
-  /** Aborted on close: ends the waits between reconnection attempts. */
-  private readonly abort = new AbortController();
+  /**
+   * Aborted on close: ends the waits between reconnection attempts. Made on the first such wait,
+   * since most transports never wait and an `AbortController` costs more than a request's headers.
+   */
+  private abortOnClose: AbortController | undefined;
   private readonly exchanges: ClientExchanges;
   private started = false;
   private closed = false;
@@ -199,7 +202,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.exchanges.refuseNew();
-    this.abort.abort(CLOSED);
+    this.abortOnClose?.abort(CLOSED);
     try {
       await this.terminateSession();
     } catch (error) {
@@ -245,7 +248,7 @@ export class StreamableHttpClientTransport implements Transport {
     const session = this.session;
     const ended = await followStream(state, {
       reconnect: this.reconnect,
-      signal: this.abort.signal,
+      closeSignal: () => this.closeSignal(),
       maxEventBytes: this.maxMessageBytes,
       isClosed: () => this.closed,
       // A stream belongs to its session: once the session is replaced, reconnecting would open a duplicate.
@@ -267,6 +270,15 @@ export class StreamableHttpClientTransport implements Transport {
       pending.delete(id);
       this.onmessage?.(errorResponse(id, failure.code, failure.message, failure.data));
     }
+  }
+
+  /** The signal aborted on close (already aborted once closed). */
+  private closeSignal(): AbortSignal {
+    if (this.abortOnClose === undefined) {
+      this.abortOnClose = new AbortController();
+      if (this.closed) this.abortOnClose.abort(CLOSED);
+    }
+    return this.abortOnClose.signal;
   }
 
   private openStandaloneStream(): void {
