@@ -163,7 +163,7 @@ describe.skipIf(SKIP !== undefined)("connect pages in Chromium", () => {
       const page = await context.newPage();
       await open(page, "local-key-form");
       await page.evaluate(() => {
-        const decline = [...document.querySelectorAll("button")].find((b) => b.textContent === "Decline");
+        const decline = Array.from(document.querySelectorAll("button")).find((b) => b.textContent === "Decline");
         decline?.setAttribute("tabindex", "1");
       });
       expect(await tabOrder(page, 3)).toEqual(["Decline", "input:password", "Save"]);
