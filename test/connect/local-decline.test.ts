@@ -3,8 +3,9 @@
  * token, ends the interaction as declined, and the tool call waiting for it ends declined on both
  * eras (the request waiting in `ctx.credentials.require` on 2025-11-25, the retried request on
  * 2026-07-28, which is not asked for the page again; on 2025-11-25 after error -32042, the retry
- * that follows notifications/elicitation/complete, with Save as the control). A decline with the save form's token, none,
- * a forged one, from another site or from a browser that did not claim the link changes nothing.
+ * that follows notifications/elicitation/complete, with Save as the control). A decline with the
+ * save form's token, none, a forged one, from another site or from a browser that did not claim
+ * the link changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalConnect, startLocalConnect } from "../../src/connect/index.js";
