@@ -1,13 +1,15 @@
 /**
  * `npm run demo -- --simple`: the smaller hand-off.
  *
- * 1. A forecast MCP server starts on 127.0.0.1; its tool needs an API key the client must never see.
+ * 1. A forecast MCP server starts on 127.0.0.1; its tool needs an API key the client must never see,
+ *    and asks for it with `ctx.credentials.require` (`startLocalConnect` serves the key page).
  * 2. Our client calls the tool; the server answers with a URL-mode elicitation to its own page:
  *    on 2026-07-28 (what the client negotiates by default) inside an `InputRequiredResult`, the
  *    user's answer going back on a retry of the call; on 2025-11-25 (`--revision 2025-11-25`) as
  *    `elicitation/create` during the call.
  * 3. The client shows the consent step (server, full URL, host) and, after consent, opens the page.
- * 4. The user types the key on that page (scripted here; `--interactive` leaves it to you).
+ * 4. The user types the key on that page, a one-time link on 127.0.0.1 (scripted here;
+ *    `--interactive` leaves it to you).
  * 5. The server stores the key and the call returns (on 2025-11-25 after
  *    `notifications/elicitation/complete`).
  */

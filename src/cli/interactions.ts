@@ -111,7 +111,8 @@ export class Interactions {
 
   /**
    * While a request waits for a page, asks whether the user is done: yes retries at once, no gives
-   * up. The question closes by itself when the server reports completion.
+   * up. Under the question a spinner turns beside the time spent waiting. The question closes by
+   * itself, and is erased, when the server reports completion or the retry answers first.
    */
   private askWhenDone(ctx: InteractionContext): void {
     const signal = AbortSignal.any([ctx.signal, this.ended.signal]);
@@ -125,6 +126,7 @@ export class Interactions {
           ? undefined
           : this.io.prompter.confirm({
               message: `Done in the browser? Yes retries now; it also retries by itself ${by}`,
+              waiting: "Waiting for you in the browser:",
               initialValue: true,
               signal,
             }),

@@ -4,6 +4,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import * as clack from "@clack/prompts";
+import { promptFrame } from "./prompt-frame.js";
 
 /**
  * What a prompt returns when the user pressed Ctrl-C or Escape, its `signal` was aborted, or
@@ -20,7 +21,7 @@ export interface Choice {
 
 interface Common {
   message: string;
-  /** Closes the prompt (answering {@link CANCELLED}) when aborted. */
+  /** Closes the prompt (answering {@link CANCELLED}) when aborted; a terminal prompt is then erased. */
   signal?: AbortSignal;
 }
 
@@ -35,6 +36,11 @@ export interface TextPrompt extends Common {
 
 export interface ConfirmPrompt extends Common {
   initialValue?: boolean;
+  /**
+   * Shown under the message while the question is open, after a turning spinner and the time
+   * since it opened (`12s`, `1m 05s`), updated every second: what the question waits for.
+   */
+  waiting?: string;
 }
 
 export interface SelectPrompt extends Common {
@@ -77,55 +83,108 @@ export function clackPrompter(input?: Readable, output: Writable = process.stder
   const until = (signal: AbortSignal | undefined) => ({
     signal: signal === undefined ? ended : AbortSignal.any([signal, ended]),
   });
+  /**
+   * Runs a prompt drawn on a watched `output`: closed by its signal (not by the user, nor by stdin
+   * ending), its frame is erased, so that no question the user can no longer answer is left on
+   * the screen.
+   */
+  const drawn = async <T>(
+    signal: AbortSignal | undefined,
+    ask: (output: Writable, redraw: () => void) => Promise<T>,
+  ): Promise<T> => {
+    const frame = promptFrame(output);
+    const value = await ask(frame.output, frame.redraw);
+    if (signal?.aborted === true && !ended.aborted) frame.erase();
+    return value;
+  };
   const options = (choices: Choice[]) =>
     choices.map(({ value, label, hint }) => (hint === undefined ? { value, label } : { value, label, hint }));
   return {
     async text({ message, signal, placeholder, initialValue, validate }) {
       return answer(
-        await clack.text({
-          ...io,
-          message,
-          ...until(signal),
-          ...(placeholder === undefined ? {} : { placeholder }),
-          ...(initialValue === undefined ? {} : { initialValue }),
-          ...(validate === undefined ? {} : { validate: (value) => validate(value ?? "") }),
-        }),
+        await drawn(signal, (output) =>
+          clack.text({
+            ...io,
+            output,
+            message,
+            ...until(signal),
+            ...(placeholder === undefined ? {} : { placeholder }),
+            ...(initialValue === undefined ? {} : { initialValue }),
+            ...(validate === undefined ? {} : { validate: (value) => validate(value ?? "") }),
+          }),
+        ),
       );
     },
-    async confirm({ message, signal, initialValue }) {
+    async confirm({ message, signal, initialValue, waiting }) {
       return answer(
-        await clack.confirm({
-          ...io,
-          message,
-          ...until(signal),
-          ...(initialValue === undefined ? {} : { initialValue }),
+        await drawn(signal, async (output, redraw) => {
+          // Read by the prompt at each frame it draws: the waiting line is rewritten every second.
+          const prompt = {
+            ...io,
+            output,
+            message,
+            ...until(signal),
+            ...(initialValue === undefined ? {} : { initialValue }),
+          };
+          if (waiting === undefined) return clack.confirm(prompt);
+          const opened = Date.now();
+          let turn = 0;
+          const tick = () => {
+            prompt.message = `${message}\n${SPINNER[turn++ % SPINNER.length]} ${waiting} ${elapsed(Date.now() - opened)}`;
+          };
+          tick();
+          const timer = setInterval(() => {
+            tick();
+            redraw();
+          }, 1000);
+          try {
+            return await clack.confirm(prompt);
+          } finally {
+            clearInterval(timer);
+          }
         }),
       );
     },
     async select({ message, signal, choices, initialValue }) {
       return answer(
-        await clack.select<string>({
-          ...io,
-          message,
-          options: options(choices),
-          ...until(signal),
-          ...(initialValue === undefined ? {} : { initialValue }),
-        }),
+        await drawn(signal, (output) =>
+          clack.select<string>({
+            ...io,
+            output,
+            message,
+            options: options(choices),
+            ...until(signal),
+            ...(initialValue === undefined ? {} : { initialValue }),
+          }),
+        ),
       );
     },
     async multiselect({ message, signal, choices, initialValues, required }) {
       return answer(
-        await clack.multiselect<string>({
-          ...io,
-          message,
-          options: options(choices),
-          required,
-          ...until(signal),
-          ...(initialValues === undefined ? {} : { initialValues }),
-        }),
+        await drawn(signal, (output) =>
+          clack.multiselect<string>({
+            ...io,
+            output,
+            message,
+            options: options(choices),
+            required,
+            ...until(signal),
+            ...(initialValues === undefined ? {} : { initialValues }),
+          }),
+        ),
       );
     },
   };
+}
+
+/** The frames of the waiting line's spinner, as the prompt library's own spinner turns. */
+const SPINNER = ["◒", "◐", "◓", "◑"];
+
+/** `12s`, `1m 05s`: the time a question has been open, `ms` in milliseconds. */
+export function elapsed(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  const minutes = Math.floor(seconds / 60);
+  return minutes === 0 ? `${seconds}s` : `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`;
 }
 
 /** A signal aborted once `input` has ended or closed. */

@@ -12,6 +12,7 @@ import type { CredentialRequest, CredentialSource, InteractionService, RequestCo
 import type { CredentialVault } from "../stores/types.js";
 import type { AuthorizationServerConfig } from "./oauth-server.js";
 import { OAuthServers } from "./oauth-server.js";
+import { PageDeclines } from "./page-declines.js";
 import { refreshCredential } from "./provider-flow.js";
 import { secretName } from "./purpose.js";
 
@@ -149,15 +150,61 @@ export class CredentialBroker implements CredentialSource {
   }
 }
 
-/** `service` with `credentials` from `source`: give it to `McpServer` as its `interactions` option. */
+/** Set in the purpose of a hand-off that a retry of the request follows (error -32042), not a wait. */
+const RETRIED = "retried";
+
+/**
+ * `service` with `credentials` from `source`: give it to `McpServer` as its `interactions` option.
+ * A hand-off the request is retried after (revision 2025-11-25, error -32042) that the user
+ * declines on the page is reported to the client like a completion, and the retried request's
+ * `ctx.credentials.require` for that provider then throws SdkError "REQUEST_CANCELLED" ("The user
+ * declined…") instead of handing the user off again.
+ */
 export function withCredentials(service: InteractionService, source: CredentialSource): InteractionService {
+  const declines = new PageDeclines();
+  const credentials: CredentialSource = {
+    async require(provider, request, ctx) {
+      if (declines.take(ctx.session.id, provider)) {
+        throw new SdkError(
+          "REQUEST_CANCELLED",
+          `The user declined to connect ${provider} on the page; nothing was stored`,
+        );
+      }
+      try {
+        return await source.require(provider, request, ctx);
+      } catch (error) {
+        if (!(error instanceof InteractionRequired)) throw error;
+        // Marked so that a decline on its page is noted for the retry; a waiting request hears of it itself.
+        throw new InteractionRequired({
+          url: error.url,
+          message: error.message,
+          purpose: { ...error.purpose, [RETRIED]: true },
+        });
+      }
+    },
+  };
   return {
     userFor: (authInfo) => service.userFor(authInfo),
     create: (input) => service.create(input),
     get: (id) => service.get(id),
     recordAnswer: (id, action) => service.recordAnswer(id, action),
     waitForCompletion: (id, signal) => service.waitForCompletion(id, signal),
-    watchSession: (sessionId, listener) => service.watchSession(sessionId, listener),
-    credentials: source,
+    // The decline is noted before the session tells its client to retry.
+    watchSession: (sessionId, listener) =>
+      service.watchSession(sessionId, (id) => {
+        void service
+          .get(id)
+          .then(
+            (interaction) => {
+              if (interaction?.purpose?.[RETRIED] === true && interaction.sessionId === sessionId) {
+                declines.note(interaction);
+              }
+            },
+            // The listener reads the store again, and reports its failure to the server's logger.
+            () => {},
+          )
+          .then(() => listener(id));
+      }),
+    credentials,
   };
 }

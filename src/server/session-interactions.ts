@@ -268,9 +268,11 @@ export class SessionInteractions {
 
   async #deliver(service: InteractionService, wire: InteractionWire, id: string): Promise<void> {
     try {
-      // The bus only says which id; the store says whether it is really this session's and done.
+      // The bus only says which id; the store says whether it is really this session's and done
+      // (completed, or declined on the page: the retry then learns that from the credentials).
       const interaction = await service.get(id);
-      if (interaction?.sessionId !== this.host.sessionId() || interaction.status !== "completed") return;
+      const over = interaction?.status === "completed" || interaction?.status === "declined";
+      if (interaction?.sessionId !== this.host.sessionId() || !over) return;
       const notice = wire.completionNotice(id);
       if (notice !== undefined) await this.host.notifyAbout(id, notice.method, notice.params);
     } catch (error) {

@@ -2,7 +2,8 @@
  * What each entry point of the package loads, read from the bundle as `npm run build` makes it
  * (the same esbuild options, built in memory): the files an import of the entry reaches, and the
  * dependencies those import. A server or a client must not pull in the CLI's terminal prompts, its
- * browser opener, or the native SQLite module.
+ * browser opener, or the native SQLite module; no entry but the CLI's refers to the first two at all,
+ * not even through an `import()` left for later.
  */
 import { build, type Metafile } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -74,19 +75,23 @@ describe("the package's entry points", () => {
     expect(metafile.outputs[output("cli")]).toBeDefined();
   });
 
-  it.each(
-    ["index", "server", "client", "stdio", "http", "memory", "auth", "stores"].filter((e) => ENTRIES.includes(e)),
-  )("%s never loads the CLI's terminal prompts or browser opener, not even later", (entry) => {
-    const { static: eager, dynamic } = externals(reach(entry).all);
-    expect(CLI_ONLY.filter((name) => eager.has(name) || dynamic.has(name))).toEqual([]);
-  });
+  it.each(ENTRIES.filter((entry) => entry !== "cli"))(
+    "%s never loads the CLI's terminal prompts or browser opener, not even later",
+    (entry) => {
+      const { static: eager, dynamic } = externals(reach(entry).all);
+      expect(CLI_ONLY.filter((name) => eager.has(name) || dynamic.has(name))).toEqual([]);
+      expect(mentions(reach(entry).all, "@clack/prompts")).toEqual([]);
+    },
+  );
 
-  it("only the CLI imports them when it starts; elsewhere they come on first use of a terminal consent prompt", () => {
+  it("only the CLI imports them: its prompts when it starts, the browser opener once a page is to open", () => {
     const importing = ENTRIES.filter((entry) => {
-      const eager = externals(reach(entry).eager).static;
-      return CLI_ONLY.some((name) => eager.has(name));
+      const found = externals(reach(entry).all);
+      return CLI_ONLY.some((name) => found.static.has(name) || found.dynamic.has(name));
     });
     expect(importing).toEqual(["cli"]);
+    expect(externals(reach("cli").eager).static.has("@clack/prompts")).toBe(true);
+    expect(externals(reach("cli").all).dynamic.has("open")).toBe(true);
   });
 
   it("only the SQLite stores refer to better-sqlite3, and they load it when a store opens a file, not on import", () => {

@@ -2,7 +2,8 @@
  * Every connect page state in headless Chromium, as the handler sends it (its CSP in force): no
  * axe-core violations of WCAG 2.2 level A or AA at desktop (1280 px) and phone (390 px) widths, the
  * inline stylesheet applied (its CSP hash is right), nothing wider than a phone's screen, and the
- * key form's focus order: field, Save, Decline, then "Sign in as someone else".
+ * key forms' focus order: field, Save, Decline, then "Sign in as someone else" on the hosted one;
+ * field, Save, Decline and nothing more on the local one.
  * Needs Chromium (`/usr/bin/chromium` or `CHROMIUM_PATH`): see chromium-rule.ts for when it skips.
  */
 import axe from "axe-core";
@@ -41,6 +42,26 @@ async function open(page: Page, name: string): Promise<void> {
   });
   await page.goto(`${gallery.origin}/${name}`);
   expect(refused, name).toEqual([]);
+}
+
+/**
+ * What keyboard focus lands on at each of `presses` presses of Tab from the top of the page: a
+ * field as `input:<type>`, a button or link by its text, `body` once focus has left the page's
+ * controls.
+ */
+async function tabOrder(page: Page, presses: number): Promise<string[]> {
+  const order: string[] = [];
+  for (let i = 0; i < presses; i++) {
+    await page.keyboard.press("Tab");
+    order.push(
+      await page.evaluate(() => {
+        const active = document.activeElement as HTMLInputElement | HTMLButtonElement | null;
+        if (active === null || active === document.body) return "body";
+        return active.tagName === "INPUT" ? `input:${active.type}` : (active.textContent ?? "").trim();
+      }),
+    );
+  }
+  return order;
 }
 
 /** axe-core's violations, run inside the page (evaluated through the DevTools protocol, which the CSP does not stop). */
@@ -106,17 +127,46 @@ describe.skipIf(SKIP !== undefined)("connect pages in Chromium", () => {
       await open(page, "key-form");
       const field = page.getByLabel("forecast API key");
       expect(await field.getAttribute("type")).toBe("password");
-      const order: string[] = [];
-      for (let i = 0; i < 4; i++) {
-        await page.keyboard.press("Tab");
-        order.push(
-          await page.evaluate(() => {
-            const active = document.activeElement as HTMLInputElement | HTMLButtonElement | null;
-            return active?.tagName === "INPUT" ? `input:${active.type}` : (active?.textContent ?? "");
-          }),
-        );
-      }
+      const order = await tabOrder(page, 4);
       expect(order).toEqual(["input:password", "Save", "Decline", "Sign in as someone else"]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("the local key form: Tab goes to the labelled password field, then Save, then Decline, and nothing else", async () => {
+    const context = await browser.newContext({ viewport: WIDTHS.phone });
+    try {
+      const page = await context.newPage();
+      await open(page, "local-key-form");
+      const field = page.getByLabel("Weather API key");
+      expect(await field.getAttribute("type")).toBe("password");
+      // A fourth Tab leaves the page's controls: no account to switch, no link before the field.
+      expect(await tabOrder(page, 4)).toEqual(["input:password", "Save", "Decline", "body"]);
+      // Back again with Shift+Tab, from Decline to the field.
+      await page.keyboard.press("Shift+Tab");
+      const back: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        await page.keyboard.press("Shift+Tab");
+        back.push(await page.evaluate(() => (document.activeElement?.textContent ?? "").trim()));
+      }
+      expect(back).toEqual(["Save", ""]);
+      expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("the focus-order check can fail: Decline put first by a tabindex is reported", async () => {
+    const context = await browser.newContext({ viewport: WIDTHS.phone });
+    try {
+      const page = await context.newPage();
+      await open(page, "local-key-form");
+      await page.evaluate(() => {
+        const decline = Array.from(document.querySelectorAll("button")).find((b) => b.textContent === "Decline");
+        decline?.setAttribute("tabindex", "1");
+      });
+      expect(await tabOrder(page, 3)).toEqual(["Decline", "input:password", "Save"]);
     } finally {
       await context.close();
     }

@@ -1,7 +1,7 @@
 /**
  * `handoff call` as a person sees it in a terminal: the progress bar of a long call, the server's
- * log messages, the hand-off prompt cleared when the retry answers first, and the terminal left in
- * its normal modes. Without a terminal, or with --json, the same events are plain lines.
+ * log messages, the hand-off prompt with the time spent waiting under it and erased when the retry
+ * answers first, and the terminal left in its normal modes. Without a terminal, or with --json, the same events are plain lines.
  */
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -80,7 +80,41 @@ describe("in a terminal, a page", () => {
       const output = pty.output;
       expect(output.lastIndexOf("\u001b[?25h")).toBeLessThan(output.indexOf("page accept"));
       expect(output.lastIndexOf("\u001b[?25h")).toBeGreaterThan(output.lastIndexOf("\u001b[?25l"));
+      // ... and taken off the screen: the consent answer, then the result, and no question no one can answer.
+      const screen = await pty.screen();
+      expect(screen.join("\n")).not.toMatch(/Done in the browser|Waiting for you|Yes \/ . No/);
+      const result = screen.indexOf("page accept");
+      expect(result).toBeGreaterThan(screen.findIndex((row) => row.includes("https://example.com/page?id=3")));
       expect(pty.modes()).toEqual(expect.arrayContaining(["icanon", "echo", "isig"]));
+    },
+    30_000,
+  );
+
+  it.skipIf(missing !== undefined && !process.env.CI)(
+    "shows a spinner and the time spent waiting under the question, counting up until the user answers",
+    async () => {
+      const pty = new PtyRun([...handoff, "call", "connected-slowly", "--no-browser", ...server]);
+      try {
+        await pty.waitFor(/Continue\? You will open the page yourself/);
+        pty.type("y");
+        await pty.waitFor(/Done in the browser\?[\s\S]*Waiting for you in the browser: 0s/);
+        await pty.waitFor(/Waiting for you in the browser: 2s/);
+        // Drawn in place: one question on the screen, its waiting line under it, the time gone up.
+        const screen = await pty.screen();
+        const question = screen.findIndex((row) => row.includes("Done in the browser?"));
+        expect(screen.filter((row) => row.includes("Done in the browser?"))).toHaveLength(1);
+        expect(screen[question + 1]).toMatch(/^│ {2}[◒◐◓◑] Waiting for you in the browser: [2-9]s$/);
+        expect(screen[question + 2]).toMatch(/Yes \/ . No/);
+        // The spinner turned: more than one of its frames was drawn.
+        const turns = new Set([...pty.text.matchAll(/([◒◐◓◑]) Waiting for you/g)].map((m) => m[1]));
+        expect(turns.size).toBeGreaterThan(1);
+        pty.type("\r");
+        expect(await pty.exited).toBe(0);
+        expect(await pty.screen()).toContain("signed in after a while");
+        expect(pty.modes()).toEqual(expect.arrayContaining(["icanon", "echo", "isig"]));
+      } finally {
+        pty.kill();
+      }
     },
     30_000,
   );

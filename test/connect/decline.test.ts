@@ -10,7 +10,7 @@ import { META } from "../../src/revisions/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import { AuthenticatedTransport, CAPS, until } from "../interaction/server/support.js";
 import { Browser } from "./browser.js";
-import { handOffUrl, idOf, peerFor, type World } from "./calls.js";
+import { callText, handOffUrl, idOf, peerFor, type World } from "./calls.js";
 import { startWorld } from "./world.js";
 
 let world: World;
@@ -147,5 +147,65 @@ describe("connect: Decline", () => {
       expect((await world.manager.get(idOf(link)))?.status).toBe("declined");
     }
     expect(await world.vault.get(alice(), "forecast")).toBeUndefined();
+  });
+
+  describe("2025-11-25, error -32042 (the call is retried once the page is done)", () => {
+    /** The hand-off of a call that got -32042, and the notifications/elicitation/complete its client got. */
+    async function handedOff() {
+      const peer = await peerFor(world, "alice");
+      const link = await handOffUrl(world, peer, "forecast");
+      const browser = new Browser();
+      const form = await browser.goSigningIn(link, "alice");
+      const completions = () => peer.notifications("notifications/elicitation/complete");
+      return { peer, link, browser, form, completions };
+    }
+
+    it("Decline on the page is told to the client, and the retried call ends declined without asking again", async () => {
+      const { peer, link, browser, form, completions } = await handedOff();
+      expect(completions()).toEqual([]);
+      const page = await browser.go(link, { form: { action: "decline", csrf: tokenOf(form.text, "decline") } });
+      expect(page.text).toContain("You declined. Nothing was stored");
+      // The client is told the page is over, as for a completion, with the id it was given.
+      expect(await until(() => (completions().length > 0 ? completions() : undefined))).toEqual([
+        { elicitationId: idOf(link) },
+      ]);
+      // Its retry is answered: declined, with no new -32042 and no page asked for again.
+      const retry = (await peer.client.request("tools/call", {
+        name: "forecast",
+        arguments: {},
+      })) as unknown as ToolResult;
+      expect(retry.isError).toBe(true);
+      expect(retry.content[0]?.text).toMatch(/declined to connect forecast/);
+      expect(await world.vault.get(alice(), "forecast")).toBeUndefined();
+      // Taken once: a later call asks for the page again.
+      const later = await handOffUrl(world, peer, "forecast");
+      expect(idOf(later)).not.toBe(idOf(link));
+    });
+
+    it("the same hand-off with Save: the client is told, and the retried call gets the key", async () => {
+      const { peer, link, browser, form, completions } = await handedOff();
+      const secret = "fc-live-2b7d";
+      const csrf = /name="csrf" value="([^"]+)"/.exec(form.text)?.[1] ?? "";
+      const done = await browser.go(link, { form: { csrf, secret } });
+      expect(done.response.status).toBe(200);
+      expect(await until(() => (completions().length > 0 ? completions() : undefined))).toEqual([
+        { elicitationId: idOf(link) },
+      ]);
+      try {
+        expect(await callText(peer, "forecast")).toBe(`key of length ${secret.length}`);
+      } finally {
+        await world.vault.delete(alice(), "forecast");
+      }
+    });
+
+    it("a decline on another session's page is not taken as this session's", async () => {
+      const other = await handedOff();
+      await other.browser.go(other.link, { form: { action: "decline", csrf: tokenOf(other.form.text, "decline") } });
+      await until(() => (other.completions().length > 0 ? true : undefined));
+      const peer = await peerFor(world, "alice");
+      // This session's call is handed off as usual.
+      await handOffUrl(world, peer, "forecast");
+      expect(peer.notifications("notifications/elicitation/complete")).toEqual([]);
+    });
   });
 });

@@ -2,11 +2,14 @@
  * Decline on the local connect pages: a same-origin post from the claimed page, with its own CSRF
  * token, ends the interaction as declined, and the tool call waiting for it ends declined on both
  * eras (the request waiting in `ctx.credentials.require` on 2025-11-25, the retried request on
- * 2026-07-28, which is not asked for the page again). A decline with the save form's token, none,
- * a forged one, from another site or from a browser that did not claim the link changes nothing.
+ * 2026-07-28, which is not asked for the page again; on 2025-11-25 after error -32042, the retry
+ * that follows notifications/elicitation/complete, with Save as the control). A decline with the
+ * save form's token, none, a forged one, from another site or from a browser that did not claim
+ * the link changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalConnect, startLocalConnect } from "../../src/connect/index.js";
+import { ProtocolError } from "../../src/jsonrpc/errors.js";
 import { JsonRpcSession, type Params } from "../../src/jsonrpc/session.js";
 import { META } from "../../src/revisions/index.js";
 import { McpServer } from "../../src/server/index.js";
@@ -185,5 +188,42 @@ describe("local connect pages: Decline", () => {
     }
     expect(await local.vault.get(USER, "weather")).toBeUndefined();
     await client.close();
+  });
+
+  it("2025-11-25, error -32042: Decline on the page is told to the client, and its retry ends declined; with Save the retry gets the key", async () => {
+    for (const answer of ["decline", "save"] as const) {
+      const peer = await connectPeer(server, { capabilities: CAPS.urlElicitation });
+      const error = await peer.client.request("tools/call", { name: "forecast", arguments: {} }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, answer).toBeInstanceOf(ProtocolError);
+      expect((error as ProtocolError).code).toBe(-32042);
+      const link = (error as ProtocolError & { data: { elicitations: { url: string }[] } }).data.elicitations[0]?.url;
+      const browser = await claimed(link ?? "");
+      const own = tokens(browser.form);
+      const page =
+        answer === "decline"
+          ? await browser.post({ action: "decline", csrf: own.decline })
+          : await browser.post({ csrf: own.save, secret: "wk-local-51c" });
+      expect(page.status, answer).toBe(200);
+      const completions = () => peer.notifications("notifications/elicitation/complete");
+      expect(await until(() => (completions().length > 0 ? completions() : undefined))).toEqual([
+        { elicitationId: idOf(link ?? "") },
+      ]);
+      const retry = (await peer.client.request("tools/call", {
+        name: "forecast",
+        arguments: {},
+      })) as unknown as ToolResult;
+      if (answer === "decline") {
+        expect(retry.isError).toBe(true);
+        expect(retry.content[0]?.text).toMatch(/declined to connect weather/);
+        expect(await local.vault.get(USER, "weather")).toBeUndefined();
+      } else {
+        expect(retry.isError).toBeUndefined();
+        expect(retry.content[0]?.text).toBe("key of length 12");
+        await local.vault.delete(USER, "weather");
+      }
+    }
   });
 });

@@ -65,7 +65,8 @@ describe("npm run demo -- --simple, the narration", () => {
     const lines = stdout.split("\n");
     const quoted = lines.find((line) => line.startsWith("browser  the page says: "))?.slice(24);
     expectSentence(quoted);
-    expect(quoted).toMatch(/^Thank you\./);
+    // The local key page's own words: what happened and what to do now.
+    expect(quoted).toBe("Done — return to your app. You can close this tab.");
     for (const { url, line } of urls(lines)) expect(url.hostname, line).toBe("127.0.0.1");
   }, 90_000);
 });

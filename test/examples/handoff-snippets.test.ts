@@ -3,9 +3,10 @@
  * a web-standard app, served on 127.0.0.1 behind bearer tokens of a real MCP authorization server,
  * beside a real third-party service; `handoff login` storing the client's token; then the client
  * file calling the tool (on 2026-07-28, which it negotiates), and the same call from a client pinned
- * to 2025-11-25. The client file's hand-off goes through the default consent policy, whose
- * terminal question and system browser are the only parts replaced: the question is answered yes,
- * and the browser is the scripted cookie-jar browser, which logs in as alice at both servers.
+ * to 2025-11-25. The client file's hand-off goes through the consent policy, whose terminal
+ * question (Node's readline) and the `open` package it is given are the only parts replaced: the
+ * question is answered yes, and the browser is the scripted cookie-jar browser, which logs in as
+ * alice at both servers.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Browser } from "../../examples/demo/full/browser.js";
@@ -21,15 +22,16 @@ const user = vi.hoisted(() => ({
   browsing: Promise.resolve() as Promise<unknown>,
 }));
 
-vi.mock("@clack/prompts", () => ({
-  confirm: async (prompt: { message: string }) => {
-    user.questions.push(prompt.message);
-    return true;
-  },
-  isCancel: () => false,
-  log: { info() {}, warn() {}, error() {}, message() {}, step() {}, success() {} },
-  spinner: () => ({ start() {}, stop() {}, message() {}, cancel() {}, error() {} }),
-  progress: () => ({ start() {}, stop() {}, advance() {}, message() {}, cancel() {}, error() {} }),
+// The terminal: the consent policy's question on stderr, answered "y" on stdin.
+vi.mock("node:readline/promises", () => ({
+  createInterface: () => ({
+    question: async (question: string) => {
+      user.questions.push(question);
+      return "y";
+    },
+    once() {},
+    close() {},
+  }),
 }));
 
 vi.mock("open", () => ({
@@ -70,7 +72,7 @@ describe("the README's OAuth-grant snippets", () => {
     await import("../../examples/handoff/client.js");
     await user.browsing;
 
-    expect(user.questions).toEqual(["Open it in your browser?"]);
+    expect(user.questions).toEqual(["Open it in your browser? [y/N] "]);
     expect(user.opened).toHaveLength(1);
     expect(user.opened[0]).toMatch(new RegExp(`^${world.origin}/connect/`));
     expect(log.mock.calls).toEqual([[[{ type: "text", text: JSON.stringify(ITEMS.alice) }]]]);

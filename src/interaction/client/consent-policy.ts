@@ -1,7 +1,9 @@
 /**
  * The default terminal handler for hand-offs: show the consent text, ask, and only after a yes
- * open the system browser (or print the URL). The URL is never fetched here.
+ * open the system browser (or print the URL). The URL is never fetched here. Its defaults use Node
+ * alone: the CLI's prompt and browser-opening packages are passed in by the CLI, never imported here.
  */
+import { createInterface } from "node:readline/promises";
 import { type RenderOptions, renderInteraction, renderRefusal } from "./consent-text.js";
 import type { InteractionAnswer, InteractionHandler, UrlInteraction } from "./interaction.js";
 import { printableLine } from "./printable.js";
@@ -9,13 +11,18 @@ import { printableLine } from "./printable.js";
 export interface ConsentPolicyOptions {
   /**
    * Asks a yes/no question; `"cancel"` when the user dismissed it (Ctrl-C, Escape) or `signal`
-   * aborted. Default: a terminal prompt on stderr (`@clack/prompts`).
+   * aborted. Default: a `[y/N]` question on stderr, answered by a line on stdin (`node:readline`);
+   * stdin ending unanswered is `"cancel"`.
    */
   confirm?: (
     question: string,
     ctx: { signal: AbortSignal; interaction: UrlInteraction },
   ) => Promise<boolean | "cancel">;
-  /** Opens a URL in the system browser; rejects when it cannot. Default: the `open` package. */
+  /**
+   * Opens a URL in the system browser; rejects when it cannot. Without it the URL is printed for the
+   * user to open, as with `noBrowser`; pass, for example, `(url) => open(url).then(() => {})` with
+   * the `open` package to open the browser.
+   */
   open?: (url: string) => Promise<void>;
   /** Shows text to the user. Default: stderr. */
   print?: (text: string) => void;
@@ -55,9 +62,9 @@ export interface ConsentPolicyOptions {
 export function createConsentPolicy(options: ConsentPolicyOptions = {}): InteractionHandler {
   const print = options.print ?? ((text: string) => void process.stderr.write(text));
   const tty = options.tty ?? (options.print === undefined && process.stderr.isTTY === true);
-  const confirm = options.confirm ?? terminalConfirm;
-  const open = options.open ?? openInBrowser;
-  const noBrowser = options.noBrowser === true;
+  const confirm = options.confirm ?? lineConfirm;
+  const open = options.open;
+  const noBrowser = options.noBrowser === true || open === undefined;
 
   const otherDomain = options.otherDomain ?? "warn";
   // Read at each hand-off: the terminal may have been resized since.
@@ -102,18 +109,19 @@ function domainRefusal(interaction: UrlInteraction): string | undefined {
   return `The page is on ${registrableDomain}, not on the server's own domain ${serverDomain}, and this client opens only pages on the server's domain.`;
 }
 
-async function terminalConfirm(question: string, ctx: { signal: AbortSignal }): Promise<boolean | "cancel"> {
-  const clack = await import("@clack/prompts");
-  const answer = await clack.confirm({
-    message: question,
-    initialValue: false,
-    output: process.stderr,
-    signal: ctx.signal,
-  });
-  return clack.isCancel(answer) ? "cancel" : answer;
-}
-
-async function openInBrowser(url: string): Promise<void> {
-  const { default: open } = await import("open");
-  await open(url);
+/** A `[y/N]` question on stderr, read from stdin: `y` or `yes` is yes, anything else no. */
+async function lineConfirm(question: string, ctx: { signal: AbortSignal }): Promise<boolean | "cancel"> {
+  if (ctx.signal.aborted) return "cancel";
+  const lines = createInterface({ input: process.stdin, output: process.stderr });
+  const ended = new Promise<"cancel">((resolve) => lines.once("close", () => resolve("cancel")));
+  try {
+    const answer = await Promise.race([lines.question(`${question} [y/N] `, { signal: ctx.signal }), ended]);
+    if (answer === "cancel") return "cancel";
+    return /^\s*y(es)?\s*$/i.test(answer);
+  } catch (error) {
+    if (ctx.signal.aborted) return "cancel";
+    throw error;
+  } finally {
+    lines.close();
+  }
 }

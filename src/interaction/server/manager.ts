@@ -54,10 +54,14 @@ export interface InteractionManagerOptions {
 /** Written in an interaction's `url`, replaced by its id: the id is only known once it is created. */
 export const INTERACTION_ID_IN_URL = "{interactionId}";
 
-/** What the bus carries: which interaction changed and to what. Never the URL or the user. */
+/**
+ * What the bus carries: which interaction changed and to what, and `onPage` when the user declined
+ * it on the page (not in the client). Never the URL or the user.
+ */
 interface Change {
   id: string;
   status: InteractionStatus;
+  onPage?: true;
 }
 
 const ANSWERED: Readonly<Record<InteractionAction, InteractionStatus>> = {
@@ -85,7 +89,8 @@ function cleanClientName(name: string): string {
 function readChange(message: string): Change | undefined {
   try {
     const change = JSON.parse(message) as Partial<Change> | null;
-    return typeof change?.id === "string" && typeof change.status === "string" ? (change as Change) : undefined;
+    if (typeof change?.id !== "string" || typeof change.status !== "string") return undefined;
+    return { id: change.id, status: change.status, ...(change.onPage === true ? { onPage: true } : {}) };
   } catch {
     return undefined;
   }
@@ -278,7 +283,7 @@ export class InteractionManager implements InteractionService {
       }
       const declined = await this.#store.transition(id, [current.status], "declined");
       if (declined !== undefined) {
-        await this.#publish(declined);
+        await this.#publish(declined, true);
         return declined;
       }
     }
@@ -315,13 +320,18 @@ export class InteractionManager implements InteractionService {
   }
 
   /**
-   * Calls `listener` with the id of each interaction of `sessionId` that completes, on this or any
-   * other instance sharing the bus. @returns a function that stops listening.
+   * Calls `listener` with the id of each interaction of `sessionId` that completes, or that the user
+   * declines on the page (`decline`), on this or any other instance sharing the bus: either way the
+   * user is done with the page, and a client waiting to retry (revision 2025-11-25, error -32042)
+   * is told so. An answer the client gave (`recordAnswer`) is not reported: the client knows it.
+   * @returns a function that stops listening.
    */
   watchSession(sessionId: string, listener: (id: string) => void): Promise<() => Promise<void>> {
     return this.#bus.subscribe(this.#channel(sessionId), (message) => {
       const change = readChange(message);
-      if (change?.status === "completed") listener(change.id);
+      if (change?.status === "completed" || (change?.status === "declined" && change.onPage === true)) {
+        listener(change.id);
+      }
     });
   }
 
@@ -329,8 +339,8 @@ export class InteractionManager implements InteractionService {
     return `${this.#prefix}${sessionId}`;
   }
 
-  #publish(interaction: UserInteraction): Promise<void> {
-    const change: Change = { id: interaction.id, status: interaction.status };
+  #publish(interaction: UserInteraction, onPage = false): Promise<void> {
+    const change: Change = { id: interaction.id, status: interaction.status, ...(onPage ? { onPage: true } : {}) };
     return this.#bus.publish(this.#channel(interaction.sessionId), JSON.stringify(change));
   }
 }

@@ -120,6 +120,13 @@ describe("createConsentPolicy", () => {
     expect(printed()).toContain("Open this page in your browser:\n  https://mcp.example.com/c\n");
   });
 
+  it("without an open function, prints the URL for the user to open and says so in the question", async () => {
+    const { policy, events, printed } = scripted(true, { open: undefined });
+    expect(await policy(interaction("https://mcp.example.com/c"), ctx)).toBe("accept");
+    expect(events).toEqual(["print", "confirm: Continue? You will open the page yourself", "print"]);
+    expect(printed()).toContain("Open this page in your browser:\n  https://mcp.example.com/c\n");
+  });
+
   it("prints the URL when the browser cannot be opened, and still accepts", async () => {
     const { policy, printed } = scripted(true, {
       open: async () => {

@@ -193,11 +193,25 @@ describe("decline (the user's answer on the page)", () => {
     expect(await waiting).toBe("DECLINED");
     expect(bus.published).toContainEqual({
       channel: "mcp-handoff:interactions:session-a",
-      message: JSON.stringify({ id: pending.id, status: "declined" }),
+      message: JSON.stringify({ id: pending.id, status: "declined", onPage: true }),
     });
     const accepted = await manager.create(input);
     await manager.recordAnswer(accepted.id, "accept");
     expect((await manager.decline(accepted.id, { user: ALICE })).status).toBe("declined");
+  });
+
+  it("tells the session's watchers of a decline on the page, as of a completion, but not of the client's own answer", async () => {
+    const { manager } = createManager();
+    const told: string[] = [];
+    const stop = await manager.watchSession("session-a", (id) => told.push(id));
+    const onPage = await manager.create(input);
+    const inClient = await manager.create(input);
+    const done = await manager.create(input);
+    await manager.decline(onPage.id, { user: ALICE });
+    await manager.recordAnswer(inClient.id, "decline");
+    await manager.complete(done.id, { user: ALICE });
+    await vi.waitFor(() => expect(told).toEqual([onPage.id, done.id]));
+    await stop();
   });
 
   it("refuses another user as an unknown id, a finished or expired one, and changes nothing", async () => {
