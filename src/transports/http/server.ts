@@ -36,6 +36,7 @@ import {
   statelessRefusal,
   statelessRequestOf,
 } from "./stateless.js";
+import { SseSink } from "./sinks.js";
 import { SweepTimer } from "./sweep-timer.js";
 import { toWebResponse, WebRequestView } from "./web.js";
 
@@ -158,7 +159,7 @@ export class StreamableHttpServer {
 
   /** An SSE answer joins the keep-alive sweep (see `keepAliveIntervalMs` and `maxSseConnectionMs`). */
   private watched(reply: HttpReply): HttpReply {
-    if (reply.stream !== undefined) this.keepAlive?.watch(reply.stream);
+    if (reply.stream instanceof SseSink) this.keepAlive?.watch(reply.stream);
     return reply;
   }
 

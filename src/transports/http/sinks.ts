@@ -6,7 +6,7 @@ import { ErrorCode } from "../../jsonrpc/errors.js";
 import { encodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../jsonrpc/messages.js";
 import { MAX_SSE_BACKLOG_BYTES, SSE_MEDIA_TYPE } from "./constants.js";
-import type { HttpReply } from "./exchange.js";
+import type { HttpReply, ReplyStream, SseOutput } from "./exchange.js";
 import { jsonResponse } from "./responses.js";
 
 export interface Sink {
@@ -19,16 +19,6 @@ export interface Sink {
   end(unanswered?: readonly RequestId[]): void;
 }
 
-/** Where an SSE sink's text goes once the adapter has the connection; a `ServerResponse` is one. */
-export interface SseOutput {
-  write(text: string): unknown;
-  end(): unknown;
-  /** Bytes written that the client has not taken yet, where the adapter knows. */
-  readonly writableLength?: number;
-  /** Drops the connection at once. */
-  destroy?(): unknown;
-}
-
 /** The SSE comment a quiet stream carries to show the connection is alive; parsers dispatch no event for it. */
 const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
 
@@ -38,7 +28,7 @@ const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
  * `MAX_SSE_BACKLOG_BYTES` unread when an event is due is dropped the same way, and so is one
  * found gone or stalled by `keepAlive`.
  */
-export class SseSink implements Sink {
+export class SseSink implements Sink, ReplyStream {
   readonly streaming = true;
   private out: SseOutput | undefined;
   private pending = "";
