@@ -30,13 +30,13 @@ import { httpError, jsonResponse } from "./responses.js";
 import { type HandleExtra, type StreamableHttpServerOptions, timerOption } from "./server-options.js";
 import { mayUseSession, sessionOwner } from "./session-owner.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
+import { SseSink } from "./sinks.js";
 import {
   type StatelessRequestTransport,
   serveStatelessPost,
   statelessRefusal,
   statelessRequestOf,
 } from "./stateless.js";
-import { SseSink } from "./sinks.js";
 import { SweepTimer } from "./sweep-timer.js";
 import { toWebResponse, WebRequestView } from "./web.js";
 
