@@ -46,6 +46,12 @@ export interface ReplyStream {
   attach(out: SseOutput): void;
   /** The client went away (or never got the stream): nothing more is written. */
   cancel(): void;
+  /**
+   * The whole body, when the stream ended before any connection was attached to it (an answer
+   * ready at once): the adapter may send it as one body of known length instead. `undefined`
+   * otherwise; once it returned the text, the stream counts as sent.
+   */
+  takeComplete?(): string | undefined;
 }
 
 /**

@@ -164,6 +164,16 @@ export class SseSink implements Sink, ReplyStream {
     if (!this.isOpen) out.end();
   }
 
+  /** @internal See `ReplyStream.takeComplete`. */
+  takeComplete(): string | undefined {
+    if (this.isOpen || this.cancelled || this.out !== undefined) return undefined;
+    const text = this.pending;
+    this.pending = "";
+    // Counted as attached: a later `attach` writes nothing.
+    this.cancelled = true;
+    return text;
+  }
+
   /** @internal The client went away: nothing more is written, and `oncancel` runs. */
   cancel(): void {
     const wasOpen = this.isOpen;
