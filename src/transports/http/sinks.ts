@@ -188,11 +188,12 @@ export class SseSink implements Sink, ReplyStream {
 
   /** The 200 answer carrying this stream. */
   reply(headers: Record<string, string>, cacheControl = "no-cache, no-transform"): HttpReply {
-    return {
-      status: 200,
-      headers: { ...headers, "content-type": SSE_MEDIA_TYPE, "cache-control": cacheControl },
-      stream: this,
-    };
+    // Copied then set, not spread with the two after: V8 spreads into a literal with more
+    // properties on a slow path, some microseconds per answer.
+    const all = Object.assign({}, headers);
+    all["content-type"] = SSE_MEDIA_TYPE;
+    all["cache-control"] = cacheControl;
+    return { status: 200, headers: all, stream: this };
   }
 
   private emit(text: string): void {
