@@ -13,10 +13,11 @@ import { compile, type JSONSchema } from "json-schema-to-typescript";
 
 export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 /**
- * Revisions whose wire types are generated: only the one the neutral model (src/revisions/model.ts)
- * is written in. Older revisions are read through their schemas, never through TypeScript types.
+ * Revisions whose wire types are generated: the one the neutral model (src/revisions/model.ts) is
+ * written in, and the stateless era's, which its hand-written shapes (src/revisions/stateless/wire.ts)
+ * are checked against. Older revisions are read through their schemas, never through TypeScript types.
  */
-export const TYPED_REVISIONS = ["2025-11-25"];
+export const TYPED_REVISIONS = ["2025-11-25", "2026-07-28"];
 const ROOT_NAME = "McpSchemaDocument";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");

@@ -43,8 +43,17 @@ export {
   type RequestOptions,
   type Result,
 } from "./jsonrpc/session.js";
+export type { MessageExtra, SendOptions, Transport } from "./jsonrpc/transport.js";
+export type { AuthInfo } from "./model/identity.js";
 // The neutral model (types only, so no codec is loaded). Its own `Result` and `ProgressToken` are
 // shadowed by the session's and the progress module's names above, which session code handles.
 export type * from "./revisions/index.js";
+export type {
+  CancellingTransport,
+  HttpSendOptions,
+  PresumedHandshakeTransport,
+  ProtocolVersionTransport,
+  SessionIdTransport,
+  StdoutTransport,
+} from "./transports/features.js";
 export { createMemoryTransportPair } from "./transports/memory.js";
-export type { AuthInfo, MessageExtra, SendOptions, Transport } from "./transports/transport.js";

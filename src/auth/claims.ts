@@ -1,5 +1,5 @@
 /** Turns verified token claims (a JWT payload or an introspection response) into `AuthInfo`. */
-import type { AuthInfo } from "../transports/transport.js";
+import type { AuthInfo } from "../model/identity.js";
 import { parseScopes } from "./scopes.js";
 
 /**

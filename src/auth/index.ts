@@ -2,10 +2,11 @@
  * MCP authorization (`mcp-handoff/auth`), resource-server side and client login; spec 2025-11-25: basic/authorization.
  * @module mcp-handoff/auth
  */
+
+export { sameUser, userOf } from "../model/identity.js";
 export { bearerChallenge, type Challenge, challengeResponse } from "./challenge.js";
 export * from "./client/index.js";
 export { AuthorizationServerUnavailableError, type BearerErrorCode, BearerTokenError } from "./errors.js";
-export { sameUser, userOf } from "./identity.js";
 export type { IntrospectionOptions } from "./introspection.js";
 export {
   type MetadataHandlerOptions,

@@ -2,7 +2,7 @@
  * Opaque access tokens checked with the authorization server's introspection endpoint
  * (RFC 7662), authenticating as a confidential client with HTTP Basic (RFC 6749 § 2.3.1).
  */
-import type { AuthInfo } from "../transports/transport.js";
+import type { AuthInfo } from "../model/identity.js";
 import { authInfoFromClaims } from "./claims.js";
 import { AuthorizationServerUnavailableError, BearerTokenError } from "./errors.js";
 import { audienceMatches } from "./resource.js";

@@ -11,7 +11,7 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from "jose";
-import type { AuthInfo } from "../transports/transport.js";
+import type { AuthInfo } from "../model/identity.js";
 import { authInfoFromClaims } from "./claims.js";
 import { discoverJwksUri } from "./discovery.js";
 import { AuthorizationServerUnavailableError, BearerTokenError } from "./errors.js";

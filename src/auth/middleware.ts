@@ -4,8 +4,9 @@
  * must carry `Authorization: Bearer <token>`; the verified `AuthInfo` is passed on as
  * `extra.authInfo`, where `McpServer` hands it to tool handlers as `ctx.authInfo`.
  */
+
+import type { AuthInfo } from "../model/identity.js";
 import type { HandleExtra } from "../transports/http/server.js";
-import type { AuthInfo } from "../transports/transport.js";
 import { challengeResponse } from "./challenge.js";
 import { AuthorizationServerUnavailableError, BearerTokenError } from "./errors.js";
 import { assertScopes, challengeScopes, missingScopes } from "./scopes.js";

@@ -11,7 +11,7 @@
  * ```
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AuthInfo } from "../transports/transport.js";
+import type { AuthInfo } from "../model/identity.js";
 import { authenticate, type BearerAuthOptions } from "./middleware.js";
 import { assertScopes } from "./scopes.js";
 import type { BearerVerifier } from "./verifier.js";

@@ -4,7 +4,7 @@
  * audience is this resource (RFC 8707 § 2), it is within its lifetime and carries the scopes asked for.
  */
 import type { JSONWebKeySet } from "jose";
-import type { AuthInfo } from "../transports/transport.js";
+import type { AuthInfo } from "../model/identity.js";
 import { BearerTokenError } from "./errors.js";
 import { type IntrospectionOptions, introspect } from "./introspection.js";
 import { keyResolver, verifyJwt } from "./jwt.js";

@@ -12,10 +12,10 @@ import {
   type RefusedHandoff,
   type UrlInteraction,
 } from "../interaction/client/index.js";
-import type { InteractionStatus } from "../interaction/model.js";
 import { SdkError } from "../jsonrpc/errors.js";
+import type { Transport } from "../jsonrpc/transport.js";
+import type { InteractionStatus } from "../model/interaction.js";
 import { InvalidLineError, StdioClientTransport } from "../transports/stdio/index.js";
-import type { Transport } from "../transports/transport.js";
 import { CliError, ExitCode } from "./exit-codes.js";
 import { createTransport, describeTarget, type Target } from "./target.js";
 import { clip, printableLine, seconds } from "./text.js";

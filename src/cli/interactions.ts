@@ -12,8 +12,8 @@ import type {
   UrlInteraction,
 } from "../interaction/client/index.js";
 import { renderInteraction, renderRefusal } from "../interaction/client/index.js";
-import type { InteractionStatus } from "../interaction/model.js";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
+import type { InteractionStatus } from "../model/interaction.js";
 import { type Activity, lineActivity } from "./activity.js";
 import type { ClientSetup } from "./client.js";
 import { askInteractionConsent, type ConsentIo } from "./consent.js";

@@ -4,7 +4,7 @@
  */
 import type { Writable } from "node:stream";
 import type { TokenStore } from "../auth/client/index.js";
-import type { Transport } from "../transports/transport.js";
+import type { Transport } from "../jsonrpc/transport.js";
 import type { CliClient, ClientSetup, ConnectOptions } from "./client.js";
 import type { Prompter } from "./prompter.js";
 import type { Target } from "./target.js";

@@ -4,8 +4,8 @@
  * has not exited after `graceMs`.
  */
 
+import type { Transport } from "../jsonrpc/transport.js";
 import { StdioClientTransport } from "../transports/stdio/index.js";
-import type { Transport } from "../transports/transport.js";
 
 /** ms a server gets to exit after SIGTERM before SIGKILL, when the command quits at once. */
 export const QUIT_GRACE_MS = 1000;

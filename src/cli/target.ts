@@ -2,9 +2,10 @@
  * Turns what the command line names (a URL, a command after `--`, or a config entry) into one
  * server to connect to, and that into a transport.
  */
+
+import type { Transport } from "../jsonrpc/transport.js";
 import { StreamableHttpClientTransport } from "../transports/http/index.js";
 import { StdioClientTransport } from "../transports/stdio/index.js";
-import type { Transport } from "../transports/transport.js";
 import type { TargetSpec } from "./args.js";
 import { loadServerConfig, type ServerConfig } from "./config.js";
 import { UsageError } from "./exit-codes.js";

@@ -5,9 +5,17 @@
  * straight through to the wrapped transport.
  */
 import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.js";
-import type { MessageExtra, SendOptions, Transport } from "../transports/transport.js";
+import type { MessageExtra, Transport } from "../jsonrpc/transport.js";
+import {
+  cancelsRequests,
+  type HttpSendOptions,
+  hasSessionId,
+  type ProtocolVersionTransport,
+  type SessionIdTransport,
+  takesProtocolVersion,
+} from "../transports/features.js";
 
-export class HeaderTransport implements Transport {
+export class HeaderTransport implements Transport, SessionIdTransport, ProtocolVersionTransport {
   /** Headers for one outbound request, or `undefined` for none (the stateful era). */
   headersFor: ((method: string, params: Record<string, unknown> | undefined) => Record<string, string>) | undefined;
 
@@ -33,7 +41,7 @@ export class HeaderTransport implements Transport {
   }
 
   get sessionId(): string | undefined {
-    return this.inner.sessionId;
+    return hasSessionId(this.inner) ? this.inner.sessionId : undefined;
   }
 
   start(): Promise<void> {
@@ -45,14 +53,14 @@ export class HeaderTransport implements Transport {
   }
 
   setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
+    if (takesProtocolVersion(this.inner)) this.inner.setProtocolVersion(version);
   }
 
-  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+  send(message: JsonRpcMessage, options?: HttpSendOptions): Promise<void> {
     const headersFor = this.headersFor;
     // In the stateless era a transport that can end a request's own exchange cancels that way
     // (Streamable HTTP closes the response stream); a notifications/cancelled POST would be refused.
-    if (headersFor !== undefined && this.inner.cancelRequest && isCancellation(message)) {
+    if (headersFor !== undefined && cancelsRequests(this.inner) && isCancellation(message)) {
       this.inner.cancelRequest(message.params.requestId);
       return Promise.resolve();
     }
@@ -60,7 +68,8 @@ export class HeaderTransport implements Transport {
       return this.inner.send(message, options);
     }
     const headers = headersFor(message.method, message.params as Record<string, unknown> | undefined);
-    return this.inner.send(message, { ...options, headers: { ...options?.headers, ...headers } });
+    const withHeaders: HttpSendOptions = { ...options, headers: { ...options?.headers, ...headers } };
+    return this.inner.send(message, withHeaders);
   }
 }
 

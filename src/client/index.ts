@@ -11,9 +11,14 @@ export {
   UrlElicitationRequiredError,
 } from "../jsonrpc/errors.js";
 export type { Progress, ProgressCallback } from "../jsonrpc/progress.js";
-export { type ElicitationHandlerOptions, McpClient, type SamplingHandlerOptions } from "./client.js";
-export type { ConnectOptions, McpClientOptions } from "./connection.js";
+export { McpClient } from "./client.js";
 export type { NotificationHooks } from "./notifications.js";
+export type {
+  ConnectOptions,
+  ElicitationHandlerOptions,
+  McpClientOptions,
+  SamplingHandlerOptions,
+} from "./options.js";
 export { collectPages, type Page, paginate } from "./pagination.js";
 export type { ListAllParams } from "./requests.js";
 export type * from "./types.js";

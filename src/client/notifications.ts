@@ -4,7 +4,7 @@
  */
 import { SdkError } from "../jsonrpc/errors.js";
 import type { JsonRpcSession, NotificationHandler, Params } from "../jsonrpc/session.js";
-import type { LoggingMessageParams } from "./types.js";
+import type { LoggingMessageParams, ServerCapabilities, ServerRequestContext } from "./types.js";
 
 /** Typed callbacks for the notifications a server may send (spec 2025-11-25 § server, client/elicitation). */
 export interface NotificationHooks {
@@ -23,6 +23,31 @@ export interface NotificationHooks {
    * received in a -32042 error. Unknown and already-completed ids never reach this hook.
    */
   onElicitationComplete?: (elicitationId: string) => void;
+  /**
+   * A form-mode elicitation refused before the elicitation handler saw it, because its message,
+   * a field title or a description carries a URL (spec 2025-11-25: client/elicitation § Safe URL
+   * Handling). `reason` names the rule, not the URL; `ctx.serverInfo` says which server tried.
+   */
+  onElicitationRefused?: (reason: string, ctx: ServerRequestContext) => void;
+}
+
+/** The list-change types a `subscriptions/listen` can ask for (its filter without the URIs). */
+export interface ListChanges {
+  toolsListChanged?: true;
+  promptsListChanged?: true;
+  resourcesListChanged?: true;
+}
+
+/**
+ * The list changes a `subscriptions/listen` should ask for: those whose hook is set and whose
+ * list the server says can change, in the filter's order (tools, prompts, resources).
+ */
+export function listChangesWanted(hooks: NotificationHooks, caps: ServerCapabilities): ListChanges {
+  const wanted: ListChanges = {};
+  if (hooks.onToolListChanged && caps.tools?.listChanged) wanted.toolsListChanged = true;
+  if (hooks.onPromptListChanged && caps.prompts?.listChanged) wanted.promptsListChanged = true;
+  if (hooks.onResourceListChanged && caps.resources?.listChanged) wanted.resourcesListChanged = true;
+  return wanted;
 }
 
 /**

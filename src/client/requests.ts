@@ -4,7 +4,7 @@
  * replace the single-page calls.
  */
 import type { Params, Result } from "../jsonrpc/session.js";
-import { ClientConnection } from "./connection.js";
+import type { ClientConnection } from "./connection.js";
 import { ToolOutputValidator } from "./output-validation.js";
 import { collectPages } from "./pagination.js";
 import type {
@@ -35,9 +35,25 @@ import type {
 /** Params of the `listAll*` helpers: anything but the cursor, which they manage. */
 export type ListAllParams = Omit<PaginatedParams, "cursor">;
 
-export abstract class ClientRequests extends ClientConnection {
+/**
+ * The spec requests of `McpClient`, each one method over `call`, which the client sends through
+ * the connection it holds.
+ */
+export abstract class ClientRequests {
   /** Output schemas from `tools/list`, used to check `tools/call` results. */
   protected readonly outputValidator = new ToolOutputValidator();
+
+  /** The connection every request goes through. */
+  protected abstract readonly connection: ClientConnection;
+
+  /**
+   * Sends one request on behalf of a spec method.
+   * @throws SdkError "NOT_CONNECTED" before `connect`; "CAPABILITY_NOT_SUPPORTED" when the server
+   *   did not declare what `method` needs (nothing is sent).
+   */
+  protected call<R = Result>(method: string, params: object | undefined, options?: CallOptions): Promise<R> {
+    return this.connection.call<R>(method, params, options);
+  }
 
   /**
    * `ping`: checks the server is alive. Resolves with an empty result.
@@ -69,7 +85,7 @@ export abstract class ClientRequests extends ClientConnection {
   }
 
   /** A `tools/call` result is checked against the tool's output schema as soon as it arrives. */
-  protected override checkOutput(method: string, params: Params | undefined, result: Result): void {
+  protected checkOutput(method: string, params: Params | undefined, result: Result): void {
     if (method === "tools/call") this.outputValidator.check(String(params?.name), result as unknown as CallToolResult);
   }
 
@@ -92,16 +108,26 @@ export abstract class ClientRequests extends ClientConnection {
   }
 
   /**
-   * `resources/subscribe`: `onResourceUpdated` then hears about changes to `uri`.
-   * Needs `resources.subscribe` (else SdkError "CAPABILITY_NOT_SUPPORTED").
+   * Subscribes to changes of `params.uri`; `onResourceUpdated` then hears about them. Stateful
+   * era: `resources/subscribe`. Stateless era (2026-07-28: basic/patterns/subscriptions): the URI
+   * joins the filter of the client's one `subscriptions/listen`, which is re-opened and awaited
+   * until acknowledged; `options.signal` and `options.timeoutMs` (ms, default the client's
+   * `defaultTimeoutMs`) bound that wait, and giving up takes the URI out of the filter again.
+   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" without the server's `resources.subscribe`;
+   *   "NOT_CONNECTED" before `connect`; "REQUEST_TIMEOUT" / "REQUEST_CANCELLED" when the wait
+   *   ends first; ProtocolError the server's refusal.
    */
-  subscribeResource(params: SubscribeParams, options?: CallOptions): Promise<EmptyResult> {
-    return this.call("resources/subscribe", params, options);
+  async subscribeResource(params: SubscribeParams, options?: CallOptions): Promise<EmptyResult> {
+    return await this.connection.subscribeResource(params, options);
   }
 
-  /** `resources/unsubscribe`. Needs `resources.subscribe`. */
-  unsubscribeResource(params: SubscribeParams, options?: CallOptions): Promise<EmptyResult> {
-    return this.call("resources/unsubscribe", params, options);
+  /**
+   * Stops the updates of `params.uri`: `resources/unsubscribe`, or in the stateless era the URI
+   * leaves the listen's filter (re-opened, or cancelled when nothing is left to hear).
+   * @throws as `subscribeResource`.
+   */
+  async unsubscribeResource(params: SubscribeParams, options?: CallOptions): Promise<EmptyResult> {
+    return await this.connection.unsubscribeResource(params, options);
   }
 
   /** `prompts/list`: one page of prompts. Needs the server's `prompts` capability. */
@@ -135,8 +161,7 @@ export abstract class ClientRequests extends ClientConnection {
    * With a stateless server nothing is sent: the level travels with every later request.
    */
   async setLoggingLevel(params: SetLevelParams, options?: CallOptions): Promise<EmptyResult> {
-    if (this.keepLogLevel(params.level)) return {};
-    return this.call("logging/setLevel", params, options);
+    return await this.connection.setLoggingLevel(params, options);
   }
 
   /**

@@ -6,7 +6,7 @@
  * token goes on, so neither a session planted by another site (cookie tossing) nor a login that an
  * SSO session made silent can link an account unseen, or decline for someone else.
  */
-import type { StoredCredential, UserInteraction } from "../interaction/model.js";
+import type { StoredCredential, UserInteraction } from "../model/interaction.js";
 import { type BrowserSession, endSession, type LoginDeps, readSession, startLogin } from "./login.js";
 import { type Account, type FormSpec, notice, type PageFrame, redirect } from "./pages.js";
 import { type ProviderFlowDeps, startGrant } from "./provider-flow.js";

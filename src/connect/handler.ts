@@ -6,19 +6,21 @@
  * goes into the vault for that user, and the interaction completes. Nothing secret is written to a
  * page, a log or an error text.
  */
-import type { StoredCredential, UserInteraction } from "../interaction/model.js";
+
 import { InteractionError, type InteractionManager } from "../interaction/server/index.js";
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
+import { sameUser } from "../model/identity.js";
+import type { StoredCredential, UserInteraction } from "../model/interaction.js";
 import type { CredentialVault } from "../stores/types.js";
 import { accountOf, type ConnectPageDeps, connectPage, frameOf, ID, switchForm } from "./connect-page.js";
 import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
 import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
-import { linkNotFound, notice, redirect } from "./pages.js";
+import { linkNotFound, notice, type PageFrame, redirect } from "./pages.js";
 import { finishGrant, PROVIDER_NAME, type ProviderFlowDeps, redirectUriFor } from "./provider-flow.js";
 import { CookieSealer, cookieScope } from "./sealed-cookie.js";
 import { type GrantStateStore, MemoryGrantStateStore } from "./state-store.js";
 import { completeWithCredential } from "./store-credential.js";
-import { createPageTheme, type PageBranding, type PageServerInfo } from "./templates/index.js";
+import { createPageTheme, type PageBranding, type PageServerInfo, type PageTheme } from "./templates/index.js";
 
 export interface ConnectHandlerOptions {
   /**
@@ -87,28 +89,41 @@ function withoutDetails(error: unknown): Error {
   return plain;
 }
 
-/**
- * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (the confirmation, the
- * secret form, "sign in as someone else"; only from `baseUrl`'s origin, by `Sec-Fetch-Site` and
- * `Origin`, else a `Referer`, and with the session's CSRF token), `GET
- * /connect/callback/<provider>` (third-party redirects) and `GET <login.redirectPath>`; anything
- * else is 404. Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options:
- * DENY`. Under a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
- * A POST with `action=decline` (same checks, its own CSRF token) ends the interaction as declined.
- * @throws RangeError when `baseUrl` is plain http elsewhere than loopback, `login.redirectPath` is
- *   not under the connect pages' path, a provider's name cannot be a path segment,
- *   `cookieSecret` is shorter than 32 bytes, or `branding` is invalid (see `createPageTheme`).
- */
-export function createConnectHandler(options: ConnectHandlerOptions): (request: Request) => Promise<Response> {
-  const now = options.now ?? Date.now;
-  const logger = options.logger ?? consoleLogger();
-  const report = (message: string, error: unknown) => {
+/** Tells the logger why a step failed, with the error reduced by `withoutDetails`. */
+type Report = (message: string, error: unknown) => void;
+
+function reporterOf(logger: Logger): Report {
+  return (message, error) => {
     try {
       logger.error({ err: withoutDetails(error) }, message);
     } catch {
       // A logger that throws must not turn the page's answer into a second failure.
     }
   };
+}
+
+/** What every page of the handler reads: the options, resolved and checked once. */
+interface ConnectSite {
+  manager: ConnectHandlerOptions["manager"];
+  vault: CredentialVault;
+  providers: ConnectHandlerOptions["providers"];
+  /** `baseUrl`, ending in `/`. */
+  baseUrl: URL;
+  /** The connect pages' path, `${baseUrl.pathname}connect/`. */
+  prefix: string;
+  /** The path of `login.redirectPath`, under `prefix`. */
+  loginPath: string;
+  login: LoginDeps;
+  flow: ProviderFlowDeps;
+  sealer: CookieSealer;
+  theme: PageTheme;
+  now: () => number;
+  report: Report;
+}
+
+/** @throws RangeError as `createConnectHandler` says. */
+function siteOf(options: ConnectHandlerOptions): ConnectSite {
+  const now = options.now ?? Date.now;
   const baseUrl = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
   const prefix = `${baseUrl.pathname}connect/`;
   const servers = new OAuthServers();
@@ -138,147 +153,191 @@ export function createConnectHandler(options: ConnectHandlerOptions): (request: 
   if (!loginPath.startsWith(prefix)) {
     throw new RangeError(`login.redirectPath must lie under ${prefix}, where the login cookie is sent`);
   }
+  const report = reporterOf(options.logger ?? consoleLogger());
+  const { manager, vault, providers } = options;
+  return { manager, vault, providers, baseUrl, prefix, loginPath, login, flow, sealer, theme, now, report };
+}
 
-  /**
-   * The interaction when this browser's user may act on it, else the page that says why not.
-   * Another user's interaction gets the very page an unknown id gets, whatever its state.
-   */
-  async function open(id: string, session: BrowserSession): Promise<UserInteraction | Response> {
-    const interaction = ID.test(id) ? await options.manager.get(id) : undefined;
-    if (
-      interaction === undefined ||
-      interaction.user.issuer !== session.user.issuer ||
-      interaction.user.subject !== session.user.subject
-    ) {
-      return linkNotFound(theme, { account: accountOf(session), switchForm: await switchForm(pageDeps, session) });
-    }
-    const frame = frameOf(theme, interaction, accountOf(session));
-    if (interaction.status === "expired") return notice("expired", frame);
-    if (interaction.status === "declined") return notice("declined", frame);
-    if (interaction.status !== "pending" && interaction.status !== "accepted") return notice("used", frame);
-    return interaction;
+/**
+ * The interaction when this browser's user may act on it, else the page that says why not.
+ * Another user's interaction gets the very page an unknown id gets, whatever its state.
+ */
+async function openInteraction(
+  site: ConnectSite,
+  id: string,
+  session: BrowserSession,
+): Promise<UserInteraction | Response> {
+  const interaction = ID.test(id) ? await site.manager.get(id) : undefined;
+  if (interaction === undefined || !sameUser(interaction.user, session.user)) {
+    return linkNotFound(site.theme, { account: accountOf(session), switchForm: await switchForm(site, session) });
   }
+  const frame = frameOf(site.theme, interaction, accountOf(session));
+  if (interaction.status === "expired") return notice("expired", frame);
+  if (interaction.status === "declined") return notice("declined", frame);
+  if (interaction.status !== "pending" && interaction.status !== "accepted") return notice("used", frame);
+  return interaction;
+}
 
-  /**
-   * Completes the interaction with what the user gave, if it is still open (exchanging a code or
-   * reading a form takes time): the manager claims it, the vault write runs inside the claim, and
-   * only then is the completion announced. Of two callbacks of one interaction only the one that
-   * wins the claim writes; a claim made before the deadline stands. A failed write withdraws the
-   * claim: the user gets a 503 page saying nothing was stored, the error is reported, and the link
-   * stays open for another try.
-   */
-  async function store(id: string, session: BrowserSession, credential: StoredCredential): Promise<Response> {
-    const interaction = await open(id, session);
-    if (interaction instanceof Response) return interaction;
-    const frame = frameOf(theme, interaction, accountOf(session));
-    try {
-      const outcome = await completeWithCredential(
-        options.manager,
-        options.vault,
-        interaction.id,
-        session.user,
-        credential,
-      );
-      if (!outcome.stored) {
-        report("Could not store the credential", outcome.error);
-        return notice("not-saved", frame);
-      }
-    } catch (error) {
-      if (error instanceof InteractionError && error.code === "EXPIRED") return notice("expired", frame);
-      if (error instanceof InteractionError) return notice("used", frame);
-      throw error;
+/** The page for the manager's refusal to complete or decline (its deadline passed, or it is over); other errors go on. */
+function refusalPage(error: unknown, frame: PageFrame): Response {
+  if (error instanceof InteractionError && error.code === "EXPIRED") return notice("expired", frame);
+  if (error instanceof InteractionError) return notice("used", frame);
+  throw error;
+}
+
+/**
+ * Completes the interaction with what the user gave, if it is still open (exchanging a code or
+ * reading a form takes time): the manager claims it, the vault write runs inside the claim, and
+ * only then is the completion announced. Of two callbacks of one interaction only the one that
+ * wins the claim writes; a claim made before the deadline stands. A failed write withdraws the
+ * claim: the user gets a 503 page saying nothing was stored, the error is reported, and the link
+ * stays open for another try.
+ */
+async function storeCredential(
+  site: ConnectSite,
+  id: string,
+  session: BrowserSession,
+  credential: StoredCredential,
+): Promise<Response> {
+  const interaction = await openInteraction(site, id, session);
+  if (interaction instanceof Response) return interaction;
+  const frame = frameOf(site.theme, interaction, accountOf(session));
+  try {
+    const outcome = await completeWithCredential(site.manager, site.vault, interaction.id, session.user, credential);
+    if (!outcome.stored) {
+      site.report("Could not store the credential", outcome.error);
+      return notice("not-saved", frame);
     }
-    return notice("done", frame);
+  } catch (error) {
+    return refusalPage(error, frame);
   }
+  return notice("done", frame);
+}
 
-  /** Ends the interaction as declined (the session's user pressed Decline); the waiting request hears of it. */
-  async function decline(id: string, session: BrowserSession): Promise<Response> {
-    const interaction = await open(id, session);
-    if (interaction instanceof Response) return interaction;
-    const frame = frameOf(theme, interaction, accountOf(session));
-    try {
-      await options.manager.decline(interaction.id, { user: session.user });
-    } catch (error) {
-      if (error instanceof InteractionError && error.code === "EXPIRED") return notice("expired", frame);
-      if (error instanceof InteractionError) return notice("used", frame);
-      throw error;
-    }
-    return notice("declined", frame);
+/** Ends the interaction as declined (the session's user pressed Decline); the waiting request hears of it. */
+async function declineInteraction(site: ConnectSite, id: string, session: BrowserSession): Promise<Response> {
+  const interaction = await openInteraction(site, id, session);
+  if (interaction instanceof Response) return interaction;
+  const frame = frameOf(site.theme, interaction, accountOf(session));
+  try {
+    await site.manager.decline(interaction.id, { user: session.user });
+  } catch (error) {
+    return refusalPage(error, frame);
   }
+  return notice("declined", frame);
+}
 
-  const pageDeps: ConnectPageDeps = { login, flow, sealer, now, theme, open, store, decline };
+/** What `connectPage` needs, with this site's interactions. */
+function pageDepsOf(site: ConnectSite): ConnectPageDeps {
+  const { login, flow, sealer, now, theme } = site;
+  return {
+    login,
+    flow,
+    sealer,
+    now,
+    theme,
+    open: (id, session) => openInteraction(site, id, session),
+    store: (id, session, credential) => storeCredential(site, id, session, credential),
+    decline: (id, session) => declineInteraction(site, id, session),
+  };
+}
 
-  async function callback(request: Request, provider: string): Promise<Response> {
-    const url = new URL(request.url);
-    const state = url.searchParams.get("state");
-    const refused = () => notice("answer-refused", { theme });
-    const session = readSession(login, request);
-    if (state === null || session === undefined) return refused();
-    // Taken even when refused below: a state is good for one answer only.
-    const grant = await flow.states.take(state);
-    if (
-      grant === undefined ||
-      grant.user.issuer !== session.user.issuer ||
-      grant.user.subject !== session.user.subject
-    ) {
-      return refused();
-    }
-    if (grant.provider !== provider) {
-      // Mix-up (RFC 9700 § 4.4): the grant was started with one provider, and another answered.
-      report(
-        "A third-party answer came back to another provider's redirect URI",
-        new Error(
-          `A grant started for ${JSON.stringify(grant.provider)} was answered at the redirect URI of ${JSON.stringify(provider)}`,
-        ),
-      );
-      return refused();
-    }
-    const interaction = await open(grant.interactionId, session);
-    if (interaction instanceof Response) return interaction;
-    let credential: Awaited<ReturnType<typeof finishGrant>>;
-    try {
-      credential = await finishGrant(flow, grant, url, state);
-    } catch (error) {
-      report("The provider did not grant access", error);
-      return notice("not-connected", frameOf(theme, interaction, accountOf(session)));
-    }
-    return store(interaction.id, session, credential);
+/**
+ * `GET /connect/callback/<provider>`: a third party's answer. Its `state` is taken (good for one
+ * answer only), must be this session's user's and have been started with this provider; then
+ * the code is exchanged and the credential stored.
+ */
+async function providerCallback(site: ConnectSite, request: Request, provider: string): Promise<Response> {
+  const url = new URL(request.url);
+  const state = url.searchParams.get("state");
+  const refused = () => notice("answer-refused", { theme: site.theme });
+  const session = readSession(site.login, request);
+  if (state === null || session === undefined) return refused();
+  // Taken even when refused below: a state is good for one answer only.
+  const grant = await site.flow.states.take(state);
+  if (grant === undefined || !sameUser(grant.user, session.user)) return refused();
+  if (grant.provider !== provider) {
+    // Mix-up (RFC 9700 § 4.4): the grant was started with one provider, and another answered.
+    site.report(
+      "A third-party answer came back to another provider's redirect URI",
+      new Error(
+        `A grant started for ${JSON.stringify(grant.provider)} was answered at the redirect URI of ${JSON.stringify(provider)}`,
+      ),
+    );
+    return refused();
   }
+  const interaction = await openInteraction(site, grant.interactionId, session);
+  if (interaction instanceof Response) return interaction;
+  let credential: Awaited<ReturnType<typeof finishGrant>>;
+  try {
+    credential = await finishGrant(site.flow, grant, url, state);
+  } catch (error) {
+    site.report("The provider did not grant access", error);
+    return notice("not-connected", frameOf(site.theme, interaction, accountOf(session)));
+  }
+  return storeCredential(site, interaction.id, session, credential);
+}
 
-  return async (request) => {
-    const path = new URL(request.url).pathname;
-    try {
-      if (path === loginPath && request.method === "GET") {
-        const finished = await finishLogin(login, request);
-        if (finished === undefined) return notice("sign-in-failed", { theme });
-        return redirect(new URL(`connect/${finished.returnTo}`, baseUrl).href, finished.cookies);
-      }
-      if (path.startsWith(`${prefix}callback/`) && request.method === "GET") {
-        const provider = path.slice(`${prefix}callback/`.length);
-        if (PROVIDER_NAME.test(provider) && Object.hasOwn(options.providers, provider)) {
-          return await callback(request, provider);
-        }
-        return notice("nothing-here", { theme });
-      }
-      if (path === `${prefix}callback`) {
-        const advice = `register ${prefix}callback/<provider> with each provider instead of ${prefix}callback`;
-        report(
-          `A third-party answer came to ${prefix}callback, which is no longer served: ${advice}`,
-          new Error(advice),
-        );
-        return notice("answer-refused", { theme }, { status: 404 });
-      }
-      if (path.startsWith(prefix) && (request.method === "GET" || request.method === "POST")) {
-        const id = path.slice(prefix.length);
-        // Only something shaped like an id is worth a login; it is also all the login may return to.
-        if (!ID.test(id)) return linkNotFound(theme);
-        return await connectPage(pageDeps, request, id);
+/** `GET <login.redirectPath>`: the MCP authorization server's answer to a login; back to the page it started from. */
+async function loginCallback(site: ConnectSite, request: Request): Promise<Response> {
+  const finished = await finishLogin(site.login, request);
+  if (finished === undefined) return notice("sign-in-failed", { theme: site.theme });
+  return redirect(new URL(`connect/${finished.returnTo}`, site.baseUrl).href, finished.cookies);
+}
+
+/** `${prefix}callback`, served by earlier versions for every provider: refused, and the operator told what to register. */
+function retiredCallback(site: ConnectSite): Response {
+  const { prefix } = site;
+  const advice = `register ${prefix}callback/<provider> with each provider instead of ${prefix}callback`;
+  site.report(
+    `A third-party answer came to ${prefix}callback, which is no longer served: ${advice}`,
+    new Error(advice),
+  );
+  return notice("answer-refused", { theme: site.theme }, { status: 404 });
+}
+
+/** The page for `request`, by its path and method; a page that throws is reported and answered with a plain error page. */
+async function route(site: ConnectSite, pageDeps: ConnectPageDeps, request: Request): Promise<Response> {
+  const { prefix, theme } = site;
+  const path = new URL(request.url).pathname;
+  try {
+    if (path === site.loginPath && request.method === "GET") return await loginCallback(site, request);
+    if (path.startsWith(`${prefix}callback/`) && request.method === "GET") {
+      const provider = path.slice(`${prefix}callback/`.length);
+      if (PROVIDER_NAME.test(provider) && Object.hasOwn(site.providers, provider)) {
+        return await providerCallback(site, request, provider);
       }
       return notice("nothing-here", { theme });
-    } catch (error) {
-      report("A connect page failed", error);
-      // Error texts of OAuth libraries may quote server answers; the page says nothing specific.
-      return notice("error", { theme });
     }
-  };
+    if (path === `${prefix}callback`) return retiredCallback(site);
+    if (path.startsWith(prefix) && (request.method === "GET" || request.method === "POST")) {
+      const id = path.slice(prefix.length);
+      // Only something shaped like an id is worth a login; it is also all the login may return to.
+      if (!ID.test(id)) return linkNotFound(theme);
+      return await connectPage(pageDeps, request, id);
+    }
+    return notice("nothing-here", { theme });
+  } catch (error) {
+    site.report("A connect page failed", error);
+    // Error texts of OAuth libraries may quote server answers; the page says nothing specific.
+    return notice("error", { theme });
+  }
+}
+
+/**
+ * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (the confirmation, the
+ * secret form, "sign in as someone else"; only from `baseUrl`'s origin, by `Sec-Fetch-Site` and
+ * `Origin`, else a `Referer`, and with the session's CSRF token), `GET
+ * /connect/callback/<provider>` (third-party redirects) and `GET <login.redirectPath>`; anything
+ * else is 404. Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options:
+ * DENY`. Under a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
+ * A POST with `action=decline` (same checks, its own CSRF token) ends the interaction as declined.
+ * @throws RangeError when `baseUrl` is plain http elsewhere than loopback, `login.redirectPath` is
+ *   not under the connect pages' path, a provider's name cannot be a path segment,
+ *   `cookieSecret` is shorter than 32 bytes, or `branding` is invalid (see `createPageTheme`).
+ */
+export function createConnectHandler(options: ConnectHandlerOptions): (request: Request) => Promise<Response> {
+  const site = siteOf(options);
+  const pageDeps = pageDepsOf(site);
+  return (request) => route(site, pageDeps, request);
 }

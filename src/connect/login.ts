@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { domainToASCII } from "node:url";
 import * as oauth from "oauth4webapi";
-import type { UserRef } from "../interaction/model.js";
+import type { UserRef } from "../model/identity.js";
 import type { AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
 import { type CookieScope, type CookieSealer, cookieHeader, readCookie } from "./sealed-cookie.js";
 

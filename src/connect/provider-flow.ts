@@ -4,7 +4,7 @@
  * credential. Also renews an access token with its refresh token.
  */
 import * as oauth from "oauth4webapi";
-import type { StoredCredential } from "../interaction/model.js";
+import type { StoredCredential } from "../model/interaction.js";
 import type { AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
 import type { GrantStateStore, PendingGrant } from "./state-store.js";
 

@@ -2,7 +2,7 @@
  * The `state` of third-party authorization requests, kept on the server: each is bound to one
  * interaction and one user, can be taken once, and lapses with its interaction.
  */
-import type { UserRef } from "../interaction/model.js";
+import type { UserRef } from "../model/identity.js";
 
 export interface PendingGrant {
   interactionId: string;

@@ -3,8 +3,10 @@
  * vault write runs as the claim's commit, and the completion is announced only once it is stored
  * (a second callback, or an interaction that expired meanwhile, stores nothing).
  */
-import type { StoredCredential, UserRef } from "../interaction/model.js";
+
 import type { InteractionManager } from "../interaction/server/index.js";
+import type { UserRef } from "../model/identity.js";
+import type { StoredCredential } from "../model/interaction.js";
 import type { CredentialVault } from "../stores/types.js";
 
 /** `stored: false` carries the vault's error; the interaction is then left as it was. */

@@ -6,6 +6,8 @@
  * consent policy. The neutral model types are re-exported too.
  * @module mcp-handoff/interaction
  */
+
+export type { UserRef } from "../model/identity.js";
+export type { InteractionStatus, NewInteraction, StoredCredential, UserInteraction } from "../model/interaction.js";
 export * from "./client/index.js";
-export type { InteractionStatus, NewInteraction, StoredCredential, UserInteraction, UserRef } from "./model.js";
 export * from "./server/index.js";

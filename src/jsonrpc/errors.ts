@@ -70,12 +70,15 @@ export type SdkErrorCode =
   /** A stored credential cannot be decrypted: its key is not configured or wrong, or the row was altered or moved. */
   | "CREDENTIAL_UNREADABLE";
 
-/** A local failure: a capability the peer did not declare, a timeout, a closed connection. */
-export class SdkError extends Error {
-  override readonly name = "SdkError";
+/**
+ * A local failure: a capability the peer did not declare, a timeout, a closed connection. A local
+ * family with codes of its own (`InteractionError`) derives from it with its `Code` and `name`.
+ */
+export class SdkError<Code extends string = SdkErrorCode> extends Error {
+  override readonly name: string = "SdkError";
   /** @param options `cause`: the underlying error or the offending value. */
   constructor(
-    readonly code: SdkErrorCode,
+    readonly code: Code,
     message: string,
     options?: { cause?: unknown },
   ) {

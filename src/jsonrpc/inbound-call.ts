@@ -1,8 +1,9 @@
 /** One inbound request of a `JsonRpcSession`, as its handler sees it. */
-import type { MessageExtra } from "../transports/transport.js";
+
 import { isRequestId, type RequestId } from "./messages.js";
 import type { Progress, ProgressToken } from "./progress.js";
 import type { InboundRequest, Params, RequestOptions, Result } from "./session-types.js";
+import type { MessageExtra } from "./transport.js";
 
 /** What an inbound call needs of the session that received it. */
 export interface InboundOwner {

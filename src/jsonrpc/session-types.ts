@@ -1,7 +1,8 @@
 /** The shapes a `JsonRpcSession` takes and gives: params, results, request options, handlers. */
-import type { MessageExtra } from "../transports/transport.js";
+
 import type { RequestId } from "./messages.js";
 import type { Progress, ProgressCallback, ProgressToken } from "./progress.js";
+import type { MessageExtra } from "./transport.js";
 
 /** The `params` of a request or notification as the session carries them (`{}` when absent). */
 export type Params = Record<string, unknown>;

@@ -5,7 +5,7 @@
  * `notifications/progress` and `ping` (spec: basic/utilities/*). What a revision allows is
  * asked of the `MessageGate`.
  */
-import { type MessageExtra, SENT, type SendOptions, type Transport } from "../transports/transport.js";
+
 import { ErrorCode, ProtocolError, SdkError } from "./errors.js";
 import { errorResponse } from "./frame.js";
 import { type MessageGate, openGate } from "./gate.js";
@@ -33,6 +33,7 @@ import type {
   RequestOptions,
   Result,
 } from "./session-types.js";
+import { type MessageExtra, SENT, type SendOptions, type Transport } from "./transport.js";
 
 // The types of a session's handlers and options are part of this module's API.
 export type * from "./session-types.js";

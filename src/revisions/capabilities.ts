@@ -5,8 +5,7 @@
  */
 import { ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import { declaredInteractionTypes, INTERACTION_CREATE } from "./extensions/user-interaction.js";
-import type { ClientCapabilities, ServerCapabilities } from "./model.js";
-import type { ElicitationMode } from "./revision.js";
+import type { ClientCapabilities, ElicitationMode, ServerCapabilities } from "./model.js";
 import { StatelessErrorCode } from "./stateless/wire.js";
 
 const MISSING_REQUIRED_CLIENT_CAPABILITY = StatelessErrorCode.MissingRequiredClientCapability;

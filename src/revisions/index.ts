@@ -48,7 +48,7 @@ export {
   revisionFor,
   SUPPORTED_VERSIONS,
 } from "./negotiate.js";
-export type { ElicitationMode, MessageContext, Revision, Role } from "./revision.js";
+export type { MessageContext, Revision, Role } from "./revision.js";
 export { createGate, createHandshakeGate } from "./stateful/gate.js";
 export { createPresumedGate, type PresumedHandshake, presumeHandshake } from "./stateful/presumed.js";
 export {

@@ -21,7 +21,7 @@ import {
   INTERACTION_REQUIRED_MESSAGE,
   INTERACTION_TRACK,
 } from "./extensions/user-interaction.js";
-import type { ElicitationMode } from "./revision.js";
+import type { ElicitationMode } from "./model.js";
 
 export type InteractionForm = "url-elicitation" | "user-interaction" | "none";
 

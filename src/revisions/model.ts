@@ -97,6 +97,8 @@ export type {
 export type InitializeParams = InitializeRequestParams;
 /** Params of the list requests (`tools/list`, `prompts/list`, ...): an optional `cursor` for the next page. */
 export type PaginatedParams = PaginatedRequestParams;
+/** Form mode collects data in-band; URL mode sends the user to a web page out of band. */
+export type ElicitationMode = "form" | "url";
 /** A form-mode `elicitation/create`: a message and a restricted flat JSON Schema for the answer. */
 export type ElicitFormParams = ElicitRequestFormParams;
 /** A URL-mode `elicitation/create`: the user is sent to `url`; `elicitationId` ties the completion to it. */

@@ -6,13 +6,11 @@ import type { ProtocolError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../jsonrpc/messages.js";
 import type { InteractionTracking, InteractionWire, WireMessage } from "./interaction-wire.js";
 import type { MethodTable } from "./method-table.js";
+import type { ElicitationMode } from "./model.js";
 import type { ProtocolVersion } from "./versions.js";
 
 /** Which end of the connection is speaking. */
 export type Role = "client" | "server";
-
-/** Form mode collects data in-band; URL mode sends the user to a web page out of band. */
-export type ElicitationMode = "form" | "url";
 
 /** What the codec needs to know about a message besides the message itself. */
 export interface MessageContext {

@@ -21,6 +21,7 @@ export type {
   UrlElicitation,
   UrlElicitResult,
 } from "./context.js";
+export type { ServerSession } from "./handler-types.js";
 export type { CredentialRequest, CredentialSource } from "./interactions.js";
 export {
   type InteractionAction,
@@ -42,7 +43,6 @@ export type {
 } from "./resources.js";
 export type { InferSchema, JsonSchema, SchemaInput, ZodRawShape } from "./schema.js";
 export { McpServer, type McpServerOptions, type ServerInfo } from "./server.js";
-export type { ServerSession } from "./session.js";
 export type { ToolChanges, ToolConfig, ToolHandle, ToolHandler } from "./tools.js";
 export {
   type Completer,

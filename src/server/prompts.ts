@@ -7,7 +7,7 @@
 import type * as z from "zod";
 import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { GetPromptResult, Icon, Prompt, PromptArgument } from "../revisions/index.js";
-import type { RequestContext } from "./context.js";
+import type { RequestContext } from "./handler-types.js";
 import { paginate } from "./pagination.js";
 import { type RegisteredHandle, Registry } from "./registry.js";
 import type { ZodRawShape } from "./schema.js";

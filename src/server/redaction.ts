@@ -9,9 +9,10 @@
  * in the spellings `secretForms` lists (percent-encoded, JSON-escaped, hex, inside base64 or
  * base64url).
  */
-import type { StoredCredential } from "../interaction/model.js";
+
 import { ProtocolError } from "../jsonrpc/errors.js";
-import type { RequestContext } from "./context.js";
+import type { StoredCredential } from "../model/interaction.js";
+import type { RequestContext } from "./handler-types.js";
 import { InteractionRequired } from "./interactions.js";
 import { type SecretForm, secretForms } from "./secret-forms.js";
 

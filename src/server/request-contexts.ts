@@ -7,7 +7,7 @@
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest } from "../jsonrpc/session.js";
 import { type ContextHost, createRequestContext, type RequestContext } from "./context.js";
-import type { CredentialSource } from "./interactions.js";
+import type { CredentialSource } from "./handler-types.js";
 import type { LoggingLevel } from "./logging.js";
 import { attachRedactor, SecretRedactor } from "./redaction.js";
 

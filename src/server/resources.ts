@@ -10,7 +10,7 @@ import type {
   Resource,
   ResourceTemplate as ResourceTemplateDescription,
 } from "../revisions/index.js";
-import type { RequestContext } from "./context.js";
+import type { RequestContext } from "./handler-types.js";
 import { paginate } from "./pagination.js";
 import { type RegisteredHandle, Registry } from "./registry.js";
 import type { ResourceTemplate, TemplateVariables } from "./uri-template.js";

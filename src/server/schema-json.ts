@@ -9,7 +9,7 @@ import type { Ajv2019 } from "ajv/dist/2019.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { SdkError } from "../jsonrpc/errors.js";
 import { type JsonSchemaDraft, metaSchemaProblem } from "../revisions/index.js";
-import type { CompiledSchema, JsonSchema } from "./schema.js";
+import type { CompiledSchema, JsonSchema } from "./schema-types.js";
 
 type AjvInstance = Ajv | Ajv2019 | Ajv2020;
 type AjvOptions = { allErrors: boolean; strict: boolean; addUsedSchema: boolean };

@@ -7,7 +7,7 @@
  */
 import type * as z from "zod";
 import { SdkError } from "../jsonrpc/errors.js";
-import type { CompiledSchema, JsonSchema, ZodRawShape } from "./schema.js";
+import type { CompiledSchema, JsonSchema, ZodRawShape } from "./schema-types.js";
 
 type ZodModule = typeof import("zod");
 let zodModule: Promise<ZodModule> | undefined;

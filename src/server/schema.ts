@@ -10,13 +10,10 @@ import type * as z from "zod";
 import { SdkError } from "../jsonrpc/errors.js";
 import type { FromJsonObject } from "./json-schema-types.js";
 import { checkJsonObjectSchema, compileJsonSchema } from "./schema-json.js";
+import type { CompiledSchema, JsonSchema, ZodRawShape } from "./schema-types.js";
 import { checkZodObjectSchema, compileZodSchema, isZodRawShape, isZodSchema } from "./schema-zod.js";
 
-/** A JSON Schema object (any draft; 2020-12 when it names none, as MCP says for tool schemas). */
-export type JsonSchema = { [key: string]: unknown };
-
-/** A zod raw shape: the argument of `z.object(...)`. */
-export type ZodRawShape = { [key: string]: z.ZodType };
+export type { CompiledSchema, JsonSchema, Validation, ZodRawShape } from "./schema-types.js";
 
 /** What `inputSchema` / `outputSchema` accept. */
 export type SchemaInput = z.ZodObject | ZodRawShape | JsonSchema;
@@ -32,14 +29,6 @@ export type InferSchema<S> = S extends z.ZodType
     : S extends { type: "object" }
       ? FromJsonObject<S>
       : Record<string, unknown>;
-
-export type Validation = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
-
-/** A schema ready to advertise (`json`) and to check values against (`validate`). */
-export interface CompiledSchema {
-  readonly json: JsonSchema;
-  validate(value: unknown): Validation;
-}
 
 /**
  * A registered object schema, compiled at most once, on first use.

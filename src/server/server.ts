@@ -3,20 +3,15 @@
  * Each `connect(transport)` is one session: one stdio process, or one Streamable HTTP session.
  */
 
-import { randomBytes } from "node:crypto";
-import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import { consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
-import type { Params, Result } from "../jsonrpc/session.js";
-import type { CacheHints, Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
-import { MissingClientCapabilityError, STATELESS_VERSIONS, SUPPORTED_VERSIONS } from "../revisions/index.js";
-import type { Transport } from "../transports/transport.js";
-import { complete } from "./completion.js";
-import type { RequestContext } from "./context.js";
-import { DEFAULT_HANDOFF_HOLD_MS } from "./handoff-hold.js";
-import { InputNeeded } from "./input-round.js";
-import { InteractionRequired, type InteractionService } from "./interactions.js";
+import type { Transport } from "../jsonrpc/transport.js";
+import type { Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
+import { ownsStdout } from "../transports/features.js";
+import { ServerDefinition } from "./definition.js";
+import { type CacheHints, type StatelessSettings, statelessSettings } from "./eras/request-state.js";
+import type { InteractionService, ServerSession } from "./handler-types.js";
+import { type MethodTable, serverMethods } from "./methods.js";
 import { type PromptCallback, type PromptConfig, type PromptHandle, PromptRegistry } from "./prompts.js";
-import { redactorOf } from "./redaction.js";
 import {
   type ReadResourceCallback,
   type ResourceHandle,
@@ -24,8 +19,7 @@ import {
   ResourceRegistry,
 } from "./resources.js";
 import type { SchemaInput, ZodRawShape } from "./schema.js";
-import { ServerConnection, type ServerSession, type SessionHost } from "./session.js";
-import type { StatelessSettings } from "./stateless.js";
+import { ServerConnection, type SessionHost } from "./session.js";
 import { type ToolConfig, type ToolHandle, type ToolHandler, ToolRegistry } from "./tools.js";
 import type { ResourceTemplate } from "./uri-template.js";
 
@@ -112,13 +106,14 @@ type ListKind = "tools" | "resources" | "prompts";
 export class McpServer {
   readonly #info: Implementation;
   readonly #options: McpServerOptions;
-  readonly #pageSize: number;
   readonly #sessions = new Set<ServerConnection>();
   readonly #pendingListChanges = new Set<ListKind>();
   readonly #tools: ToolRegistry;
   readonly #resources: ResourceRegistry;
   readonly #prompts: PromptRegistry;
   readonly #stateless: StatelessSettings;
+  readonly #definition: ServerDefinition;
+  readonly #methods: MethodTable;
   #host: SessionHost | undefined;
   /** Set once a transport on the process's stdout is served: the default logger writes to stderr only. */
   #onStdout = false;
@@ -136,14 +131,7 @@ export class McpServer {
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     this.#info = { ...info };
     this.#options = options;
-    this.#pageSize = options.pageSize ?? 100;
-    this.#stateless = {
-      supportedVersions: [...STATELESS_VERSIONS, ...SUPPORTED_VERSIONS],
-      cache: options.cacheHints,
-      requestState: { secret: options.requestStateSecret ?? randomBytes(32), now: options.now ?? Date.now },
-      requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
-      handoffHoldMs: holdMsOf(options.handoffHoldMs),
-    };
+    this.#stateless = statelessSettings(options);
     const fail = (message: string, error: unknown) => this.#report("error", message, error);
     this.#tools = new ToolRegistry(
       () => this.#listChanged("tools"),
@@ -152,6 +140,14 @@ export class McpServer {
     );
     this.#resources = new ResourceRegistry(() => this.#listChanged("resources"));
     this.#prompts = new PromptRegistry(() => this.#listChanged("prompts"), fail);
+    this.#definition = new ServerDefinition(
+      this.#tools,
+      this.#resources,
+      this.#prompts,
+      options.pageSize ?? 100,
+      options.capabilities,
+    );
+    this.#methods = serverMethods(this.#definition);
   }
 
   /**
@@ -183,24 +179,17 @@ export class McpServer {
    * Resolves once the transport is started; the client's `initialize` comes after.
    */
   async connect(transport: Transport): Promise<ServerSession> {
-    if (transport.ownsStdout === true) this.#onStdout = true;
+    if (ownsStdout(transport)) this.#onStdout = true;
     // One host for every connection: thousands of idle HTTP sessions need not each hold these closures.
     this.#host ??= {
       serverInfo: this.#info,
       instructions: this.#options.instructions,
       interactions: this.#options.interactions,
       stateless: this.#stateless,
-      capabilities: () => this.capabilities(),
-      route: (method, params, ctx, from) => this.#route(method, params, ctx, from),
+      definition: this.#definition,
+      methods: this.#methods,
       report: (message, error, sessionId) => this.#report("error", message, error, sessionId),
       closed: (closed) => this.#sessions.delete(closed),
-      checkHeaders: async (method, params, headers) => {
-        if (method !== "tools/call" || headers === undefined) return;
-        const args = params.arguments as Record<string, unknown> | undefined;
-        // Loaded with the first stateless HTTP call: it brings the HTTP header codec, which stdio never needs.
-        const { checkParamHeaders } = await import("./param-headers.js");
-        checkParamHeaders(await this.#tools.inputSchemaOf(params.name), args, headers);
-      },
     };
     const session = new ServerConnection(this.#host);
     this.#sessions.add(session);
@@ -224,18 +213,7 @@ export class McpServer {
    * template has a completer; then `options.capabilities` on top.
    */
   capabilities(): ServerCapabilities {
-    const extra = this.#options.capabilities ?? {};
-    const caps: ServerCapabilities = { logging: {} };
-    if (this.#prompts.completes || this.#resources.completes) caps.completions = {};
-    if (this.#prompts.size > 0 || extra.prompts) caps.prompts = { listChanged: true };
-    if (this.#resources.size > 0 || extra.resources) caps.resources = { subscribe: true, listChanged: true };
-    if (this.#tools.size > 0 || extra.tools) caps.tools = { listChanged: true };
-    for (const [key, value] of Object.entries(extra)) {
-      const base = (caps as Record<string, unknown>)[key];
-      (caps as Record<string, unknown>)[key] =
-        typeof base === "object" && typeof value === "object" ? { ...base, ...value } : value;
-    }
-    return caps;
+    return this.#definition.capabilities();
   }
 
   /**
@@ -311,61 +289,6 @@ export class McpServer {
     });
   }
 
-  async #route(method: string, params: Params, ctx: RequestContext, session: ServerConnection): Promise<Result> {
-    try {
-      // Model types are closed interfaces; the session carries them as plain records. Whatever
-      // the handler quotes of a credential it was handed stays on the server.
-      return redactorOf(ctx).value(await this.#answer(method, params, ctx, session)) as unknown as Result;
-    } catch (caught) {
-      // An ask the client did not declare, left uncaught, is answered -32021 in every revision.
-      const error = caught instanceof MissingClientCapabilityError ? caught.toProtocolError() : caught;
-      // A ProtocolError is an answer the handler chose; anything else is a failure the operator should see.
-      // InteractionRequired and a round's missing input are answers too, given by the connection.
-      const answer =
-        error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded;
-      // A hand-off's message and URL go to the client.
-      if (error instanceof InteractionRequired) throw redactorOf(ctx).handoff(error);
-      if (answer && !(error instanceof ProtocolError)) throw error;
-      // A ProtocolError's message and data go to the client; the logger's entry may be shipped anywhere.
-      const redacted = redactorOf(ctx).error(error);
-      if (!answer) this.#report("error", `${method} failed`, redacted, session.id);
-      throw error instanceof ProtocolError ? redacted : error;
-    }
-  }
-
-  /** The answer to `method`, or a promise of it; throws (synchronously, too) what `#route` turns into errors. */
-  #answer(method: string, params: Params, ctx: RequestContext, session: ServerConnection): object | Promise<object> {
-    const size = this.#pageSize;
-    switch (method) {
-      case "tools/list":
-        return this.#tools.list(params.cursor, size);
-      case "tools/call":
-        return this.#tools.call(params, ctx);
-      case "resources/list":
-        return this.#resources.list(params.cursor, size, ctx);
-      case "resources/templates/list":
-        return this.#resources.listTemplates(params.cursor, size);
-      case "resources/read":
-        return this.#resources.read(params, ctx);
-      case "resources/subscribe":
-      case "resources/unsubscribe":
-        if (typeof params.uri !== "string") {
-          throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
-        }
-        if (method === "resources/subscribe") session.subscriptions.add(params.uri);
-        else session.subscriptions.delete(params.uri);
-        return {};
-      case "prompts/list":
-        return this.#prompts.list(params.cursor, size);
-      case "prompts/get":
-        return this.#prompts.get(params, ctx);
-      case "completion/complete":
-        return complete(params, this.#prompts, this.#resources);
-      default:
-        throw new Error(`No route for ${method}`);
-    }
-  }
-
   #report(level: "warn" | "error", message: string, error?: unknown, sessionId?: string): void {
     const fields: { err?: unknown; sessionId?: string } = {};
     if (error !== undefined) fields.err = error;
@@ -376,13 +299,4 @@ export class McpServer {
       // A logger that throws must not turn a report into a failure of the request that made it.
     }
   }
-}
-
-/** `handoffHoldMs` checked: an integer that a timer can wait. */
-function holdMsOf(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_HANDOFF_HOLD_MS;
-  if (!Number.isSafeInteger(value) || value < 0 || value > 2 ** 31 - 1) {
-    throw new TypeError(`handoffHoldMs must be an integer from 0 to ${2 ** 31 - 1}, got ${value}`);
-  }
-  return value;
 }

@@ -4,14 +4,13 @@
  * for `interaction/track`, and telling the client when one of its interactions completed.
  */
 
-import { sameUser } from "../auth/identity.js";
-import type { UserInteraction } from "../interaction/model.js";
 import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, Params, Result } from "../jsonrpc/session.js";
+import { sameUser } from "../model/identity.js";
+import type { UserInteraction } from "../model/interaction.js";
 import type { InteractionTracking, InteractionWire, Revision } from "../revisions/index.js";
-import { messageContainsUrl, requestInteractionWire } from "../revisions/index.js";
-import { InputNeeded, type InputRound, roundOf } from "./input-round.js";
+import { messageContainsUrl } from "../revisions/index.js";
 import type {
   InteractionOutcome,
   InteractionRequired,
@@ -33,7 +32,26 @@ export interface InteractionsHost {
   clientName(inbound: InboundRequest): string | undefined;
 }
 
-const CANNOT_OPEN =
+/** What a handler's `InteractionRequired` asks for. */
+export function handoffOf(error: InteractionRequired): InteractParams {
+  return error.purpose === undefined
+    ? { url: error.url, message: error.message }
+    : { url: error.url, message: error.message, purpose: error.purpose };
+}
+
+/**
+ * The answer to a request whose handler needs a page it cannot have (no hand-off possible, or the
+ * user refused it): an `isError` result saying why when `asResult` (a tool call: spec:
+ * server/tools § Error Handling), else -32603 with that text.
+ * @throws ProtocolError -32603 when not `asResult`.
+ */
+export function handoffRefusal(text: string, asResult: boolean): Result {
+  if (asResult) return { content: [{ type: "text", text }], isError: true };
+  throw new ProtocolError(ErrorCode.InternalError, text);
+}
+
+/** Why no hand-off is possible with this client. */
+export const CANNOT_OPEN =
   "This client cannot open the page where that happens: it supports neither URL-mode elicitation nor user interaction.";
 
 export class SessionInteractions {
@@ -60,9 +78,7 @@ export class SessionInteractions {
     options: InteractOptions,
     inbound: InboundRequest,
   ): Promise<InteractionOutcome> {
-    const round = roundOf(inbound);
-    if (round !== undefined) return this.#interactInRound(params, round);
-    const { wire, service, interaction } = await this.#create(params, inbound, this.#wire);
+    const { wire, service, interaction } = await this.create(params, inbound, this.#wire);
     const request = wire.request(interaction);
     if (request === undefined) throw new SdkError("CAPABILITY_NOT_SUPPORTED", CANNOT_OPEN);
     this.host.started(interaction.id, inbound.id);
@@ -112,26 +128,19 @@ export class SessionInteractions {
 
   /**
    * A handler threw `InteractionRequired`: stores the interaction and throws the wire form's error.
-   * When no hand-off is possible, a tool call gets an `isError` result saying why (never the URL);
-   * other requests get -32603 with that text.
+   * When no hand-off is possible, the answer says why (never the URL), as `handoffRefusal` words it.
+   * @param asResult whether the method answers a refusal with an `isError` result (`tools/call`).
    */
-  async required(error: InteractionRequired, method: string, inbound: InboundRequest): Promise<Result> {
+  async required(error: InteractionRequired, asResult: boolean, inbound: InboundRequest): Promise<Result> {
     let refusal: ProtocolError | undefined;
     try {
-      const { wire, interaction } = await this.#create(
-        error.purpose === undefined
-          ? { url: error.url, message: error.message }
-          : { url: error.url, message: error.message, purpose: error.purpose },
-        inbound,
-        this.#wire,
-      );
+      const { wire, interaction } = await this.create(handoffOf(error), inbound, this.#wire);
       refusal = wire.requiredError(interaction);
     } catch (failure) {
       // Our own refusals say what to fix; anything else (a store failing) stays in the server's log.
       if (!(failure instanceof SdkError)) this.host.report("Could not start a hand-off", failure);
       const text = failure instanceof SdkError ? failure.message : "The server could not start the hand-off";
-      if (method === "tools/call") return { content: [{ type: "text", text }], isError: true };
-      throw new ProtocolError(ErrorCode.InternalError, text);
+      return handoffRefusal(text, asResult);
     }
     throw refusal ?? new ProtocolError(ErrorCode.InternalError, CANNOT_OPEN);
   }
@@ -168,48 +177,9 @@ export class SessionInteractions {
     return {};
   }
 
-  /**
-   * `ctx.waitForInteraction`. In a multi round-trip request the server never waits: an interaction
-   * still open is asked for again (the same page), and the client retries once the user is done.
-   */
-  async waitFor(id: string, signal: AbortSignal, inbound?: InboundRequest): Promise<UserInteraction> {
-    const round = inbound === undefined ? undefined : roundOf(inbound);
-    if (round === undefined) return this.#service().waitForCompletion(id, signal);
-    const service = this.#service();
-    const interaction = await this.openInteraction(id);
-    if (interaction === undefined) return service.waitForCompletion(id, signal);
-    this.#askAgain(round, interaction, round.keyOf(id) ?? round.handoffKey());
-    throw new InputNeeded();
-  }
-
-  /**
-   * A multi round-trip request's handler threw `InteractionRequired`: stores the interaction and
-   * collects its page as an input request of the round. @returns the interaction's id, for the
-   * `requestState`, so the retry can check the store before running the handler again; or, when
-   * no hand-off is possible, the answer to send instead (as `required` words it).
-   */
-  async requiredInRound(
-    error: InteractionRequired,
-    method: string,
-    round: InputRound,
-  ): Promise<{ handoff: string } | { answer: Result }> {
-    const wire = requestInteractionWire(round.clientCapabilities);
-    try {
-      const { interaction } = await this.#create(
-        error.purpose === undefined
-          ? { url: error.url, message: error.message }
-          : { url: error.url, message: error.message, purpose: error.purpose },
-        round.inbound,
-        wire,
-      );
-      this.#askAgain(round, interaction, round.handoffKey());
-      return { handoff: interaction.id };
-    } catch (failure) {
-      if (!(failure instanceof SdkError)) this.host.report("Could not start a hand-off", failure);
-      const text = failure instanceof SdkError ? failure.message : "The server could not start the hand-off";
-      if (method === "tools/call") return { answer: { content: [{ type: "text", text }], isError: true } };
-      throw new ProtocolError(ErrorCode.InternalError, text);
-    }
+  /** `ctx.waitForInteraction`: waits within the request. */
+  waitFor(id: string, signal: AbortSignal): Promise<UserInteraction> {
+    return this.service().waitForCompletion(id, signal);
   }
 
   /**
@@ -217,38 +187,9 @@ export class SessionInteractions {
    * one past its deadline as expired, with its own clock.
    */
   async openInteraction(id: string): Promise<UserInteraction | undefined> {
-    const interaction = await this.#service().get(id);
+    const interaction = await this.service().get(id);
     const open = interaction?.status === "pending" || interaction?.status === "accepted";
     return open ? interaction : undefined;
-  }
-
-  /** Puts the page of an open interaction into the round again, under `key`. */
-  #askAgain(round: InputRound, interaction: UserInteraction, key: string): void {
-    const request = requestInteractionWire(round.clientCapabilities).request(interaction);
-    if (request === undefined) throw new SdkError("CAPABILITY_NOT_SUPPORTED", CANNOT_OPEN);
-    round.reask(key, request.method, request.params, interaction.id);
-  }
-
-  /**
-   * `ctx.interact` in a multi round-trip request: the first run stores the interaction and asks
-   * the client to open its page; a retry finds the user's answer under the same key.
-   */
-  async #interactInRound(params: InteractParams, round: InputRound): Promise<InteractionOutcome> {
-    const service = this.#service();
-    const key = round.handoffKey();
-    const earlier = round.answered(key);
-    const known = earlier?.interaction === undefined ? undefined : await service.get(earlier.interaction);
-    if (earlier !== undefined && known !== undefined) {
-      const wire = requestInteractionWire(round.clientCapabilities);
-      // Declined on the page meanwhile: that is the user's last word, whatever the client said.
-      const action = known.status === "declined" ? "decline" : wire.answer(earlier.result);
-      const updated = known.status === "pending" ? await service.recordAnswer(known.id, action) : undefined;
-      return { action, interaction: updated ?? known };
-    }
-    const wire = requestInteractionWire(round.clientCapabilities);
-    const { interaction } = await this.#create(params, round.inbound, wire);
-    this.#askAgain(round, interaction, key);
-    throw new InputNeeded();
   }
 
   async close(): Promise<void> {
@@ -257,7 +198,11 @@ export class SessionInteractions {
     await stop?.().catch((error: unknown) => this.host.report("Could not stop watching interactions", error));
   }
 
-  #service(): InteractionService {
+  /**
+   * The server's interaction service.
+   * @throws SdkError "INVALID_ARGUMENT" when the server was made without the `interactions` option.
+   */
+  service(): InteractionService {
     const service = this.host.service;
     if (service === undefined) {
       throw new SdkError(
@@ -268,8 +213,17 @@ export class SessionInteractions {
     return service;
   }
 
-  /** Checks everything, stores the interaction and makes sure its completion will reach this session. */
-  async #create(params: InteractParams, inbound: InboundRequest, wire: InteractionWire | undefined) {
+  /** Reports a local problem to the server's logger. */
+  report(message: string, error: unknown): void {
+    this.host.report(message, error);
+  }
+
+  /**
+   * Checks everything, stores the interaction for `wire` and makes sure its completion will reach this session.
+   * @throws SdkError "INVALID_ARGUMENT" for a URL in the message or a request without a verified
+   *   user; "CAPABILITY_NOT_SUPPORTED" when `wire` cannot open a page.
+   */
+  async create(params: InteractParams, inbound: InboundRequest, wire: InteractionWire | undefined) {
     const authInfo = inbound.extra?.authInfo;
     // Only the wire form's `url` field may carry the URL (spec 2025-11-25: client/elicitation § Safety).
     if (messageContainsUrl(params.message)) {
@@ -278,7 +232,7 @@ export class SessionInteractions {
     if (wire === undefined || wire.form === "none") {
       throw new SdkError("CAPABILITY_NOT_SUPPORTED", `${params.message} ${CANNOT_OPEN}`.trim());
     }
-    const service = this.#service();
+    const service = this.service();
     const user = service.userFor(authInfo);
     if (user === undefined) {
       throw new SdkError(

@@ -1,119 +1,45 @@
 /**
- * One client connection of an `McpServer`: the `initialize` handshake (spec: basic/lifecycle),
- * the per-session state (log level, resource subscriptions) and the routing of requests to the
- * server's registries.
+ * One client connection of an `McpServer`: the per-session state (negotiated revision, log level,
+ * resource subscriptions, hand-offs) and the serving of the server's method table, each request
+ * through the driver of the era it is written in (`eras/`).
  */
 import { randomUUID } from "node:crypto";
-import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
+import type { MessageGate } from "../jsonrpc/gate.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import { type InboundRequest, JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
-import type {
-  ClientCapabilities,
-  Implementation,
-  InitializeResult,
-  Revision,
-  ServerCapabilities,
-} from "../revisions/index.js";
+import type { Transport } from "../jsonrpc/transport.js";
+import type { ClientCapabilities, Implementation, Revision, ServerCapabilities } from "../revisions/index.js";
+import { negotiateVersion, presumeHandshake } from "../revisions/index.js";
+import { hasSessionId, presumedHandshakeOf, takesProtocolVersion } from "../transports/features.js";
+import { createRequestContext, type HandoffApi, type RequestContext } from "./context.js";
 import {
-  createEntryGate,
-  createGate,
-  createPresumedGate,
-  createStatelessGate,
-  negotiateVersion,
-  presumeHandshake,
-  STATELESS_REVISIONS,
-  type StatelessGate,
-} from "../revisions/index.js";
-import type { Transport } from "../transports/transport.js";
-import { type ContextHost, createRequestContext, type RequestContext } from "./context.js";
-import { refusedHandoffAnswer, settleHandoffs } from "./handoff-hold.js";
-import { InputNeeded, InputRound } from "./input-round.js";
-import { InteractionRequired, type InteractionService } from "./interactions.js";
-import { isAtLeast, isLoggingLevel, type LoggingLevel } from "./logging.js";
+  type ConnectionSettings,
+  driverFor,
+  type EraConnection,
+  entryGate,
+  type HandlerMethod,
+  listensOf,
+  presumedGate,
+} from "./eras/index.js";
+import type { Subscriptions } from "./eras/subscriptions.js";
+import type { ServerSession } from "./handler-types.js";
+import { isAtLeast, type LoggingLevel } from "./logging.js";
+import type { MethodTable } from "./methods.js";
+import { serveHandler } from "./methods.js";
 import { type ConnectionHooks, contextHost, type LogSender, requestContext } from "./request-contexts.js";
 import { SessionInteractions } from "./session-interactions.js";
-import {
-  allowsInputRounds,
-  discoverResult,
-  requestStateFor,
-  type StatelessSettings,
-  statelessMeta,
-} from "./stateless.js";
-import { Subscriptions } from "./subscriptions.js";
 
-/** One connected client, as handlers and the server's owner see it. */
-export interface ServerSession {
-  /** The transport's session id (Streamable HTTP `Mcp-Session-Id`) or a random UUID. */
-  readonly id: string;
-  /** The negotiated protocol revision; `undefined` until `initialize` is answered. */
-  readonly protocolVersion: string | undefined;
-  /** `clientInfo` from `initialize`. */
-  readonly clientInfo: Implementation | undefined;
-  /** `capabilities` from `initialize`. */
-  readonly clientCapabilities: ClientCapabilities | undefined;
-  /** The threshold set by `logging/setLevel`; `undefined` (everything is sent) until the client sets one. */
-  readonly logLevel: LoggingLevel | undefined;
-  /** Sends `notifications/message` outside any request, subject to the session's level. Never rejects. */
-  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
-  /**
-   * Tells this session's client, and only it, that the out-of-band interaction of URL-mode
-   * elicitation `elicitationId` is done: `notifications/elicitation/complete` in revision 2025-11-25
-   * (spec: client/elicitation § Completion Notifications). Revision 2026-07-28 has no such
-   * notification (the answer to the client's retry is the completion), so there this does nothing
-   * and resolves `false`: the same handler serves both eras. `ctx.interact` needs none of this.
-   * @returns true when the notification was sent, false where the revision completes through the retry.
-   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when a 2025-11-25 client did not declare URL-mode
-   *   elicitation; "METHOD_NOT_SUPPORTED" in a revision without URL mode (before 2025-11-25).
-   */
-  notifyElicitationComplete(elicitationId: string): Promise<boolean>;
-  /** Closes the connection; in-flight handlers see their signal abort. */
-  close(): Promise<void>;
-}
-
-/** What a session needs from the server that owns it. */
-export interface SessionHost {
-  readonly serverInfo: Implementation;
-  readonly instructions: string | undefined;
-  /** Keeps hand-offs (out-of-band user interactions); without it handlers cannot start one. */
-  readonly interactions: InteractionService | undefined;
-  /** How revision 2026-07-28 requests are served. */
-  readonly stateless: StatelessSettings;
-  /** Capabilities as they stand now (derived from what is registered). */
-  capabilities(): ServerCapabilities;
-  /** Routes a request that needs server capability `capability` (e.g. `tools`). */
-  route(method: string, params: Params, ctx: RequestContext, session: ServerConnection): Promise<Result>;
+/** What a session needs from the server that owns it: data shared by all its sessions, and where to report. */
+export interface SessionHost extends ConnectionSettings {
+  /** Every method the server serves. */
+  readonly methods: MethodTable;
   report(message: string, error: unknown, sessionId?: string): void;
   closed(session: ServerConnection): void;
-  /**
-   * Checks what a stateless request's HTTP headers repeat from its body beyond the standard ones
-   * (`x-mcp-header` tool parameters). @throws ProtocolError -32020 on a mismatch.
-   */
-  checkHeaders(method: string, params: Params, headers: Record<string, string> | undefined): Promise<void>;
 }
 
-/** Which server capability each client request needs; requests without one are always served. */
-const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
-  "tools/list": "tools",
-  "tools/call": "tools",
-  "resources/list": "resources",
-  "resources/templates/list": "resources",
-  "resources/read": "resources",
-  "resources/subscribe": "resources",
-  "resources/unsubscribe": "resources",
-  "prompts/list": "prompts",
-  "prompts/get": "prompts",
-  "completion/complete": "completions",
-  "logging/setLevel": "logging",
-};
-
-const OWN_METHODS = new Set(["initialize", "server/discover", "subscriptions/listen", ...Object.keys(CAPABILITY_OF)]);
-const isServedMethod = (method: string) => OWN_METHODS.has(method);
 const isInitialized = (method: string) => method === "notifications/initialized";
 
-/** The listens of every session that never opened one: nothing to notify. */
-const NO_LISTENS = new Subscriptions();
-
-export class ServerConnection implements ServerSession {
+export class ServerConnection implements ServerSession, EraConnection {
   readonly #rpc = new JsonRpcSession();
   /** Made when first asked for: an HTTP session goes by its transport's id. */
   #localId: string | undefined;
@@ -124,7 +50,7 @@ export class ServerConnection implements ServerSession {
   /** What every request context of this connection borrows from it, made on the first request. */
   #hooks: ConnectionHooks | undefined;
   /** What every request context of this initialized session shares, made on the first request. */
-  #contextHost: ContextHost | undefined;
+  #contextHost: ReturnType<typeof contextHost> | undefined;
   #announced: ServerCapabilities = {};
   #initialized = false;
   #logLevel: LoggingLevel | undefined;
@@ -138,57 +64,52 @@ export class ServerConnection implements ServerSession {
   #negotiated: { revision: Revision; clientCapabilities: ClientCapabilities } | undefined;
   /** The revision of the stateless requests this connection served, if any. */
   #statelessRevision: Revision | undefined;
-  /** Open `subscriptions/listen` requests (revision 2026-07-28), made on the first listen. */
-  #listens: Subscriptions | undefined;
 
   constructor(private readonly host: SessionHost) {
     // Serves both eras until `initialize` (if any) installs the negotiated revision's gate.
-    this.#rpc.setGate(createEntryGate(this.#statelessGate()));
+    this.#rpc.setGate(entryGate(host));
     this.#rpc.onerror = (error) => host.report("Session error", error, this.id);
     this.#rpc.onclose = () => {
       void this.#interactions?.close();
       this.subscriptions.clear();
-      this.#listens?.clear();
+      listensOf(this).clear();
       host.closed(this);
     };
     // One handler for the fixed table of methods (each request names its own), so that an idle
     // session holds no handler map and no closure per method.
-    this.#rpc.setFallbackRequestHandler(isServedMethod, (params, inbound) => this.#dispatch(params, inbound));
+    const methods = host.methods;
+    this.#rpc.setFallbackRequestHandler(
+      (method) => methods.has(method),
+      (params, inbound) => this.#dispatch(params, inbound),
+    );
     this.#rpc.setFallbackNotificationHandler(isInitialized, () => {
       this.#initialized = true;
     });
   }
 
-  #statelessGate(): StatelessGate {
-    const host = this.host;
-    return createStatelessGate({
-      serverInfo: host.serverInfo as unknown as Record<string, unknown>,
-      supported: host.stateless.supportedVersions,
-      ...(host.stateless.cache === undefined ? {} : { cache: host.stateless.cache }),
-    });
-  }
-
   #dispatch(params: Params, inbound: InboundRequest): Result | Promise<Result> {
-    const host = this.host;
-    switch (inbound.method) {
-      case "initialize":
-        return this.#initialize(params, inbound) as unknown as Result;
-      case "server/discover":
-        return discoverResult(host.stateless, host.capabilities(), host.instructions);
-      case "subscriptions/listen":
-        this.#listens ??= new Subscriptions();
-        return this.#listens.listen(params, inbound, host.capabilities());
-      default:
-        return this.#serve(inbound.method, params, inbound);
-    }
+    const method = inbound.method;
+    const spec = this.host.methods.get(method);
+    if (spec === undefined) throw new Error(`No route for ${method}`);
+    if (spec.by === "entry") return spec.serve(this, params, inbound);
+    return driverFor(method, params).serve(this, method, spec, params, inbound);
   }
 
   /** Open `subscriptions/listen` requests; a session that never listened shares one empty set of them. */
   get listens(): Subscriptions {
-    return this.#listens ?? NO_LISTENS;
+    return listensOf(this);
   }
 
-  #interactionsOf(): SessionInteractions {
+  get settings(): ConnectionSettings {
+    return this.host;
+  }
+
+  get initialized(): boolean {
+    return this.#initialized;
+  }
+
+  /** The connection's hand-offs, made on first use. */
+  get interactions(): SessionInteractions {
     if (this.#interactions === undefined) {
       const host = this.host;
       this.#interactions = new SessionInteractions({
@@ -198,7 +119,7 @@ export class ServerConnection implements ServerSession {
         notifyAbout: (interactionId, method, params) => this.#notifyAbout(interactionId, method, params),
         report: (message, error) => host.report(message, error, this.id),
         clientName: (inbound) => {
-          const info = statelessMeta(inbound.method, { _meta: inbound.meta })?.clientInfo ?? this.#clientInfo;
+          const info = driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound);
           const name = info?.title ?? info?.name;
           return typeof name === "string" ? name : undefined;
         },
@@ -210,7 +131,7 @@ export class ServerConnection implements ServerSession {
   }
 
   get id(): string {
-    const id = this.#transport?.sessionId;
+    const id = hasSessionId(this.#transport) ? this.#transport.sessionId : undefined;
     if (id !== undefined) return id;
     this.#localId ??= randomUUID();
     return this.#localId;
@@ -239,11 +160,12 @@ export class ServerConnection implements ServerSession {
    */
   async connect(transport: Transport): Promise<void> {
     this.#transport = transport;
-    const presumed = transport.presumedHandshake && presumeHandshake(transport.presumedHandshake.protocolVersion);
+    const handshake = presumedHandshakeOf(transport);
+    const presumed = handshake && presumeHandshake(handshake.protocolVersion);
     if (presumed !== undefined) {
       this.#initialized = true;
       this.#agree(presumed.revision, presumed.clientCapabilities);
-      this.#rpc.setGate(createPresumedGate(presumed, this.#statelessGate()));
+      this.#rpc.setGate(presumedGate(presumed, this.host));
     }
     await this.#rpc.connect(transport);
   }
@@ -267,6 +189,18 @@ export class ServerConnection implements ServerSession {
     const options = relatedRequestId === undefined ? {} : { relatedRequestId };
     return this.#rpc
       .notify("notifications/message", params, options)
+      .catch((error: unknown) => this.host.report("Could not send a log message", error, this.id));
+  }
+
+  setLogLevel(level: LoggingLevel): void {
+    this.#logLevel = level;
+  }
+
+  sendLog(level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId): Promise<void> {
+    const params: Params = logger === undefined ? { level, data } : { level, logger, data };
+    if (!this.#rpc.isConnected) return Promise.resolve();
+    return this.#rpc
+      .notify("notifications/message", params, { relatedRequestId: related })
       .catch((error: unknown) => this.host.report("Could not send a log message", error, this.id));
   }
 
@@ -297,177 +231,37 @@ export class ServerConnection implements ServerSession {
     this.#elicitations.set(interactionId, requestId);
   }
 
-  #initialize(params: Params, inbound: InboundRequest): InitializeResult {
-    const { protocolVersion, capabilities, clientInfo } = params;
-    const info = clientInfo as Implementation | undefined;
-    if (typeof protocolVersion !== "string") {
-      throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: protocolVersion must be a string");
-    }
-    if (typeof info?.name !== "string" || typeof info.version !== "string") {
-      throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: clientInfo needs a name and a version");
-    }
-    if (capabilities !== undefined && (typeof capabilities !== "object" || capabilities === null)) {
-      throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: capabilities must be an object");
-    }
-    const revision = negotiateVersion(protocolVersion);
-    const clientCapabilities = (capabilities ?? {}) as ClientCapabilities;
-    this.#clientInfo = info;
+  setGate(gate: MessageGate): void {
+    this.#rpc.setGate(gate);
+  }
+
+  agree(revision: Revision, clientCapabilities: ClientCapabilities, clientInfo: Implementation): ServerCapabilities {
+    this.#clientInfo = clientInfo;
     this.#agree(revision, clientCapabilities);
-    // Installed before returning, so the result itself is encoded for the agreed revision.
-    this.#rpc.setGate(
-      createGate(revision, {
-        role: "server",
-        peerCapabilities: clientCapabilities as Record<string, unknown>,
-        initialized: () => this.#initialized,
-        inFlight: [{ id: inbound.id, method: "initialize", params }],
-      }),
-    );
-    const result: InitializeResult = {
-      protocolVersion: revision.version,
-      capabilities: this.#announced,
-      serverInfo: this.host.serverInfo,
-    };
-    if (this.host.instructions !== undefined) result.instructions = this.host.instructions;
-    return result;
+    return this.#announced;
+  }
+
+  servedStateless(revision: Revision): void {
+    this.#statelessRevision = revision;
   }
 
   /** What a handshake agrees, received (`initialize`) or presumed; the caller installs the gate. */
   #agree(revision: Revision, clientCapabilities: ClientCapabilities): void {
     this.#clientCapabilities = clientCapabilities;
-    this.#announced = this.host.capabilities();
+    this.#announced = this.host.definition.capabilities();
     this.#protocolVersion = revision.version;
-    this.#transport?.setProtocolVersion?.(revision.version);
+    if (takesProtocolVersion(this.#transport)) this.#transport.setProtocolVersion(revision.version);
     this.#negotiated = { revision, clientCapabilities };
     this.#interactions?.start(revision, clientCapabilities);
     const tracking = revision.interactionTracking(clientCapabilities);
     if (tracking !== undefined) {
-      const interactions = this.#interactionsOf();
+      const interactions = this.interactions;
       this.#rpc.setRequestHandler(tracking.method, (p, request) => interactions.track(p, request));
     }
   }
 
-  async #serve(method: string, params: Params, inbound: InboundRequest): Promise<Result> {
-    const modern = statelessMeta(method, params);
-    const capability = CAPABILITY_OF[method];
-    const offered = modern === undefined ? this.announces(capability ?? "logging") : this.#offers(capability);
-    if (capability !== undefined && !offered) {
-      throw new ProtocolError(
-        ErrorCode.MethodNotFound,
-        `Method not found: ${method} (the server does not offer ${capability})`,
-      );
-    }
-    if (method === "logging/setLevel") {
-      if (!isLoggingLevel(params.level)) {
-        throw new ProtocolError(
-          ErrorCode.InvalidParams,
-          `Invalid params: unknown logging level ${JSON.stringify(params.level)}`,
-        );
-      }
-      this.#logLevel = params.level;
-      return {};
-    }
-    if (modern === undefined) {
-      return this.#run(method, params, inbound, (this.#clientCapabilities ?? {}) as Record<string, unknown>);
-    }
-    this.#statelessRevision = STATELESS_REVISIONS[modern.protocolVersion];
-    await this.host.checkHeaders(method, params, inbound.extra?.headers);
-    const level = isLoggingLevel(modern.logLevel) ? modern.logLevel : undefined;
-    const log = (lvl: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId) =>
-      level === undefined || !isAtLeast(lvl, level) ? Promise.resolve() : this.#send(lvl, data, logger, related);
-    if (!allowsInputRounds(method)) return this.#run(method, params, inbound, modern.clientCapabilities, log);
-    return this.#runInRounds(method, params, inbound, modern.clientCapabilities, log);
-  }
-
-  /** Whether the server offers `capability` now (stateless requests see the current definition). */
-  #offers(capability: keyof ServerCapabilities | undefined): boolean {
-    return capability === undefined || this.host.capabilities()[capability] !== undefined;
-  }
-
-  #send(level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId): Promise<void> {
-    const params: Params = logger === undefined ? { level, data } : { level, logger, data };
-    if (!this.#rpc.isConnected) return Promise.resolve();
-    return this.#rpc
-      .notify("notifications/message", params, { relatedRequestId: related })
-      .catch((error: unknown) => this.host.report("Could not send a log message", error, this.id));
-  }
-
-  async #run(
-    method: string,
-    params: Params,
-    inbound: InboundRequest,
-    clientCapabilities: Record<string, unknown>,
-    log?: LogSender,
-  ): Promise<Result> {
-    const ctx = this.#context(inbound, clientCapabilities, log);
-    try {
-      return await this.host.route(method, params, ctx, this);
-    } catch (error) {
-      if (!(error instanceof InteractionRequired)) throw error;
-      return this.#interactionsOf().required(error, method, inbound);
-    }
-  }
-
-  /**
-   * A request that may answer `InputRequiredResult` (revision 2026-07-28): the handler runs with
-   * asks answered from the retry; what it still needs ends the call with an `InputRequiredResult`.
-   * The retry's answers to the previous round's pages are recorded first, and an `accept` for a
-   * page still open is held until it completes (`handoffHoldMs`); a hand-off the previous round
-   * started (`InteractionRequired`) that the user declined ends the call, and one still open after
-   * the hold is asked for again, neither running the handler.
-   */
-  async #runInRounds(
-    method: string,
-    params: Params,
-    inbound: InboundRequest,
-    clientCapabilities: Record<string, unknown>,
-    log: LogSender,
-  ): Promise<Result> {
-    const authInfo = inbound.extra?.authInfo;
-    const state = requestStateFor(this.host.stateless, method, params, authInfo);
-    const payload = state.open();
-    const inputResponses =
-      typeof params.inputResponses === "object" && params.inputResponses !== null
-        ? (params.inputResponses as Record<string, unknown>)
-        : undefined;
-    const round = new InputRound(inbound, clientCapabilities, payload, inputResponses);
-    const service = this.host.interactions;
-    const answered =
-      service === undefined ? [] : await settleHandoffs(round, service, this.host.stateless.handoffHoldMs);
-    const refused = answered.find((answer) => answer.interaction === payload?.handoff && answer.action !== "accept");
-    if (refused !== undefined && service !== undefined) {
-      return refusedHandoffAnswer(method, refused, (await service.get(refused.interaction))?.message);
-    }
-    if (payload?.handoff !== undefined && service !== undefined) {
-      // Declined on the page itself (the client had said `accept`): the call ends declined too,
-      // rather than running the handler, which would only ask for the page again.
-      const handoff = await service.get(payload.handoff);
-      if (handoff?.status === "declined") {
-        const key = payload.pending.find((ask) => ask.interaction === handoff.id)?.key ?? "";
-        return refusedHandoffAnswer(method, { key, interaction: handoff.id, action: "decline" }, handoff.message);
-      }
-      const open = await this.#interactionsOf().openInteraction(payload.handoff);
-      if (open !== undefined) {
-        const key = payload.pending.find((ask) => ask.interaction === open.id)?.key ?? round.handoffKey();
-        const page = { url: open.url, message: open.message, id: open.id };
-        round.reask(key, "elicitation/create", { mode: "url", url: page.url, message: page.message }, open.id);
-        return round.result(state.sign, open.id) as unknown as Result;
-      }
-    }
-    let result: Result | undefined;
-    let handoff: string | undefined;
-    try {
-      result = await this.host.route(method, params, this.#context(round.inbound, clientCapabilities, log), this);
-    } catch (error) {
-      if (error instanceof InteractionRequired) {
-        const outcome = await this.#interactionsOf().requiredInRound(error, method, round);
-        if ("answer" in outcome) return outcome.answer;
-        handoff = outcome.handoff;
-      } else if (!(error instanceof InputNeeded) || !round.needsInput) {
-        throw error;
-      }
-    }
-    if (round.needsInput || result === undefined) return round.result(state.sign, handoff) as unknown as Result;
-    return result;
+  route(method: string, spec: HandlerMethod, params: Params, ctx: RequestContext): Promise<Result> {
+    return serveHandler(method, spec, params, ctx, this, (message, error) => this.host.report(message, error, this.id));
   }
 
   /** What every context of this connection borrows from it, made on the first request. */
@@ -479,20 +273,41 @@ export class ServerConnection implements ServerSession {
       report: (message, error) => this.host.report(message, error, this.id),
       elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
       get interactions() {
-        return connection.#interactionsOf();
+        return connection.interactions;
       },
     };
   }
 
-  #context(inbound: InboundRequest, clientCapabilities: Record<string, unknown>, log?: LogSender): RequestContext {
+  context(
+    inbound: InboundRequest,
+    clientCapabilities: Record<string, unknown>,
+    log?: LogSender,
+    handoffs?: HandoffApi,
+  ): RequestContext {
     this.#hooks ??= this.#newHooks();
-    const hooks = this.#hooks;
+    const hooks = handoffs === undefined ? this.#hooks : withHandoffs(this.#hooks, handoffs);
     const source = this.host.interactions?.credentials;
-    if (source === undefined && log === undefined && clientCapabilities === this.#clientCapabilities) {
+    if (
+      source === undefined &&
+      log === undefined &&
+      hooks === this.#hooks &&
+      clientCapabilities === this.#clientCapabilities
+    ) {
       // The usual request of an initialized session: one host, made once, serves all its requests.
       this.#contextHost ??= contextHost(hooks, clientCapabilities);
       return createRequestContext(this.#contextHost, inbound);
     }
     return requestContext(hooks, inbound, clientCapabilities, log ?? hooks.log, source);
   }
+}
+
+/** `hooks` with the hand-offs of one request (a multi round-trip request's round) instead of the connection's. */
+function withHandoffs(hooks: ConnectionHooks, handoffs: HandoffApi): ConnectionHooks {
+  return {
+    session: hooks.session,
+    log: hooks.log,
+    report: hooks.report,
+    elicitationStarted: hooks.elicitationStarted,
+    interactions: handoffs,
+  };
 }

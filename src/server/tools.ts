@@ -7,8 +7,8 @@
 import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
 import type { CallToolResult, Icon, Tool, ToolAnnotations } from "../revisions/index.js";
 import { MissingClientCapabilityError } from "../revisions/index.js";
-import type { RequestContext } from "./context.js";
-import { InputNeeded } from "./input-round.js";
+import type { RequestContext } from "./handler-types.js";
+import { InputNeeded } from "./input-needed.js";
 import { InteractionRequired } from "./interactions.js";
 import { paginate } from "./pagination.js";
 import { type RegisteredHandle, Registry } from "./registry.js";

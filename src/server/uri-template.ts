@@ -6,7 +6,7 @@
 import { UriTemplateExpander, UriTemplateMatcher } from "uri-template-matcher";
 import { SdkError } from "../jsonrpc/errors.js";
 import type { Resource } from "../revisions/index.js";
-import type { RequestContext } from "./context.js";
+import type { RequestContext } from "./handler-types.js";
 
 /** Values matched from a URI: a string per variable, a list for exploded (`{var*}`) variables. */
 export type TemplateVariables = Record<string, string | string[]>;

@@ -3,8 +3,9 @@
  * random 96-bit IV per write, the user and provider bound as additional authenticated data.
  */
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from "node:crypto";
-import type { StoredCredential, UserRef } from "../interaction/model.js";
 import { SdkError } from "../jsonrpc/errors.js";
+import type { UserRef } from "../model/identity.js";
+import type { StoredCredential } from "../model/interaction.js";
 
 /**
  * Pass instead of keys to store credentials unencrypted. For tests only: anyone who can read

@@ -1,7 +1,7 @@
 /** Rules both interaction stores share, so memory and SQLite answer alike. */
 
-import type { InteractionStatus, NewInteraction, UserInteraction } from "../interaction/model.js";
 import { SdkError } from "../jsonrpc/errors.js";
+import type { InteractionStatus, NewInteraction, UserInteraction } from "../model/interaction.js";
 
 const STATUSES: ReadonlySet<string> = new Set<InteractionStatus>([
   "pending",

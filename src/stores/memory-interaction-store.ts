@@ -1,4 +1,4 @@
-import type { InteractionStatus, NewInteraction, UserInteraction } from "../interaction/model.js";
+import type { InteractionStatus, NewInteraction, UserInteraction } from "../model/interaction.js";
 import {
   checkNewInteraction,
   checkStatus,

@@ -1,4 +1,5 @@
-import type { StoredCredential, UserRef } from "../interaction/model.js";
+import type { UserRef } from "../model/identity.js";
+import type { StoredCredential } from "../model/interaction.js";
 import { CredentialCipher, type SealedSecret, type VaultEncryption, wrongKey } from "./credential-cipher.js";
 import {
   assertOpen,

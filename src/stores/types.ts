@@ -3,13 +3,9 @@
  * engines (Redis, PostgreSQL). Each interface has one contract test suite every implementation
  * runs. Writes are atomic; secrets are encrypted at rest by the vault implementations.
  */
-import type {
-  InteractionStatus,
-  NewInteraction,
-  StoredCredential,
-  UserInteraction,
-  UserRef,
-} from "../interaction/model.js";
+
+import type { UserRef } from "../model/identity.js";
+import type { InteractionStatus, NewInteraction, StoredCredential, UserInteraction } from "../model/interaction.js";
 
 export interface InteractionStore {
   /** Stores a new interaction as `pending`. @throws SdkError "INVALID_ARGUMENT" when the id exists. */

@@ -1,6 +1,8 @@
 /** Checks and shapes both credential vaults share, so they accept and return the same things. */
-import type { StoredCredential, UserRef } from "../interaction/model.js";
+
 import { SdkError } from "../jsonrpc/errors.js";
+import type { UserRef } from "../model/identity.js";
+import type { StoredCredential } from "../model/interaction.js";
 import type { Secrets } from "./credential-cipher.js";
 
 /** What a vault keeps in the clear next to the sealed secrets. */

@@ -5,7 +5,7 @@
  */
 import { SdkError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../jsonrpc/messages.js";
-import type { MessageExtra, Transport } from "./transport.js";
+import type { MessageExtra, Transport } from "../jsonrpc/transport.js";
 
 class MemoryTransport implements Transport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;

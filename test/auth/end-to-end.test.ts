@@ -34,7 +34,7 @@ import {
   type SigningKey,
   sign,
   signingKey,
-} from "./fixtures.js";
+} from "./support.js";
 
 let key: SigningKey;
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import {
   type SigningKey,
   sign,
   signingKey,
-} from "./fixtures.js";
+} from "./support.js";
 
 const CLIENT_ID = "mcp-server";
 const CLIENT_SECRET = "s3cr:t &more";

@@ -6,7 +6,7 @@ import {
   withBearerAuth,
 } from "../../src/auth/index.js";
 import type { HandleExtra } from "../../src/transports/http/index.js";
-import { claims, ISSUER, METADATA_URL, NOW, NOW_SEC, RESOURCE, type SigningKey, sign, signingKey } from "./fixtures.js";
+import { claims, ISSUER, METADATA_URL, NOW, NOW_SEC, RESOURCE, type SigningKey, sign, signingKey } from "./support.js";
 
 let key: SigningKey;
 beforeAll(async () => {

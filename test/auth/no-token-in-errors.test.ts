@@ -15,7 +15,7 @@ import {
   RESOURCE,
   sign,
   signingKey,
-} from "./fixtures.js";
+} from "./support.js";
 
 /** Every text an error carries: name, message, stack, own properties, and the same for its causes. */
 function errorTexts(error: unknown): string[] {

@@ -12,7 +12,7 @@ import {
   type SigningKey,
   sign,
   signingKey,
-} from "./fixtures.js";
+} from "./support.js";
 
 let key: SigningKey;
 let stranger: SigningKey;

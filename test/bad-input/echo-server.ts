@@ -5,8 +5,9 @@
  */
 import * as z from "zod";
 import type { JsonRpcMessage, RequestId } from "../../src/jsonrpc/messages.js";
+import type { MessageExtra, SendOptions, Transport } from "../../src/jsonrpc/transport.js";
 import { McpServer } from "../../src/server/index.js";
-import type { MessageExtra, SendOptions, Transport } from "../../src/transports/transport.js";
+import { hasSessionId, takesProtocolVersion } from "../../src/transports/features.js";
 import { recordingLogger } from "../support/recording-logger.js";
 
 interface Deferred<T> {
@@ -138,11 +139,11 @@ export class CrossingTransport implements Transport {
   }
 
   get sessionId(): string | undefined {
-    return this.inner.sessionId;
+    return hasSessionId(this.inner) ? this.inner.sessionId : undefined;
   }
 
   setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
+    if (takesProtocolVersion(this.inner)) this.inner.setProtocolVersion(version);
   }
 
   start(): Promise<void> {

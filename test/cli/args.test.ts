@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseCommandLine } from "../../src/cli/args.js";
 import { ExitCode, UsageError } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
-import { fakeIo } from "./helpers.js";
+import { fakeIo } from "./support.js";
 
 function usageError(argv: string[]): string {
   try {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
-import { type Answer, fakeIo } from "./helpers.js";
+import { type Answer, fakeIo } from "./support.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/server.ts", import.meta.url));
 const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));

@@ -13,7 +13,7 @@ import { run } from "../../src/cli/run.js";
 import { InteractionRequired, McpServer } from "../../src/server/index.js";
 import { StreamableHttpServer, toNodeHandler } from "../../src/transports/http/index.js";
 import { recordingManager } from "./hand-off-manager.js";
-import { fakeIo } from "./helpers.js";
+import { fakeIo } from "./support.js";
 
 // The connect page's part, played by the test: the interactions made, to complete them.
 const { manager, completeAll } = recordingManager();

@@ -11,7 +11,7 @@ import type { Target } from "../../src/cli/target.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import { fakeIo } from "./helpers.js";
+import { fakeIo } from "./support.js";
 
 /** A server speaking plain JSON-RPC whose tool sends `form` and reports what came back. */
 async function hostileCall(form: Record<string, unknown>, prompts: string[] = []) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { FormSchemaError, formFields } from "../../src/cli/form-fields.js";
 import { askField, promptForm } from "../../src/cli/form-prompt.js";
 import { clackPrompter } from "../../src/cli/prompter.js";
-import { type Answer, type Asked, CANCELLED, ScriptedPrompter } from "./helpers.js";
+import { type Answer, type Asked, CANCELLED, ScriptedPrompter } from "./support.js";
 
 const colours = ["red", "green", "blue"];
 const titled = [

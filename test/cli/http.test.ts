@@ -7,7 +7,7 @@ import { ExitCode } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
 import { McpServer } from "../../src/server/index.js";
 import { StreamableHttpServer, toNodeHandler } from "../../src/transports/http/index.js";
-import { fakeIo } from "./helpers.js";
+import { fakeIo } from "./support.js";
 
 const server = new McpServer({ name: "web", version: "1.0.0" });
 server.registerTool("shout", { inputSchema: { text: z.string() } }, ({ text }) => ({

@@ -11,7 +11,7 @@ import { FileTokenStore } from "../../src/auth/client/index.js";
 import { ExitCode } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
 import { CLIENT_ID, type LoginWorld, startLoginWorld } from "../auth/client/world.js";
-import { fakeIo } from "./helpers.js";
+import { fakeIo } from "./support.js";
 
 let world: LoginWorld;
 let folder: string;

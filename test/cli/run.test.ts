@@ -7,11 +7,11 @@ import type { Target } from "../../src/cli/target.js";
 import type { CallToolResult, ElicitationParams } from "../../src/client/types.js";
 import { ErrorCode, ProtocolError, SdkError, UrlElicitationRequiredError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
 import { InteractionRequired, McpServer, type RequestContext } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import type { Transport } from "../../src/transports/transport.js";
 import { recordingManager } from "./hand-off-manager.js";
-import { type Answer, type Asked, CANCELLED, fakeIo } from "./helpers.js";
+import { type Answer, type Asked, CANCELLED, fakeIo } from "./support.js";
 
 const serverInfo = { name: "fake", version: "1.0.0", title: "Fake Server" };
 

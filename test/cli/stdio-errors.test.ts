@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
-import { fakeIo } from "./helpers.js";
+import { fakeIo } from "./support.js";
 
 const node = (script: string) => ["--", process.execPath, "-e", script];
 

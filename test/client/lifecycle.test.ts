@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Progress, SdkError } from "../../src/client/index.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
-import type { SendOptions } from "../../src/transports/transport.js";
+import type { SendOptions } from "../../src/jsonrpc/transport.js";
 import { connected, type FakeServer, flush, until } from "./support.js";
 
 afterEach(() => {

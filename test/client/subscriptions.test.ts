@@ -8,11 +8,11 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
 import { LATEST_VERSION } from "../../src/revisions/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { StreamableHttpClientTransport, StreamableHttpServer, toNodeHandler } from "../../src/transports/http/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import type { Transport } from "../../src/transports/transport.js";
 
 const URI = "file:///notes.txt";
 

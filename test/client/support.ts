@@ -5,8 +5,9 @@
 import { McpClient } from "../../src/client/index.js";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from "../../src/jsonrpc/messages.js";
 import { JsonRpcSession, type Params } from "../../src/jsonrpc/session.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
+import type { ProtocolVersionTransport } from "../../src/transports/features.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import type { Transport } from "../../src/transports/transport.js";
 
 export interface FakeServerOptions {
   /** The version the server answers with; by default it echoes the client's. */
@@ -39,10 +40,12 @@ export class FakeServer {
   constructor(readonly options: FakeServerOptions = {}) {
     const [clientSide, serverSide] = createMemoryTransportPair();
     this.wire = serverSide;
-    clientSide.setProtocolVersion = (version: string) => {
-      this.protocolVersionsSet.push(version);
+    const versioned: ProtocolVersionTransport = {
+      setProtocolVersion: (version: string) => {
+        this.protocolVersionsSet.push(version);
+      },
     };
-    this.clientTransport = clientSide;
+    this.clientTransport = Object.assign(clientSide, versioned);
     this.session.setRequestHandler("initialize", (params) => ({
       protocolVersion: options.protocolVersion ?? params.protocolVersion,
       capabilities: options.capabilities ?? ALL_CAPABILITIES,

@@ -7,13 +7,13 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { JsonRpcMessage, RequestId } from "../../src/jsonrpc/messages.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
 import { schema as schema20241105 } from "../../src/revisions/generated/2024-11-05.schema.js";
 import { schema as schema20250326 } from "../../src/revisions/generated/2025-03-26.schema.js";
 import { schema as schema20250618 } from "../../src/revisions/generated/2025-06-18.schema.js";
 import { schema as schema20251125 } from "../../src/revisions/generated/2025-11-25.schema.js";
 import type { StatefulVersion } from "../../src/revisions/index.js";
 import type { SchemaDocument } from "../../src/revisions/schema-document.js";
-import type { Transport } from "../../src/transports/transport.js";
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object.
 const addFormats = addFormatsModule.default;

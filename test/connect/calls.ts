@@ -1,7 +1,7 @@
 /** MCP calls of the connect tests: a client for a user, and the hand-off URL a tool call answers with. */
 import { expect } from "vitest";
 import { ProtocolError } from "../../src/jsonrpc/errors.js";
-import { CAPS, connectPeer, type Peer } from "../interaction/server/harness.js";
+import { CAPS, connectPeer, type Peer } from "../interaction/server/support.js";
 import type { startWorld } from "./world.js";
 
 export type World = Awaited<ReturnType<typeof startWorld>>;

@@ -5,7 +5,8 @@
  * fails withdraws the claim, and the user sees an error page and may try again.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { StoredCredential, UserRef } from "../../src/interaction/model.js";
+import type { UserRef } from "../../src/model/identity.js";
+import type { StoredCredential } from "../../src/model/interaction.js";
 import type { CredentialVault } from "../../src/stores/index.js";
 import { Browser } from "./browser.js";
 import { handOffUrl, idOf, peerFor, type World } from "./calls.js";

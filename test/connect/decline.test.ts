@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JsonRpcSession, type Params } from "../../src/jsonrpc/session.js";
 import { META } from "../../src/revisions/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import { AuthenticatedTransport, CAPS, until } from "../interaction/server/harness.js";
+import { AuthenticatedTransport, CAPS, until } from "../interaction/server/support.js";
 import { Browser } from "./browser.js";
 import { handOffUrl, idOf, peerFor, type World } from "./calls.js";
 import { startWorld } from "./world.js";

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { CredentialBroker, LocalCredentials } from "../../src/connect/index.js";
-import type { UserRef } from "../../src/interaction/model.js";
 import { InteractionRequired } from "../../src/interaction/server/index.js";
 import { SdkError } from "../../src/jsonrpc/errors.js";
+import type { UserRef } from "../../src/model/identity.js";
 import type { CredentialSource, RequestContext } from "../../src/server/index.js";
 import { INSECURE_PLAINTEXT_VAULT_FOR_TESTS, MemoryCredentialVault } from "../../src/stores/index.js";
 

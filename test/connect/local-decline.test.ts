@@ -11,7 +11,7 @@ import { JsonRpcSession, type Params } from "../../src/jsonrpc/session.js";
 import { META } from "../../src/revisions/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import { CAPS, connectPeer, until } from "../interaction/server/harness.js";
+import { CAPS, connectPeer, until } from "../interaction/server/support.js";
 import { recordingLogger } from "../support/recording-logger.js";
 
 const USER = { issuer: "local", subject: "ada" };

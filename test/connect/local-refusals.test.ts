@@ -6,8 +6,8 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { createLocalConnectHandler, LocalCredentials } from "../../src/connect/index.js";
-import type { UserRef } from "../../src/interaction/model.js";
 import { InteractionManager, InteractionRequired } from "../../src/interaction/server/index.js";
+import type { UserRef } from "../../src/model/identity.js";
 import type { RequestContext } from "../../src/server/index.js";
 import {
   INSECURE_PLAINTEXT_VAULT_FOR_TESTS,

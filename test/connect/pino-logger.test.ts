@@ -6,7 +6,8 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StoredCredential, UserRef } from "../../src/interaction/model.js";
+import type { UserRef } from "../../src/model/identity.js";
+import type { StoredCredential } from "../../src/model/interaction.js";
 import type { CredentialVault } from "../../src/stores/types.js";
 import { Browser } from "./browser.js";
 import { handOffUrl, peerFor, type World } from "./calls.js";

@@ -4,10 +4,10 @@ import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
 import { LATEST_STATELESS_VERSION, LATEST_VERSION } from "../../src/revisions/index.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
 import { StdioClientTransport } from "../../src/transports/stdio/index.js";
-import type { Transport } from "../../src/transports/transport.js";
 
 const SERVER = ["--import", "tsx", "examples/everything/server.ts"];
 

@@ -17,7 +17,7 @@ import { accessTokenFor, FileTokenStore } from "../../src/auth/index.js";
 import { ExitCode } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
 import { CLIENT_ID, startMcpLoginServer } from "../auth/client/world.js";
-import { fakeIo } from "../cli/helpers.js";
+import { fakeIo } from "../cli/support.js";
 import { close, listen } from "../connect/authorization-servers.js";
 
 type FetchHandler = (request: Request) => Promise<Response>;

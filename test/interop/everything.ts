@@ -9,9 +9,9 @@ import {
   type LoggingMessageParams,
   McpClient,
 } from "../../src/client/index.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
 import { StdioClientTransport } from "../../src/transports/stdio/index.js";
-import type { Transport } from "../../src/transports/transport.js";
 import { EVERYTHING_STDIO, type HttpServerProcess, ROOT, startEverythingHttp } from "./support.js";
 
 export type TransportKind = "stdio" | "http";

@@ -9,10 +9,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { InteractionManager } from "../../src/interaction/server/index.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
 import { InteractionRequired, McpServer } from "../../src/server/index.js";
 import { InProcessMessageBus, MemoryInteractionStore } from "../../src/stores/index.js";
 import { StreamableHttpServer, toNodeHandler } from "../../src/transports/http/index.js";
-import type { Transport } from "../../src/transports/transport.js";
 
 export const USER = { issuer: "local", subject: "alice" };
 export const PAGE = "https://mcp.example.com/connect/github";

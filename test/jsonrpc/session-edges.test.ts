@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { SdkError } from "../../src/jsonrpc/errors.js";
 import { openGate } from "../../src/jsonrpc/gate.js";
 import { type InboundRequest, JsonRpcSession } from "../../src/jsonrpc/session.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import type { Transport } from "../../src/transports/transport.js";
 import { flush, sessionAndWire, until } from "./support.js";
 
 describe("JsonRpcSession edge cases", () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ErrorCode, ProtocolError, SdkError, UrlElicitationRequiredError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
-import type { Transport } from "../../src/transports/transport.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
 import { connectedPair, flush, sessionAndWire, until } from "./support.js";
 
 afterEach(() => {

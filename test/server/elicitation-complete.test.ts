@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
 import { McpServer } from "../../src/server/index.js";
 import { StreamableHttpClientTransport, StreamableHttpServer } from "../../src/transports/http/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import type { Transport } from "../../src/transports/transport.js";
 
 /** One server definition: its tool hands the user off to a page and completes it once accepted. */
 function connectServer() {

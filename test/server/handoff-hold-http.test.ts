@@ -8,10 +8,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InteractionRequired, McpServer } from "../../src/server/index.js";
 import { StreamableHttpServer } from "../../src/transports/http/index.js";
-import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "../interaction/server/harness.js";
 import { recordCreated } from "../interaction/server/record-created.js";
+import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "../interaction/server/support.js";
 import { untilTurns as until } from "../support/turns.js";
-import { collect } from "../transports/http-fixtures.js";
+import { collect } from "../transports/support.js";
 
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",

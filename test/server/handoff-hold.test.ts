@@ -8,12 +8,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { InteractionManager } from "../../src/interaction/server/index.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { JsonRpcSession, type Params } from "../../src/jsonrpc/session.js";
+import type { MessageExtra, SendOptions, Transport } from "../../src/jsonrpc/transport.js";
+import type { AuthInfo } from "../../src/model/identity.js";
 import { isInputRequired, META } from "../../src/revisions/index.js";
 import { InteractionRequired, McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import type { AuthInfo, MessageExtra, SendOptions, Transport } from "../../src/transports/transport.js";
-import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "../interaction/server/harness.js";
 import { recordCreated } from "../interaction/server/record-created.js";
+import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "../interaction/server/support.js";
 import { turn, untilTurns as until } from "../support/turns.js";
 
 afterEach(() => {

@@ -4,9 +4,9 @@
  */
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { JsonRpcSession, type Params, type RequestHandler } from "../../src/jsonrpc/session.js";
+import type { MessageExtra, SendOptions, Transport } from "../../src/jsonrpc/transport.js";
 import type { McpServer, ServerSession } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import type { MessageExtra, SendOptions, Transport } from "../../src/transports/transport.js";
 
 /** Passes everything through and keeps a copy of what arrives from the server. */
 class RecordingTransport implements Transport {

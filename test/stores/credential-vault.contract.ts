@@ -4,8 +4,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { describe, expect, it, onTestFinished } from "vitest";
-import type { StoredCredential, UserRef } from "../../src/interaction/model.js";
 import { SdkError } from "../../src/jsonrpc/errors.js";
+import type { UserRef } from "../../src/model/identity.js";
+import type { StoredCredential } from "../../src/model/interaction.js";
 import {
   type CredentialVault,
   INSECURE_PLAINTEXT_VAULT_FOR_TESTS,

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import type { UserRef } from "../../src/interaction/model.js";
+import type { UserRef } from "../../src/model/identity.js";
 import { CredentialCipher } from "../../src/stores/credential-cipher.js";
 import { MemoryCredentialVault, SqliteCredentialVault } from "../../src/stores/index.js";
 import {

@@ -3,8 +3,8 @@
  * compare-and-set transition, expiry read from an injected clock, and purging.
  */
 import { describe, expect, it, onTestFinished } from "vitest";
-import type { NewInteraction } from "../../src/interaction/model.js";
 import { SdkError } from "../../src/jsonrpc/errors.js";
+import type { NewInteraction } from "../../src/model/interaction.js";
 import type { InteractionStore } from "../../src/stores/index.js";
 
 /** Opens an empty store reading time from `now`; `close` (when there is one) runs after the test. */

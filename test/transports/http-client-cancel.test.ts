@@ -10,7 +10,7 @@ import { StreamableHttpClientTransport } from "../../src/transports/http/client.
 import type { HttpPath } from "../../src/transports/http/client-http.js";
 import { HTTP_PATHS } from "./http-client-peer.js";
 import { type HttpProxy, startProxy } from "./http-client-proxy.js";
-import { type EchoServer, startEchoServer } from "./http-fixtures.js";
+import { type EchoServer, startEchoServer } from "./support.js";
 
 let echo: EchoServer | undefined;
 let proxy: HttpProxy | undefined;

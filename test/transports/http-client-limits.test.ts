@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode, ProtocolError } from "../../src/jsonrpc/errors.js";
 import { JsonRpcSession } from "../../src/jsonrpc/session.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
-import { Inbox } from "./contract.js";
 import { answerJson, answerSse, HTTP_PATHS, type RawPeer, type SeenRequest, startRawPeer } from "./http-client-peer.js";
+import { Inbox } from "./transport.contract.js";
 
 const MiB = 1024 * 1024;
 const BLOB = "x".repeat(32 * MiB);

@@ -7,8 +7,8 @@
 import { createServer as createTcpServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
-import { Inbox } from "./contract.js";
 import { answerJson, type RawPeer, startRawPeer } from "./http-client-peer.js";
+import { Inbox } from "./transport.contract.js";
 
 let peer: RawPeer | undefined;
 const clients: StreamableHttpClientTransport[] = [];
@@ -104,6 +104,19 @@ describe("Streamable HTTP client: the HTTP path", () => {
       "content-type": "application/json",
     });
   });
+
+  for (const http of ["node", "fetch"] as const) {
+    it(`announces a POST body by its Content-Length in UTF-8 bytes, not chunked (${http})`, async () => {
+      const { url, seen } = await methodEcho();
+      const { client, inbox } = await open(url, { http });
+      const message = { jsonrpc: "2.0" as const, id: 1, method: "m1", params: { text: "é€😀" } };
+      await client.send(message);
+      await inbox.until((i) => i.messages.length === 1);
+      expect(seen[0]?.headers["content-length"]).toBe(String(Buffer.byteLength(JSON.stringify(message))));
+      expect(seen[0]?.headers["transfer-encoding"]).toBeUndefined();
+      expect(seen[0]?.body).toEqual(message);
+    });
+  }
 });
 
 describe("Streamable HTTP client: kept-alive connections (node)", () => {

@@ -7,8 +7,8 @@ import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
 import type { HttpPath } from "../../src/transports/http/client-http.js";
 import { StreamableHttpError } from "../../src/transports/http/errors.js";
-import { Inbox } from "./contract.js";
 import { type Answer, answerJson, HTTP_PATHS, type RawPeer, settle, startRawPeer } from "./http-client-peer.js";
+import { Inbox } from "./transport.contract.js";
 
 let peer: RawPeer | undefined;
 const clients: StreamableHttpClientTransport[] = [];

@@ -4,10 +4,10 @@ import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
 import { StreamableHttpError } from "../../src/transports/http/errors.js";
 import { MemoryEventStore } from "../../src/transports/http/event-store.js";
-import { Inbox } from "./contract.js";
 import { HTTP_PATHS } from "./http-client-peer.js";
 import { type HttpProxy, startProxy } from "./http-client-proxy.js";
-import { type EchoServer, initializeRequest, startEchoServer } from "./http-fixtures.js";
+import { type EchoServer, initializeRequest, startEchoServer } from "./support.js";
+import { Inbox } from "./transport.contract.js";
 
 let echo: EchoServer | undefined;
 let proxy: HttpProxy | undefined;

@@ -8,8 +8,8 @@ import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpServer } from "../../src/server/index.js";
 import type { StreamableHttpServerOptions } from "../../src/transports/http/server.js";
-import { BOTH, initializeRequest } from "./http-fixtures.js";
 import { bothSides, type Side } from "./http-sides.js";
+import { BOTH, initializeRequest } from "./support.js";
 
 let opened: Side[] = [];
 afterEach(async () => {

@@ -6,8 +6,8 @@ import { StreamableHttpClientTransport } from "../../src/transports/http/client.
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { StreamableHttpServer, type StreamableHttpServerOptions } from "../../src/transports/http/server.js";
 import type { StreamableHttpSessionTransport } from "../../src/transports/http/session-transport.js";
-import { Inbox } from "./contract.js";
-import { collect, connectEcho, initialize, initializeRequest, openWebSession } from "./http-fixtures.js";
+import { collect, connectEcho, initialize, initializeRequest, openWebSession } from "./support.js";
+import { Inbox } from "./transport.contract.js";
 
 const KEEP_ALIVE = ": keep-alive\n\n";
 const SECOND = 1000;

@@ -23,7 +23,7 @@ import {
   sseEvents,
   sseMessages,
   statelessToolCall,
-} from "./http-fixtures.js";
+} from "./support.js";
 
 interface Raw {
   status: number;

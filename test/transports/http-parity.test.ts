@@ -10,7 +10,7 @@ import { McpServer } from "../../src/server/index.js";
 import { MemoryEventStore } from "../../src/transports/http/event-store.js";
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { StreamableHttpServer, type StreamableHttpServerOptions } from "../../src/transports/http/server.js";
-import { BOTH, connectEcho, initializeRequest, statelessToolCall } from "./http-fixtures.js";
+import { BOTH, connectEcho, initializeRequest, statelessToolCall } from "./support.js";
 
 interface Seen {
   status: number;

@@ -11,7 +11,7 @@ import {
   openWebSession,
   sseEvents,
   sseMessages,
-} from "./http-fixtures.js";
+} from "./support.js";
 
 describe("Streamable HTTP server: resuming a stream", () => {
   it("takes over a connection the server still believes open: the client has already lost it", async () => {

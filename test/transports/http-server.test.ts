@@ -11,7 +11,7 @@ import {
   sseEvents,
   sseMessages,
   startEchoServer,
-} from "./http-fixtures.js";
+} from "./support.js";
 
 let echo: EchoServer | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpServer } from "../../src/server/index.js";
 import { StreamableHttpServer, type StreamableHttpServerOptions } from "../../src/transports/http/server.js";
-import { BOTH, initializeRequest } from "./http-fixtures.js";
+import { BOTH, initializeRequest } from "./support.js";
 
 const MINUTE = 60_000;
 const cleanups: Array<() => Promise<unknown> | unknown> = [];

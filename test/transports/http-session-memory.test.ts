@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { StreamableHttpServer } from "../../src/transports/http/server.js";
 import type { StreamableHttpSessionTransport } from "../../src/transports/http/session-transport.js";
-import { BOTH, initializeRequest } from "./http-fixtures.js";
+import { BOTH, initializeRequest } from "./support.js";
 
 /** A server whose protocol layer answers `initialize` and never anything else. */
 function silentServer() {

@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryEventStore } from "../../src/transports/http/event-store.js";
 import { sessionOwner } from "../../src/transports/http/session-owner.js";
-import { BOTH, nextMessage, sseEvents } from "./http-fixtures.js";
 import { bothSides, openSession, type Side } from "./http-sides.js";
+import { BOTH, nextMessage, sseEvents } from "./support.js";
 
 let opened: Side[] = [];
 afterEach(async () => {

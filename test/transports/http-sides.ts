@@ -5,10 +5,10 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { AuthInfo } from "../../src/model/identity.js";
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { StreamableHttpServer, type StreamableHttpServerOptions } from "../../src/transports/http/server.js";
-import type { AuthInfo } from "../../src/transports/transport.js";
-import { BOTH, connectEcho, initializeRequest } from "./http-fixtures.js";
+import { BOTH, connectEcho, initializeRequest } from "./support.js";
 
 export interface Side {
   name: "toNodeHandler" | "handle()";

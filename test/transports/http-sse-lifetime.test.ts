@@ -13,8 +13,8 @@ import { MemoryEventStore } from "../../src/transports/http/event-store.js";
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { StreamableHttpServer, type StreamableHttpServerOptions } from "../../src/transports/http/server.js";
 import type { StreamableHttpSessionTransport } from "../../src/transports/http/session-transport.js";
-import { Inbox } from "./contract.js";
-import { collect, connectEcho, initialize, initializeRequest, openWebSession } from "./http-fixtures.js";
+import { collect, connectEcho, initialize, initializeRequest, openWebSession } from "./support.js";
+import { Inbox } from "./transport.contract.js";
 
 const MINUTE = 60_000;
 const cleanups: Array<() => Promise<unknown> | unknown> = [];

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { nodeServerOptions } from "../../src/transports/http/node-server.js";
 import { StreamableHttpServer, type StreamableHttpServerOptions } from "../../src/transports/http/server.js";
-import { BOTH, connectEcho, initializeRequest } from "./http-fixtures.js";
+import { BOTH, connectEcho, initializeRequest } from "./support.js";
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
-import { Inbox, runTransportContract } from "./contract.js";
+import { Inbox, runTransportContract } from "./transport.contract.js";
 
 runTransportContract("memory", createMemoryTransportPair);
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeOnSignals, StdioClientTransport } from "../../src/transports/stdio/index.js";
-import { Inbox } from "./contract.js";
+import { Inbox } from "./transport.contract.js";
 
 describe("closeOnSignals", () => {
   let remove: (() => void) | undefined;

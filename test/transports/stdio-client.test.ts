@@ -5,7 +5,7 @@ import { McpClient } from "../../src/client/index.js";
 import { SdkError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { StdioClientTransport, type StdioClientTransportOptions } from "../../src/transports/stdio/index.js";
-import { Inbox } from "./contract.js";
+import { Inbox } from "./transport.contract.js";
 
 const echo = "process.stdin.pipe(process.stdout)";
 

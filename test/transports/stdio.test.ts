@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ProtocolError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { InvalidLineError, StdioServerTransport, StdioStreamTransport } from "../../src/transports/stdio/index.js";
-import { Inbox, runTransportContract } from "./contract.js";
+import { Inbox, runTransportContract } from "./transport.contract.js";
 
 runTransportContract("stdio", () => {
   const toServer = new PassThrough();

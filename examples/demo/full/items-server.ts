@@ -14,8 +14,9 @@ import {
   protectedResourceMetadataUrl,
 } from "../../../src/auth/index.js";
 import { CredentialBroker, createConnectHandler, withCredentials } from "../../../src/connect/index.js";
-import type { StoredCredential, UserRef } from "../../../src/interaction/model.js";
 import { InteractionManager } from "../../../src/interaction/server/index.js";
+import type { UserRef } from "../../../src/model/identity.js";
+import type { StoredCredential } from "../../../src/model/interaction.js";
 import { consoleLogger, McpServer } from "../../../src/server/index.js";
 import { InProcessMessageBus, MemoryCredentialVault, MemoryInteractionStore } from "../../../src/stores/index.js";
 import { StreamableHttpServer, toNodeHandler } from "../../../src/transports/http/index.js";

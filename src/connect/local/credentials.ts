@@ -6,9 +6,9 @@
  * logged, opens nothing by itself.
  */
 import { randomBytes } from "node:crypto";
-import type { StoredCredential } from "../../interaction/model.js";
 import { INTERACTION_ID_IN_URL, InteractionRequired } from "../../interaction/server/index.js";
 import { SdkError } from "../../jsonrpc/errors.js";
+import type { StoredCredential } from "../../model/interaction.js";
 import type { CredentialRequest, CredentialSource, InteractionService, RequestContext } from "../../server/index.js";
 import type { CredentialVault } from "../../stores/types.js";
 import { secretName } from "../purpose.js";

@@ -13,9 +13,9 @@
  * CSRF token. Every page renders through the connect pages' templates.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { UserInteraction } from "../../interaction/model.js";
 import { InteractionError, type InteractionManager } from "../../interaction/server/index.js";
 import { type Logger, stderrLogger } from "../../jsonrpc/logger.js";
+import type { UserInteraction } from "../../model/interaction.js";
 import type { CredentialVault } from "../../stores/types.js";
 import { ID } from "../connect-page.js";
 import { redirect } from "../pages.js";

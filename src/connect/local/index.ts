@@ -6,9 +6,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { userInfo } from "node:os";
-import type { UserRef } from "../../interaction/model.js";
 import { InteractionManager } from "../../interaction/server/index.js";
 import { type Logger, stderrLogger } from "../../jsonrpc/logger.js";
+import type { UserRef } from "../../model/identity.js";
 import type { InteractionService } from "../../server/index.js";
 import { InProcessMessageBus } from "../../stores/in-process-message-bus.js";
 import { MemoryCredentialVault } from "../../stores/memory-credential-vault.js";

@@ -3,7 +3,7 @@
  * CSP and Decline) with `local: true`: there is no login here, so a page names the server running
  * on this computer where a hosted one names the account, and says the secret stays there.
  */
-import type { UserInteraction } from "../../interaction/model.js";
+import type { UserInteraction } from "../../model/interaction.js";
 import { type FormSpec, notice, type PageFrame } from "../pages.js";
 import { type NoticeKind, type PageTheme, renderPage } from "../templates/index.js";
 

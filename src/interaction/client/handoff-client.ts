@@ -16,7 +16,7 @@ import type {
   ReadResourceResult,
 } from "../../client/index.js";
 import { SdkError } from "../../jsonrpc/errors.js";
-import type { InteractionStatus } from "../model.js";
+import type { InteractionStatus } from "../../model/interaction.js";
 import { UrlElicitationSource } from "./elicitation-source.js";
 import { HandoffError } from "./errors.js";
 import type {

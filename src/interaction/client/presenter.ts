@@ -4,7 +4,7 @@
  * finish, with status changes reported as they happen.
  */
 import type { McpClient } from "../../client/index.js";
-import type { InteractionStatus } from "../model.js";
+import type { InteractionStatus } from "../../model/interaction.js";
 import { CompletionBoard, type WaitOutcome } from "./completions.js";
 import {
   type InteractionAnswer,

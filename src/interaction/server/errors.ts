@@ -1,8 +1,9 @@
 /**
- * Why the interaction manager refused: a local error with a stable code, for the web side (the
- * connect flow) to turn into a page. It never crosses the MCP wire and never carries the
+ * Why the interaction manager refused: a local error (an `SdkError`) with a stable code, for the web
+ * side (the connect flow) to turn into a page. It never crosses the MCP wire and never carries the
  * interaction's URL or its user.
  */
+import { SdkError } from "../../jsonrpc/errors.js";
 
 export type InteractionErrorCode =
   /**
@@ -19,12 +20,7 @@ export type InteractionErrorCode =
   /** The request that asked was cancelled, or the client dismissed it. */
   | "CANCELLED";
 
-export class InteractionError extends Error {
+/** An `SdkError` whose `code` is an `InteractionErrorCode` and whose `name` is "InteractionError". */
+export class InteractionError extends SdkError<InteractionErrorCode> {
   override readonly name = "InteractionError";
-  constructor(
-    readonly code: InteractionErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }

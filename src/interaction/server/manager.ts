@@ -4,13 +4,13 @@
  * bus, so completion reaches it on whichever server instance holds it.
  */
 import { randomBytes } from "node:crypto";
-import { sameUser, userOf } from "../../auth/identity.js";
 import { SdkError } from "../../jsonrpc/errors.js";
+import type { AuthInfo, UserRef } from "../../model/identity.js";
+import { sameUser, userOf } from "../../model/identity.js";
+import type { InteractionStatus, UserInteraction } from "../../model/interaction.js";
 import { messageContainsUrl } from "../../revisions/index.js";
 import type { InteractionAction, InteractionInput, InteractionService } from "../../server/index.js";
 import type { InteractionStore, MessageBus } from "../../stores/types.js";
-import type { AuthInfo } from "../../transports/transport.js";
-import type { InteractionStatus, UserInteraction, UserRef } from "../model.js";
 import { InteractionError } from "./errors.js";
 import { waitForSettled } from "./wait.js";
 

@@ -3,7 +3,7 @@
  * from the store second, so a completion that lands in between is not missed; a timer at the
  * deadline notices expiry, which no one announces.
  */
-import type { UserInteraction } from "../model.js";
+import type { UserInteraction } from "../../model/interaction.js";
 import { InteractionError } from "./errors.js";
 
 export interface WaitSpec {

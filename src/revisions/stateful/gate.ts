@@ -16,7 +16,8 @@ import {
 } from "../../jsonrpc/messages.js";
 import { assertClientCapability, assertServerCapability, clientElicitationModes } from "../capabilities.js";
 import { decodeElicitResult } from "../elicitation.js";
-import type { ElicitationMode, MessageContext, Revision, Role } from "../revision.js";
+import type { ElicitationMode } from "../model.js";
+import type { MessageContext, Revision, Role } from "../revision.js";
 
 /** A request received before the gate existed that it will answer (the `initialize` request itself). */
 export interface InFlightRequest {

@@ -15,7 +15,8 @@ import {
   type WireMessage,
 } from "../interaction-wire.js";
 import type { RequestSpec } from "../method-table.js";
-import type { ElicitationMode, MessageContext, Revision, Role } from "../revision.js";
+import type { ElicitationMode } from "../model.js";
+import type { MessageContext, Revision, Role } from "../revision.js";
 import { definitionsOf } from "../schemas.js";
 import { hasDefinition } from "../validators.js";
 import type { StatefulVersion } from "../versions.js";

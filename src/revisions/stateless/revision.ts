@@ -8,7 +8,8 @@ import { isErrorResponse, isNotification, isRequest, type JsonRpcMessage } from 
 import { clientElicitationModes } from "../capabilities.js";
 import { explainMismatch } from "../explain.js";
 import type { InteractionTracking, InteractionWire } from "../interaction-wire.js";
-import type { ElicitationMode, MessageContext, Revision, Role } from "../revision.js";
+import type { ElicitationMode } from "../model.js";
+import type { MessageContext, Revision, Role } from "../revision.js";
 import { definitionsOf } from "../schemas.js";
 import type { StatelessVersion } from "../versions.js";
 import { STATELESS_METHODS } from "./methods.js";

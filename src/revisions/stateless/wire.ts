@@ -2,8 +2,20 @@
  * Names and shapes of the stateless era (2026-07-28) that both sides read: the `_meta` keys every
  * request and result carries, the `resultType` values, the multi round-trip shapes and the error
  * codes the revision renumbered (spec 2026-07-28: basic/index § _meta, § Error codes;
- * basic/patterns/mrtr).
+ * basic/patterns/mrtr). The names and codes are checked against the wire types generated from the
+ * revision's official schema (`src/revisions/generated/2026-07-28.ts`); the shapes stay the loose,
+ * hand-written ones the codec reads and writes.
  */
+import type {
+  InputRequest as GeneratedInputRequest,
+  HeaderMismatchError,
+  InvalidParamsError,
+  MissingRequiredClientCapabilityError,
+  NotificationMetaObject,
+  RequestMetaObject,
+  ResultMetaObject,
+  UnsupportedProtocolVersionError,
+} from "../generated/2026-07-28.js";
 
 /** `_meta` keys of the stateless era. */
 export const META = {
@@ -19,7 +31,14 @@ export const META = {
   serverInfo: "io.modelcontextprotocol/serverInfo",
   /** Notification on a `subscriptions/listen` stream: the id of the listen request it belongs to. */
   subscriptionId: "io.modelcontextprotocol/subscriptionId",
-} as const;
+} as const satisfies {
+  protocolVersion: keyof RequestMetaObject;
+  clientCapabilities: keyof RequestMetaObject;
+  clientInfo: keyof RequestMetaObject;
+  logLevel: keyof RequestMetaObject;
+  serverInfo: keyof ResultMetaObject;
+  subscriptionId: keyof NotificationMetaObject;
+};
 
 /** `resultType` of a final result. */
 export const RESULT_COMPLETE = "complete";
@@ -38,11 +57,21 @@ export const StatelessErrorCode = {
   UnsupportedProtocolVersion: -32022,
   /** A missing resource is invalid params in this era (it was -32002 before). */
   ResourceNotFound: -32602,
-} as const;
+} as const satisfies {
+  HeaderMismatch: HeaderMismatchError["error"]["code"];
+  MissingRequiredClientCapability: MissingRequiredClientCapabilityError["error"]["code"];
+  UnsupportedProtocolVersion: UnsupportedProtocolVersionError["error"]["code"];
+  ResourceNotFound: InvalidParamsError["code"];
+};
 
-/** Requests a server may ask a client to fulfil inside an `InputRequiredResult`. */
-export const INPUT_REQUEST_METHODS = ["elicitation/create", "sampling/createMessage", "roots/list"] as const;
-export type InputRequestMethod = (typeof INPUT_REQUEST_METHODS)[number];
+/** Methods of the requests a server may ask a client to fulfil inside an `InputRequiredResult`. */
+export type InputRequestMethod = GeneratedInputRequest["method"];
+/** Requests a server may ask a client to fulfil inside an `InputRequiredResult`, one of each `InputRequestMethod`. */
+export const INPUT_REQUEST_METHODS = [
+  "elicitation/create",
+  "sampling/createMessage",
+  "roots/list",
+] as const satisfies readonly InputRequestMethod[];
 
 /** Client requests on which a server may answer with an `InputRequiredResult`. */
 export const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);

@@ -15,17 +15,14 @@ export class ClientExchanges {
   private readonly byRequest = new Map<RequestId, { exchange: HttpExchange; pending: Set<RequestId> }>();
   private readonly requestOf = new WeakMap<HttpExchange, RequestId>();
   private stopped = false;
+  /** Called once no exchange is live any more (see `settled`). */
+  private onIdle: (() => void) | undefined;
 
   constructor(
     private readonly carrier: HttpCarrier,
     private readonly url: URL,
     private readonly authorization: RequestAuthorization | undefined,
   ) {}
-
-  /** Whether any exchange is still live. */
-  get size(): number {
-    return this.live.size;
-  }
 
   /**
    * Sends one request, live until `release(answer)` or `stopAll()`. With `owed`, it is the POST
@@ -84,6 +81,24 @@ export class ClientExchanges {
     return true;
   }
 
+  /**
+   * Resolves once no exchange is live, or after `ms` at the latest (the live ones go on): the
+   * streams a server ends with its session end within a turn or two, and one that ended by itself
+   * keeps its connection for the next request, where aborting it would close that connection.
+   */
+  settled(ms: number): Promise<void> {
+    if (this.live.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.onIdle = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.onIdle = done;
+    });
+  }
+
   /** From now on a new exchange is aborted at once; the live ones go on. */
   refuseNew(): void {
     this.stopped = true;
@@ -122,6 +137,7 @@ export class ClientExchanges {
 
   private forget(exchange: HttpExchange): void {
     this.live.delete(exchange);
+    if (this.live.size === 0) this.onIdle?.();
     const id = this.requestOf.get(exchange);
     if (id !== undefined && this.byRequest.get(id)?.exchange === exchange) this.byRequest.delete(id);
   }

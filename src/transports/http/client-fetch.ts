@@ -80,9 +80,9 @@ class FetchAnswer implements HttpAnswer {
     }
   }
 
-  readText(onText: (text: string) => void): Promise<void> {
+  readText(onText: (text: string, bytes: number) => void): Promise<void> {
     const decoder = new TextDecoder();
-    return this.read((chunk) => onText(decoder.decode(chunk, { stream: true })));
+    return this.read((chunk) => onText(decoder.decode(chunk, { stream: true }), chunk.byteLength));
   }
 
   async cancel(): Promise<void> {

@@ -27,8 +27,11 @@ export interface HttpAnswer {
    * called; rejects when the connection breaks or the exchange is aborted.
    */
   read(onChunk: (chunk: Uint8Array) => void): Promise<void>;
-  /** As `read`, with the body decoded as UTF-8 (a character cut between chunks is kept whole). */
-  readText(onText: (text: string) => void): Promise<void>;
+  /**
+   * As `read`, with the body decoded as UTF-8 (a character cut between chunks is kept whole):
+   * `onText` gets each piece's text and the number of bytes read with it.
+   */
+  readText(onText: (text: string, bytes: number) => void): Promise<void>;
   /** Gives the body up: what is left is dropped (a short, complete body is drained so its connection is kept). */
   cancel(): Promise<void>;
 }

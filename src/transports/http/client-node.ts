@@ -12,6 +12,7 @@ import { MAX_REDIRECTS, redirectRequest, tooManyRedirects } from "./client-redir
 interface NodeHttp {
   http: typeof import("node:http");
   https: typeof import("node:https");
+  StringDecoder: typeof import("node:string_decoder").StringDecoder;
   agents: { http: Agent; https: Agent };
 }
 
@@ -19,14 +20,17 @@ let loaded: NodeHttp | undefined;
 let loading: Promise<NodeHttp> | undefined;
 
 function load(): Promise<NodeHttp> {
-  loading ??= Promise.all([import("node:http"), import("node:https")]).then(([http, https]) => {
-    loaded = {
-      http,
-      https,
-      agents: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
-    };
-    return loaded;
-  });
+  loading ??= Promise.all([import("node:http"), import("node:https"), import("node:string_decoder")]).then(
+    ([http, https, { StringDecoder }]) => {
+      loaded = {
+        http,
+        https,
+        StringDecoder,
+        agents: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
+      };
+      return loaded;
+    },
+  );
   return loading;
 }
 
@@ -75,10 +79,13 @@ class NodeExchange implements HttpExchange {
     }
     const { url, method, body } = this.request;
     const secure = url.protocol === "https:";
-    const headers =
-      body === undefined
-        ? this.request.headers
-        : { ...this.request.headers, "content-length": String(Buffer.byteLength(body)) };
+    // Node writes `Content-Length` itself for a body given whole to `end()`, from the one UTF-8
+    // count it makes anyway; counting here too cost a second pass over the body.
+    let headers = this.request.headers;
+    if (body !== undefined && "content-length" in headers) {
+      headers = { ...headers };
+      delete headers["content-length"];
+    }
     let req: ClientRequest;
     try {
       req = (secure ? node.https : node.http).request({
@@ -117,7 +124,7 @@ class NodeExchange implements HttpExchange {
         return;
       }
       this.res = res;
-      this.resolve(new NodeAnswer(res));
+      this.resolve(new NodeAnswer(res, node.StringDecoder));
     });
     req.on("error", (error: NodeJS.ErrnoException) => {
       // Once the answer came, a broken connection is the answer body's to report.
@@ -143,7 +150,10 @@ class NodeExchange implements HttpExchange {
 class NodeAnswer implements HttpAnswer {
   private cancelled = false;
 
-  constructor(private readonly res: IncomingMessage) {}
+  constructor(
+    private readonly res: IncomingMessage,
+    private readonly Decoder: NodeHttp["StringDecoder"],
+  ) {}
 
   get status(): number {
     return this.res.statusCode ?? 0;
@@ -163,10 +173,10 @@ class NodeAnswer implements HttpAnswer {
     return this.consume("data", onChunk);
   }
 
-  readText(onText: (text: string) => void): Promise<void> {
+  readText(onText: (text: string, bytes: number) => void): Promise<void> {
     // Node's string decoder keeps a character cut between chunks for the next one.
-    this.res.setEncoding("utf8");
-    return this.consume("data", onText);
+    const decoder = new this.Decoder("utf8");
+    return this.consume("data", (chunk: Buffer) => onText(decoder.write(chunk), chunk.byteLength));
   }
 
   async cancel(): Promise<void> {

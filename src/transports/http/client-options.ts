@@ -39,7 +39,7 @@ export interface StreamableHttpClientOptions {
   sessionId?: string;
   /** How broken SSE streams are resumed; default 3 attempts from 1,000 ms, doubling, at most 30,000 ms apart. */
   reconnect?: Partial<ReconnectOptions>;
-  /** Called with each SSE event id, to pass back later as `SendOptions.resumptionToken`. */
+  /** Called with each SSE event id, to pass back later as `HttpSendOptions.resumptionToken`. */
   onresumptiontoken?: (token: string) => void;
   /**
    * Largest message accepted from the server, in bytes: an SSE event's data or a JSON answer's

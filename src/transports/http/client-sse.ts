@@ -34,7 +34,8 @@ export interface StreamState {
 
 export interface StreamHooks {
   reconnect: ReconnectOptions;
-  signal: AbortSignal;
+  /** Aborted when the transport closes: it ends the wait before a reconnection. */
+  closeSignal(): AbortSignal;
   /** Largest event accepted, in bytes of its data. */
   maxEventBytes: number;
   isClosed(): boolean;
@@ -107,7 +108,7 @@ export async function followStream(state: StreamState, hooks: StreamHooks): Prom
     }
     const delay = retryMs ?? Math.min(initialDelayMs * 2 ** attempt, maxDelayMs);
     attempt++;
-    if (!(await sleep(delay, hooks.signal))) return undefined;
+    if (!(await sleep(delay, hooks.closeSignal()))) return undefined;
   }
 }
 
@@ -140,10 +141,17 @@ export async function readSse(
   // Set once the parser overflowed in the event being read: the rest of that event is skipped.
   let skipping = false;
   const tracker = onSkip === undefined ? undefined : new SseEventTracker();
+  // Bytes read since the start of the piece in which the last event ended: no fewer than the
+  // data of the event being read, so while it is within the limit no event needs its UTF-8
+  // length counted (a pass over its whole data, the largest cost of a long event after parsing).
+  let bytesSinceEvent = 0;
+  let pieceBytes = 0;
   const parser = createParser({
     onEvent: (event) => {
       if (tooLarge) return;
-      if (!exceedsUtf8Bytes(event.data, maxEventBytes)) handlers.onEvent(event);
+      const within = bytesSinceEvent <= maxEventBytes || !exceedsUtf8Bytes(event.data, maxEventBytes);
+      bytesSinceEvent = pieceBytes;
+      if (within) handlers.onEvent(event);
       else if (onSkip !== undefined) onSkip(event.id);
       else tooLarge = true;
     },
@@ -168,8 +176,10 @@ export async function readSse(
     tracker?.feed(text, false);
     parser.feed(text);
   };
-  await answer.readText((text) => {
+  await answer.readText((text, bytes) => {
     if (tooLarge) return;
+    pieceBytes = bytes;
+    bytesSinceEvent += bytes;
     feed(text);
     if (tooLarge) void answer.cancel();
   });

@@ -13,7 +13,13 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from "../../jsonrpc/messages.js";
-import type { MessageExtra, SendOptions, Transport } from "../transport.js";
+import type { MessageExtra, Transport } from "../../jsonrpc/transport.js";
+import type {
+  CancellingTransport,
+  HttpSendOptions,
+  ProtocolVersionTransport,
+  SessionIdTransport,
+} from "../features.js";
 import {
   type AnswerFailure,
   CONNECTION_CLOSED,
@@ -53,7 +59,9 @@ export type { StreamableHttpClientOptions };
  * are gone) is reported, and the stream is opened again without that id.
  * A request the client cancelled (`notifications/cancelled`) stops being followed at once.
  */
-export class StreamableHttpClientTransport implements Transport {
+export class StreamableHttpClientTransport
+  implements Transport, SessionIdTransport, ProtocolVersionTransport, CancellingTransport
+{
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
@@ -64,8 +72,11 @@ export class StreamableHttpClientTransport implements Transport {
   /** `options.headers`, lower-cased once. */
   private readonly baseHeaders: Record<string, string>;
   private readonly reconnect: ReconnectOptions;
-  /** Aborted on close: ends the waits between reconnection attempts. */
-  private readonly abort = new AbortController();
+  /**
+   * Aborted on close: ends the waits between reconnection attempts. Made on the first such wait,
+   * since most transports never wait and an `AbortController` costs more than a request's headers.
+   */
+  private abortOnClose: AbortController | undefined;
   private readonly exchanges: ClientExchanges;
   private started = false;
   private closed = false;
@@ -122,7 +133,7 @@ export class StreamableHttpClientTransport implements Transport {
    *   `sessionExpired` is true for 404 on a session; a 413 names the server's limit when it
    *   gave one. SdkError "CONNECTION_CLOSED" after close.
    */
-  async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
+  async send(message: JsonRpcMessage, options: HttpSendOptions = {}): Promise<void> {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The transport is closed");
     // The client gave up on that request (a timeout, an aborted signal): its exchange ends here,
     // so that the server ending its stream without a response is not taken for a failure.
@@ -199,15 +210,15 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.exchanges.refuseNew();
-    this.abort.abort(CLOSED);
+    this.abortOnClose?.abort(CLOSED);
     try {
       await this.terminateSession();
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
-    // The ended session's streams usually end within this turn; a stream that ended is not aborted,
-    // so its connection goes back to the pool instead of being torn down and opened anew.
-    if (this.exchanges.size > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    // The ended session's streams usually end within a turn or two; a stream that ended is not
+    // aborted, so its connection goes back to the pool instead of being torn down and opened anew.
+    await this.exchanges.settled(CLOSE_SETTLE_MS);
     this.exchanges.stopAll();
     this.onclose?.();
   }
@@ -245,7 +256,7 @@ export class StreamableHttpClientTransport implements Transport {
     const session = this.session;
     const ended = await followStream(state, {
       reconnect: this.reconnect,
-      signal: this.abort.signal,
+      closeSignal: () => this.closeSignal(),
       maxEventBytes: this.maxMessageBytes,
       isClosed: () => this.closed,
       // A stream belongs to its session: once the session is replaced, reconnecting would open a duplicate.
@@ -267,6 +278,15 @@ export class StreamableHttpClientTransport implements Transport {
       pending.delete(id);
       this.onmessage?.(errorResponse(id, failure.code, failure.message, failure.data));
     }
+  }
+
+  /** The signal aborted on close (already aborted once closed). */
+  private closeSignal(): AbortSignal {
+    if (this.abortOnClose === undefined) {
+      this.abortOnClose = new AbortController();
+      if (this.closed) this.abortOnClose.abort(CLOSED);
+    }
+    return this.abortOnClose.signal;
   }
 
   private openStandaloneStream(): void {
@@ -409,6 +429,9 @@ const POST_HEADERS: Readonly<Record<string, string>> = {
   "content-type": JSON_MEDIA_TYPE,
 };
 const NO_HEADERS: Readonly<Record<string, string>> = {};
+
+/** How long `close()` lets the session's streams end on their own before it aborts them, in ms. */
+const CLOSE_SETTLE_MS = 1;
 
 /** The reason the waits between reconnections end with: one shared value, not an error built per close. */
 const CLOSED = "closed";

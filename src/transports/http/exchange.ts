@@ -5,7 +5,9 @@
  * rules are written once and Node requests never pay for web objects. This file imports none of
  * the files that build replies (`sinks.ts`, `responses.ts`): they import it.
  */
-import type { AuthInfo, MessageExtra } from "../transport.js";
+
+import type { MessageExtra } from "../../jsonrpc/transport.js";
+import type { AuthInfo } from "../../model/identity.js";
 import type { BodyText } from "./body.js";
 
 /** Request header lookup by lower-case name; a web `Headers` is one. */

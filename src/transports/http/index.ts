@@ -2,6 +2,8 @@
  * Streamable HTTP transport, server and client (`mcp-handoff/http`).
  * @module mcp-handoff/http
  */
+
+export type { HttpSendOptions } from "../features.js";
 export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./client-answers.js";
 export type { AuthorizableAnswer, HttpPath, RequestAuthorization } from "./client-http.js";
@@ -13,6 +15,7 @@ export {
   PROTOCOL_VERSION_HEADER,
   SESSION_ID_HEADER,
 } from "./constants.js";
+export { decodeHeaderValue, type StatelessAnswer, StatelessRequestTransport } from "./eras/stateless.js";
 export { StreamableHttpError } from "./errors.js";
 export {
   type EventStore,
@@ -26,4 +29,3 @@ export type { WebHandler, WebNodeHandlerOptions } from "./node-web.js";
 export type { OriginPolicy } from "./origin.js";
 export { type HandleExtra, StreamableHttpServer, type StreamableHttpServerOptions } from "./server.js";
 export { StreamableHttpSessionTransport } from "./session-transport.js";
-export { decodeHeaderValue, type StatelessAnswer, StatelessRequestTransport } from "./stateless.js";

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import type { AuthInfo } from "../transport.js";
+import type { AuthInfo } from "../../model/identity.js";
 import type { BodyText } from "./body.js";
 import type { HttpReply, RequestHeaders, RequestView } from "./exchange.js";
 import { readNodeBody } from "./node-body.js";

@@ -3,7 +3,8 @@
  * checks of the options in ms.
  */
 import type { Logger } from "../../jsonrpc/logger.js";
-import type { AuthInfo, Transport } from "../transport.js";
+import type { Transport } from "../../jsonrpc/transport.js";
+import type { AuthInfo } from "../../model/identity.js";
 import { MAX_TIMER_MS } from "./constants.js";
 import type { EventStore } from "./event-store.js";
 import type { OriginPolicy } from "./origin.js";

@@ -22,6 +22,12 @@ import {
   SSE_MEDIA_TYPE,
   TRANSPORT_ERROR_CODE,
 } from "./constants.js";
+import {
+  type StatelessRequestTransport,
+  serveStatelessPost,
+  statelessRefusal,
+  statelessRequestOf,
+} from "./eras/stateless.js";
 import { type HttpReply, PostExtra, type RequestView } from "./exchange.js";
 import { acceptsMediaType, isValidSessionId, mediaTypeOf } from "./headers.js";
 import { KeepAliveSweep } from "./keep-alive.js";
@@ -31,12 +37,6 @@ import { type HandleExtra, type StreamableHttpServerOptions, timerOption } from 
 import { mayUseSession, sessionOwner } from "./session-owner.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
 import { SseSink } from "./sinks.js";
-import {
-  type StatelessRequestTransport,
-  serveStatelessPost,
-  statelessRefusal,
-  statelessRequestOf,
-} from "./stateless.js";
 import { SweepTimer } from "./sweep-timer.js";
 import { toWebResponse, WebRequestView } from "./web.js";
 

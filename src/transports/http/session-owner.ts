@@ -4,7 +4,7 @@
  * serves it to that caller only (spec 2025-11-25: basic/security_best_practices § Session
  * Hijacking: bind session ids to user-specific information).
  */
-import type { AuthInfo } from "../transport.js";
+import type { AuthInfo } from "../../model/identity.js";
 
 /**
  * The owner key for a request's verified `authInfo`: the user (issuer and `sub`) when the token

@@ -15,7 +15,8 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from "../../jsonrpc/messages.js";
-import type { MessageExtra, SendOptions, Transport } from "../transport.js";
+import type { MessageExtra, SendOptions, Transport } from "../../jsonrpc/transport.js";
+import type { PresumedHandshakeTransport, ProtocolVersionTransport, SessionIdTransport } from "../features.js";
 import { DEFAULT_SSE_RETRY_MS, TRANSPORT_ERROR_CODE } from "./constants.js";
 import type { EventStore } from "./event-store.js";
 import type { HttpReply } from "./exchange.js";
@@ -70,7 +71,9 @@ const MAX_CANCELLED_IDS = 1000;
  * layer connects to it like to any `Transport` and calls `setProtocolVersion` once the
  * revision is negotiated; from then on a request with another `MCP-Protocol-Version` gets 400.
  */
-export class StreamableHttpSessionTransport implements Transport {
+export class StreamableHttpSessionTransport
+  implements Transport, SessionIdTransport, PresumedHandshakeTransport, ProtocolVersionTransport
+{
   /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
   /**

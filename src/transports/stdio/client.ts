@@ -6,7 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { PassThrough, type Readable } from "node:stream";
 import { SdkError } from "../../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../jsonrpc/messages.js";
-import type { MessageExtra, Transport } from "../transport.js";
+import type { MessageExtra, Transport } from "../../jsonrpc/transport.js";
 import { StdioStreamTransport } from "./stream.js";
 
 /** Options of `new StdioClientTransport(options)`. */

@@ -3,6 +3,7 @@
  * leave on stdout, one per line. Nothing else may be written to stdout; logs go to stderr.
  */
 import type { Readable, Writable } from "node:stream";
+import type { StdoutTransport } from "../features.js";
 import { type StdioStreamOptions, StdioStreamTransport } from "./stream.js";
 
 /**
@@ -23,7 +24,7 @@ const DEFAULT_END_GRACE_MS = 2000;
  * and at the latest `endGraceMs` later.
  * `process.stdout` is left open on close; any other writable is ended.
  */
-export class StdioServerTransport extends StdioStreamTransport {
+export class StdioServerTransport extends StdioStreamTransport implements StdoutTransport {
   /** Whether this transport writes to `process.stdout`, where nothing else may then go. */
   readonly ownsStdout: boolean;
 

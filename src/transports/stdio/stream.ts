@@ -14,7 +14,7 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from "../../jsonrpc/messages.js";
-import { type MessageExtra, SENT, type Transport } from "../transport.js";
+import { type MessageExtra, SENT, type Transport } from "../../jsonrpc/transport.js";
 import { LineReader } from "./line-reader.js";
 
 /** Options of `new StdioStreamTransport(readable, writable, options)`. */

@@ -11,8 +11,8 @@ import {
   type InteractionContext,
   type UrlInteraction,
 } from "../../../src/interaction/client/index.js";
-import type { InteractionStatus } from "../../../src/interaction/model.js";
 import { UrlElicitationRequiredError } from "../../../src/jsonrpc/errors.js";
+import type { InteractionStatus } from "../../../src/model/interaction.js";
 import { McpServer, type ServerSession } from "../../../src/server/index.js";
 import { createMemoryTransportPair } from "../../../src/transports/memory.js";
 

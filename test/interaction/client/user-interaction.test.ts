@@ -9,10 +9,10 @@ import { McpClient } from "../../../src/client/index.js";
 import { HandoffClient, type UrlInteraction } from "../../../src/interaction/client/index.js";
 import { InteractionManager } from "../../../src/interaction/server/index.js";
 import type { JsonRpcMessage } from "../../../src/jsonrpc/messages.js";
+import type { Transport } from "../../../src/jsonrpc/transport.js";
 import { InteractionRequired, McpServer } from "../../../src/server/index.js";
 import { InProcessMessageBus, MemoryInteractionStore } from "../../../src/stores/index.js";
 import { createMemoryTransportPair } from "../../../src/transports/memory.js";
-import type { Transport } from "../../../src/transports/transport.js";
 
 const USER = { issuer: "local", subject: "alice" };
 const CONNECT_URL = "https://mcp.example.com/connect/github";

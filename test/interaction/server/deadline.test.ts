@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JsonRpcSession, Params } from "../../../src/jsonrpc/session.js";
-import { CAPS, CONNECT_MESSAGE, CONNECT_URL, connectPeer, createManager, LOCAL_USER, newServer } from "./harness.js";
+import { CAPS, CONNECT_MESSAGE, CONNECT_URL, connectPeer, createManager, LOCAL_USER, newServer } from "./support.js";
 
 const TTL_MS = 60_000;
 const text = (result: Params) => (result.content as { text: string }[]).map((c) => c.text).join("\n");

@@ -11,7 +11,7 @@ import { InteractionError } from "../../../src/interaction/server/index.js";
 import { ProtocolError, type UrlElicitationRequiredError } from "../../../src/jsonrpc/errors.js";
 import type { Params } from "../../../src/jsonrpc/session.js";
 import { InteractionRequired } from "../../../src/server/index.js";
-import { CAPS, connectPeer, createManager, flush, newServer, type Peer, until } from "./harness.js";
+import { CAPS, connectPeer, createManager, flush, newServer, type Peer, until } from "./support.js";
 import { callTool, handoffServer } from "./tools.js";
 
 const ISSUER = "https://auth.example.com";

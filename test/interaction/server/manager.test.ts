@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InteractionError } from "../../../src/interaction/server/index.js";
 import { SdkError } from "../../../src/jsonrpc/errors.js";
-import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "./harness.js";
+import { CONNECT_MESSAGE, CONNECT_URL, createManager, LOCAL_USER } from "./support.js";
 
 const ALICE = { issuer: "https://auth.example.com", subject: "alice" };
 const input = { url: CONNECT_URL, message: CONNECT_MESSAGE, user: ALICE, sessionId: "session-a" };

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ProtocolError, UrlElicitationRequiredError } from "../../../src/jsonrpc/errors.js";
 import type { Params } from "../../../src/jsonrpc/session.js";
 import { messageContainsUrl } from "../../../src/revisions/index.js";
-import { CAPS, CONNECT_MESSAGE, CONNECT_URL, connectPeer, createManager, LOCAL_USER, until } from "./harness.js";
+import { CAPS, CONNECT_MESSAGE, CONNECT_URL, connectPeer, createManager, LOCAL_USER, until } from "./support.js";
 import { callTool, handoffServer } from "./tools.js";
 
 /** Keeps what the client was asked and answers with `result`. */

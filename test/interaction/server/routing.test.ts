@@ -15,7 +15,7 @@ import {
   LOCAL_USER,
   newServer,
   until,
-} from "./harness.js";
+} from "./support.js";
 import { callTool, handoffServer } from "./tools.js";
 
 describe("completion across instances", () => {

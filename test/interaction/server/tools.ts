@@ -5,7 +5,7 @@
 import type { InteractionManager } from "../../../src/interaction/server/index.js";
 import type { JsonRpcSession, Params } from "../../../src/jsonrpc/session.js";
 import { InteractionRequired, type McpServer } from "../../../src/server/index.js";
-import { CONNECT_MESSAGE, CONNECT_URL, newServer } from "./harness.js";
+import { CONNECT_MESSAGE, CONNECT_URL, newServer } from "./support.js";
 
 export interface HandoffServer {
   server: McpServer;

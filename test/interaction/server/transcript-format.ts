@@ -3,7 +3,7 @@
  * JSON-RPC message (`client: …` / `server: …`). Interaction ids and `requestState` values change
  * from run to run, so each is replaced by a numbered name in order of first appearance.
  */
-import type { Logged } from "./harness.js";
+import type { Logged } from "./support.js";
 
 const ID = /"([A-Za-z0-9_-]{22})"/g;
 const STATE = /"requestState":"([^"]+)"/g;

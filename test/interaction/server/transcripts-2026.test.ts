@@ -13,6 +13,7 @@ import { JsonRpcSession, type Params } from "../../../src/jsonrpc/session.js";
 import { isInputRequired, META, STATELESS_REVISIONS } from "../../../src/revisions/index.js";
 import { InteractionRequired, McpServer } from "../../../src/server/index.js";
 import { createMemoryTransportPair } from "../../../src/transports/memory.js";
+import { recordCreated } from "./record-created.js";
 import {
   CAPS,
   CONNECT_MESSAGE,
@@ -22,8 +23,7 @@ import {
   type Logged,
   LoggingTransport,
   until,
-} from "./harness.js";
-import { recordCreated } from "./record-created.js";
+} from "./support.js";
 import { renderTranscript } from "./transcript-format.js";
 
 const DIR = join(import.meta.dirname, "transcripts");

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Params } from "../../../src/jsonrpc/session.js";
 import { revisionFor } from "../../../src/revisions/index.js";
-import { CAPS, connectPeer, createManager, LOCAL_USER, type Logged, type PeerOptions, until } from "./harness.js";
+import { CAPS, connectPeer, createManager, LOCAL_USER, type Logged, type PeerOptions, until } from "./support.js";
 import { callTool, handoffServer } from "./tools.js";
 import { renderTranscript } from "./transcript-format.js";
 

@@ -15,7 +15,7 @@ import {
   revisionFor,
   STATEFUL_VERSIONS,
 } from "../../../src/revisions/index.js";
-import { CAPS } from "./harness.js";
+import { CAPS } from "./support.js";
 
 const revision = (version: string) => {
   const found = revisionFor(version);

@@ -4,10 +4,10 @@
  * (spec 2026-07-28: basic/patterns/subscriptions). The request stays open until the client cancels
  * it or the connection closes.
  */
-import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
-import type { RequestId } from "../jsonrpc/messages.js";
-import type { InboundRequest, Params, Result } from "../jsonrpc/session.js";
-import { META, type ServerCapabilities } from "../revisions/index.js";
+import { ErrorCode, ProtocolError } from "../../jsonrpc/errors.js";
+import type { RequestId } from "../../jsonrpc/messages.js";
+import type { InboundRequest, Params, Result } from "../../jsonrpc/session.js";
+import { META, type ServerCapabilities } from "../../revisions/index.js";
 
 /** The notification types a listen request may opt in to. */
 interface Filter {

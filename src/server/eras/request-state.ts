@@ -1,25 +1,23 @@
 /**
- * What a server connection needs to serve revision 2026-07-28 requests: the `server/discover`
- * result, the per-request view of `_meta` (capabilities, log level), and the signed
- * `requestState` of multi round-trip requests. Which revision a request is written in is asked of
- * the codec (`isStatelessRequest`, `readRequestMeta`); nothing here compares versions.
+ * How a server serves revision 2026-07-28 requests (`StatelessSettings`), and the signed,
+ * expiring `requestState` of its multi round-trip requests, bound to the request and its user.
  */
-import type { Params, Result } from "../jsonrpc/session.js";
+import { randomBytes } from "node:crypto";
+import type { Params } from "../../jsonrpc/session.js";
+import type { AuthInfo } from "../../model/identity.js";
 import {
   type CacheHints,
-  isStatelessRequest,
-  MRTR_METHODS,
   openRequestState,
-  type RequestMeta,
   type RequestStateKeys,
   type RequestStatePayload,
-  readRequestMeta,
-  type ServerCapabilities,
-  type StatelessVersion,
+  STATELESS_VERSIONS,
   type StateUser,
+  SUPPORTED_VERSIONS,
   signRequestState,
-} from "../revisions/index.js";
-import type { AuthInfo } from "../transports/transport.js";
+} from "../../revisions/index.js";
+import { DEFAULT_HANDOFF_HOLD_MS } from "./handoff-hold.js";
+
+export type { CacheHints };
 
 /** How the server serves stateless requests; set from `McpServerOptions`. */
 export interface StatelessSettings {
@@ -35,34 +33,38 @@ export interface StatelessSettings {
   readonly handoffHoldMs: number;
 }
 
-/** The `_meta` facts of a request written in the stateless era, or `undefined` for a stateful one. */
-export function statelessMeta(
-  method: string,
-  params: Params,
-): (RequestMeta & { protocolVersion: StatelessVersion }) | undefined {
-  return isStatelessRequest(method, params) ? readRequestMeta(params) : undefined;
-}
-
-/** Whether the handler of `method` may answer with an `InputRequiredResult`. */
-export function allowsInputRounds(method: string): boolean {
-  return MRTR_METHODS.has(method);
+/** What `statelessSettings` reads of `McpServerOptions`. */
+export interface StatelessOptions {
+  cacheHints?: CacheHints | undefined;
+  requestStateSecret?: Uint8Array | undefined;
+  requestStateTtlMs?: number | undefined;
+  handoffHoldMs?: number | undefined;
+  now?: (() => number) | undefined;
 }
 
 /**
- * The `server/discover` result (spec 2026-07-28: server/discover). The server's identity and the
- * cache hints are put on by the codec, as on every result: the identity only in `_meta`.
+ * The settings of a server from its options (see `McpServerOptions`): every version it speaks,
+ * a random `requestState` key unless one is given, 10 minutes of `requestState` validity, and
+ * a hold of 25,000 ms.
+ * @throws TypeError for a negative, fractional or too long `handoffHoldMs`.
  */
-export function discoverResult(
-  settings: StatelessSettings,
-  capabilities: ServerCapabilities,
-  instructions: string | undefined,
-): Result {
-  const result: Result = {
-    supportedVersions: [...settings.supportedVersions],
-    capabilities: capabilities as Record<string, unknown>,
+export function statelessSettings(options: StatelessOptions): StatelessSettings {
+  return {
+    supportedVersions: [...STATELESS_VERSIONS, ...SUPPORTED_VERSIONS],
+    cache: options.cacheHints,
+    requestState: { secret: options.requestStateSecret ?? randomBytes(32), now: options.now ?? Date.now },
+    requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
+    handoffHoldMs: holdMsOf(options.handoffHoldMs),
   };
-  if (instructions !== undefined) result.instructions = instructions;
-  return result;
+}
+
+/** `handoffHoldMs` checked: an integer that a timer can wait. */
+function holdMsOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_HANDOFF_HOLD_MS;
+  if (!Number.isSafeInteger(value) || value < 0 || value > 2 ** 31 - 1) {
+    throw new TypeError(`handoffHoldMs must be an integer from 0 to ${2 ** 31 - 1}, got ${value}`);
+  }
+  return value;
 }
 
 /** The user a `requestState` is bound to: the verified token's issuer and subject, or none. */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { SdkError } from "../../src/jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
-import type { Transport } from "../../src/transports/transport.js";
+import type { Transport } from "../../src/jsonrpc/transport.js";
 
 export type MakePair = () => [Transport, Transport] | Promise<[Transport, Transport]>;
 

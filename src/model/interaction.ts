@@ -5,6 +5,7 @@
  * Every wire form (2025-11-25 URL-mode elicitation, the user-interaction proposal, 2026-07-28
  * multi round-trip requests) is mapped onto this one shape by the revision codecs.
  */
+import type { UserRef } from "./identity.js";
 
 /**
  * pending → accepted | declined | cancelled (the client's answer) → completed (the web side
@@ -12,12 +13,6 @@
  * a completion not yet announced is withdrawn when storing its result fails (`InteractionManager.complete`).
  */
 export type InteractionStatus = "pending" | "accepted" | "declined" | "cancelled" | "completed" | "expired";
-
-/** A verified user: the authorization server that vouched for them and their `sub` there. */
-export interface UserRef {
-  issuer: string;
-  subject: string;
-}
 
 export interface UserInteraction {
   /** Unique, unguessable (at least 128 random bits); doubles as `elicitationId` on the wire. */

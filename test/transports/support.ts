@@ -6,10 +6,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { isRequest, isResponse, type JsonRpcMessage, type JsonRpcRequest } from "../../src/jsonrpc/messages.js";
+import type { MessageExtra } from "../../src/jsonrpc/transport.js";
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { StreamableHttpServer, type StreamableHttpServerOptions } from "../../src/transports/http/server.js";
 import type { StreamableHttpSessionTransport } from "../../src/transports/http/session-transport.js";
-import type { MessageExtra } from "../../src/transports/transport.js";
 
 export interface EchoServer {
   url: URL;

@@ -2,7 +2,8 @@
  * The transport contract: move framed JSON-RPC messages, nothing else. Correlation, ids,
  * timeouts and cancellation live in `jsonrpc/session.ts`, never in a transport.
  */
-import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.js";
+import type { AuthInfo } from "../model/identity.js";
+import type { JsonRpcMessage, RequestId } from "./messages.js";
 
 /** What a transport knows about where an inbound message came from. */
 export interface MessageExtra {
@@ -26,49 +27,33 @@ export interface MessageExtra {
   openSseStream?: () => void;
 }
 
-/** Verified identity of the caller, set by a resource-server layer (MCP authorization). */
-export interface AuthInfo {
-  /** The bearer access token as presented; never send it to anyone else. */
-  token: string;
-  /** The OAuth client the token was issued to. */
-  clientId?: string;
-  /** Scopes the token grants. */
-  scopes?: string[];
-  /** Seconds since the epoch. */
-  expiresAt?: number;
-  /** The authorization server that issued the token (`iss`). */
-  issuer?: string;
-  /** The user the token stands for (`sub`). */
-  subject?: string;
-  /** Anything else the verifier found worth keeping. */
-  extra?: Record<string, unknown>;
-}
-
 /**
  * What `Transport.send` may return for a message the transport took at once: one settled
  * promise, shared. A caller that sees it knows the write cannot fail and need not wait on it.
  */
 export const SENT: Promise<void> = Promise.resolve();
 
-/** Per-message options of `Transport.send`. */
+/**
+ * Per-message options of `Transport.send` that every transport understands. What only some
+ * transports can use (Streamable HTTP's resumption and per-POST headers) is `HttpSendOptions`
+ * in `src/transports/features.ts`; a transport that does not know such a field ignores it.
+ */
 export interface SendOptions {
   /**
    * The inbound request this outbound message belongs to. Streamable HTTP uses it to put a
    * server-to-client request or notification on the SSE stream of that request.
    */
   relatedRequestId?: RequestId;
-  /** Streamable HTTP client: the `Last-Event-ID` to resume from. */
-  resumptionToken?: string;
-  /**
-   * Streamable HTTP client: headers for this message's POST only (the stateless era's
-   * `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); other transports ignore them.
-   */
-  headers?: Readonly<Record<string, string>>;
 }
 
 /**
  * Moves JSON-RPC messages between two peers; implemented by stdio, Streamable HTTP and the
  * in-memory pair. A `JsonRpcSession` sets the three callbacks before calling `start`.
+ *
+ * This is all a transport must do. What only some can (a session id, being told the negotiated
+ * revision, cancelling by ending an exchange, a handshake presumed from an earlier POST, owning
+ * the process's stdout) are small optional interfaces in `src/transports/features.ts`, each with
+ * a guard the protocol layer asks before using it.
  */
 export interface Transport {
   /** Begins reading. Resolves once the transport can send. */
@@ -84,29 +69,4 @@ export interface Transport {
   onerror?: (error: Error) => void;
   /** The connection is gone; fires once. */
   onclose?: () => void;
-
-  /**
-   * stdio server on the process's own stdout: nothing but JSON-RPC may be written there, so a
-   * server's default logger writes to stderr. Absent on every other transport.
-   */
-  readonly ownsStdout?: boolean;
-  /** Streamable HTTP: the negotiated `Mcp-Session-Id`, when there is one. */
-  readonly sessionId?: string | undefined;
-  /**
-   * Streamable HTTP server without sessions (`sessionIdGenerator: undefined`): this transport
-   * carries a POST of a client whose `initialize` was answered on an earlier one, and
-   * `protocolVersion` is the POST's `MCP-Protocol-Version` header (absent when it sent none). The
-   * protocol layer serves it as if that handshake had happened here (spec 2025-11-25:
-   * basic/transports § Session Management). Absent on every other transport.
-   */
-  readonly presumedHandshake?: { readonly protocolVersion?: string } | undefined;
-  /** Streamable HTTP client: told the negotiated revision so it can send `MCP-Protocol-Version`. */
-  setProtocolVersion?(version: string): void;
-  /**
-   * Streamable HTTP client, stateless era: cancels request `id` by ending its own HTTP exchange
-   * (closing its response stream), which is that era's cancellation signal instead of a
-   * `notifications/cancelled` POST (spec 2026-07-28: basic/transports/streamable-http § Cancellation).
-   * Returns whether the exchange was still open.
-   */
-  cancelRequest?(id: RequestId): boolean;
 }

@@ -4,10 +4,10 @@
  * original request is retried with `inputResponses` and the server's `requestState` exactly as
  * received. Each retry is a new request (new id); one call's inputs never reach another call.
  */
-import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
-import type { Params, Result } from "../jsonrpc/session.js";
-import { readInputRequired, resultTypeOf, retryParams } from "../revisions/index.js";
-import { answerInputRequest, type HandlerHost } from "./handlers.js";
+import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
+import type { Params, Result } from "../../jsonrpc/session.js";
+import { readInputRequired, resultTypeOf, retryParams } from "../../revisions/index.js";
+import { answerInputRequest, type HandlerHost } from "../handlers.js";
 
 /** Rounds of input one request may take before the client gives up. */
 export const DEFAULT_MAX_INPUT_ROUNDS = 8;

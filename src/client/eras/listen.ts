@@ -6,17 +6,14 @@
  * A listen the server ends with a result (graceful closure) stays closed; one lost to a dropped
  * connection or an error is reported and re-opened after a delay that doubles up to a cap.
  */
-import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
-import type { RequestId } from "../jsonrpc/messages.js";
-import type { Params } from "../jsonrpc/session.js";
-import { META } from "../revisions/index.js";
-import type { ListenTracker } from "./notifications.js";
+import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
+import type { RequestId } from "../../jsonrpc/messages.js";
+import type { Params } from "../../jsonrpc/session.js";
+import { META } from "../../revisions/index.js";
+import type { ListChanges, ListenTracker } from "../notifications.js";
 
 /** The `notifications` filter of `subscriptions/listen`. */
-export interface ListenFilter {
-  toolsListChanged?: true;
-  promptsListChanged?: true;
-  resourcesListChanged?: true;
+export interface ListenFilter extends ListChanges {
   resourceSubscriptions?: string[];
 }
 
@@ -25,7 +22,7 @@ export interface ListenHost {
   /** Sends `subscriptions/listen` with `filter`; settles when the listen ends. Aborting cancels it. */
   listen(filter: ListenFilter, signal: AbortSignal): Promise<unknown>;
   /** The list-change types to ask for now: the hooks set, among what the server offers. */
-  listChanges(): Omit<ListenFilter, "resourceSubscriptions">;
+  listChanges(): ListChanges;
   /** A listen that failed after it was acknowledged. */
   report(error: Error): void;
   /** ms before the first re-open of a lost listen; doubles on each failed try. Default 1,000. */

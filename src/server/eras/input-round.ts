@@ -5,8 +5,8 @@
  * the signed `requestState`. An ask without an answer is collected; once the handler stops, the
  * collected asks become the `InputRequiredResult` the client retries with.
  */
-import type { RequestId } from "../jsonrpc/messages.js";
-import type { InboundRequest, Params, Result } from "../jsonrpc/session.js";
+import type { RequestId } from "../../jsonrpc/messages.js";
+import type { InboundRequest, Params, Result } from "../../jsonrpc/session.js";
 import {
   assertClientCapability,
   checkInputResponse,
@@ -17,15 +17,8 @@ import {
   type RequestStateAnswer,
   type RequestStateAsk,
   type RequestStatePayload,
-} from "../revisions/index.js";
-
-/** Thrown by an ask that has no answer yet; the connection turns the round into an `InputRequiredResult`. */
-export class InputNeeded extends Error {
-  override readonly name = "InputNeeded";
-  constructor() {
-    super("The request needs input from the client first");
-  }
-}
+} from "../../revisions/index.js";
+import { InputNeeded } from "../input-needed.js";
 
 /** An input request of this round, with the hand-off it opens a page for, if any. */
 interface Ask extends RequestStateAsk {
@@ -40,13 +33,6 @@ export interface HandoffAnswer {
   interaction: string;
   /** What the user said: `accept` (the page is open; not that it is done), `decline` or `cancel`. */
   action: InteractionAction;
-}
-
-const rounds = new WeakMap<InboundRequest, InputRound>();
-
-/** The round an inbound request runs in, when it is a multi round-trip request. */
-export function roundOf(inbound: InboundRequest): InputRound | undefined {
-  return rounds.get(inbound);
 }
 
 export class InputRound {
@@ -99,7 +85,6 @@ export class InputRound {
         this.ask(method, params ?? {}, (options as { inputKey?: string } | undefined)?.inputKey),
     };
     this.inbound = round;
-    rounds.set(this.inbound, this);
   }
 
   get requestId(): RequestId {

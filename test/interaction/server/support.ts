@@ -6,10 +6,11 @@
 import { InteractionManager, type InteractionManagerOptions } from "../../../src/interaction/server/index.js";
 import type { JsonRpcMessage } from "../../../src/jsonrpc/messages.js";
 import { JsonRpcSession, type Params, type RequestHandler } from "../../../src/jsonrpc/session.js";
+import type { MessageExtra, SendOptions, Transport } from "../../../src/jsonrpc/transport.js";
+import type { AuthInfo } from "../../../src/model/identity.js";
 import { McpServer, type ServerSession } from "../../../src/server/index.js";
 import { MemoryInteractionStore } from "../../../src/stores/index.js";
 import { createMemoryTransportPair } from "../../../src/transports/memory.js";
-import type { AuthInfo, MessageExtra, SendOptions, Transport } from "../../../src/transports/transport.js";
 import { RecordingMessageBus } from "./recording-bus.js";
 
 export const LOCAL_USER = { issuer: "local", subject: "alice" };

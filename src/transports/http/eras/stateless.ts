@@ -7,7 +7,7 @@
  * the server holds the answer for a while (`openSseStream`: a retry waiting for a hand-off page),
  * where the server's keep-alive sweep writes `: keep-alive` comments until the answer comes.
  */
-import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
+import { ErrorCode, SdkError } from "../../../jsonrpc/errors.js";
 import {
   isErrorResponse,
   isNotification,
@@ -15,14 +15,20 @@ import {
   isResponse,
   type JsonRpcMessage,
   type JsonRpcRequest,
-} from "../../jsonrpc/messages.js";
-import { isStatelessRequest, isStatelessVersion, requestedVersion, StatelessErrorCode } from "../../revisions/index.js";
-import type { MessageExtra, SendOptions, Transport } from "../transport.js";
-import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, SSE_MEDIA_TYPE } from "./constants.js";
-import type { HttpReply, RequestHeaders, RequestView } from "./exchange.js";
-import { acceptsMediaType } from "./headers.js";
-import { jsonResponse } from "./responses.js";
-import { SseSink } from "./sinks.js";
+} from "../../../jsonrpc/messages.js";
+import type { MessageExtra, SendOptions, Transport } from "../../../jsonrpc/transport.js";
+import {
+  isStatelessRequest,
+  isStatelessVersion,
+  requestedVersion,
+  StatelessErrorCode,
+} from "../../../revisions/index.js";
+import type { SessionIdTransport } from "../../features.js";
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, SSE_MEDIA_TYPE } from "../constants.js";
+import type { HttpReply, RequestHeaders, RequestView } from "../exchange.js";
+import { acceptsMediaType } from "../headers.js";
+import { jsonResponse } from "../responses.js";
+import { SseSink } from "../sinks.js";
 
 /** `Mcp-Method`: the JSON-RPC method of the body. */
 export const METHOD_HEADER = "mcp-method";
@@ -185,7 +191,7 @@ export type StatelessAnswer = "json" | "sse" | "either";
  * The transport of one stateless POST: it delivers the request once started and closes after
  * the answer. Handed to `StreamableHttpServerOptions.onrequest`.
  */
-export class StatelessRequestTransport implements Transport {
+export class StatelessRequestTransport implements Transport, SessionIdTransport {
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;

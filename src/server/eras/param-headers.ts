@@ -4,9 +4,9 @@
  * an `Mcp-Param-{Name}` header, so that intermediaries can route on it; the server checks that
  * the header and the body agree, since each party may trust a different one.
  */
-import { ProtocolError } from "../jsonrpc/errors.js";
-import { StatelessErrorCode } from "../revisions/index.js";
-import { decodeHeaderValue } from "../transports/http/stateless.js";
+import { ProtocolError } from "../../jsonrpc/errors.js";
+import { StatelessErrorCode } from "../../revisions/index.js";
+import { decodeHeaderValue } from "../../transports/http/eras/stateless.js";
 
 /** The header text of a body value: strings as they are, numbers in decimal, booleans lower-case. */
 function sameValue(header: string, value: unknown): boolean {

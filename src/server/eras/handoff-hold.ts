@@ -8,10 +8,11 @@
  * again in a loop. Over Streamable HTTP the held answer turns into an SSE stream, which carries
  * `: keep-alive` comments while it waits, so that no proxy times the response out.
  */
-import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
-import type { Result } from "../jsonrpc/session.js";
+import { SdkError } from "../../jsonrpc/errors.js";
+import type { Result } from "../../jsonrpc/session.js";
+import type { InteractionService } from "../handler-types.js";
+import { handoffRefusal } from "../session-interactions.js";
 import type { HandoffAnswer, InputRound } from "./input-round.js";
-import type { InteractionService } from "./interactions.js";
 
 /** ms a retry that accepted a page still open waits for its completion by default: 25,000. */
 export const DEFAULT_HANDOFF_HOLD_MS = 25_000;
@@ -60,14 +61,12 @@ export async function settleHandoffs(
 /**
  * The answer to a request whose handler needs a page (it threw `InteractionRequired`) that the
  * user declined or cancelled: the handler is not run again, since it would only ask for the page
- * again. A tool call gets an `isError` result saying so (never the URL); other requests -32603
- * with that text, as when no hand-off is possible.
- * @throws ProtocolError -32603 for methods other than `tools/call`.
+ * again. The answer says so (never the URL), as when no hand-off is possible (`handoffRefusal`).
+ * @throws ProtocolError -32603 unless `asResult`.
  */
-export function refusedHandoffAnswer(method: string, answer: HandoffAnswer, message: string | undefined): Result {
+export function refusedHandoffAnswer(asResult: boolean, answer: HandoffAnswer, message: string | undefined): Result {
   const what = answer.action === "cancel" ? "cancelled" : "declined";
   const page = message === undefined || message === "" ? "" : ` (${message})`;
   const text = `The user ${what} the page this request needs${page}; the request was not run.`;
-  if (method === "tools/call") return { content: [{ type: "text", text }], isError: true };
-  throw new ProtocolError(ErrorCode.InternalError, text);
+  return handoffRefusal(text, asResult);
 }

@@ -1,0 +1,67 @@
+/**
+ * The stateful era (revisions up to 2025-11-25, spec: basic/lifecycle): the `initialize`
+ * handshake agrees a revision and the client's capabilities once; every later request is checked
+ * against what `initialize` announced, and its handler asks the client back within the request.
+ */
+import { ErrorCode, ProtocolError } from "../../jsonrpc/errors.js";
+import type { InboundRequest, Params, Result } from "../../jsonrpc/session.js";
+import type { ClientCapabilities, Implementation, InitializeResult } from "../../revisions/index.js";
+import { createGate, negotiateVersion } from "../../revisions/index.js";
+import { InteractionRequired } from "../interactions.js";
+import { type EraConnection, type EraDriver, notOffered } from "./driver.js";
+
+/**
+ * `initialize` (spec: basic/lifecycle § Initialization): agrees the revision and installs its gate.
+ * @throws ProtocolError -32602 for a `protocolVersion` that is no string, a `clientInfo` without
+ *   name and version, or `capabilities` that are no object.
+ */
+export function initialize(connection: EraConnection, params: Params, inbound: InboundRequest): Result {
+  const { protocolVersion, capabilities, clientInfo } = params;
+  const info = clientInfo as Implementation | undefined;
+  if (typeof protocolVersion !== "string") {
+    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: protocolVersion must be a string");
+  }
+  if (typeof info?.name !== "string" || typeof info.version !== "string") {
+    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: clientInfo needs a name and a version");
+  }
+  if (capabilities !== undefined && (typeof capabilities !== "object" || capabilities === null)) {
+    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: capabilities must be an object");
+  }
+  const revision = negotiateVersion(protocolVersion);
+  const clientCapabilities = (capabilities ?? {}) as ClientCapabilities;
+  const announced = connection.agree(revision, clientCapabilities, info);
+  // Installed before returning, so the result itself is encoded for the agreed revision.
+  connection.setGate(
+    createGate(revision, {
+      role: "server",
+      peerCapabilities: clientCapabilities as Record<string, unknown>,
+      initialized: () => connection.initialized,
+      inFlight: [{ id: inbound.id, method: "initialize", params }],
+    }),
+  );
+  const settings = connection.settings;
+  const result: InitializeResult = {
+    protocolVersion: revision.version,
+    capabilities: announced,
+    serverInfo: settings.serverInfo,
+  };
+  if (settings.instructions !== undefined) result.instructions = settings.instructions;
+  return result as unknown as Result;
+}
+
+export const STATEFUL: EraDriver = {
+  async serve(connection, method, spec, params, inbound) {
+    if (!connection.announces(spec.capability)) throw notOffered(method, spec.capability);
+    if (spec.by === "connection") return spec.serve(connection, params, inbound);
+    const clientCapabilities = (connection.clientCapabilities ?? {}) as Record<string, unknown>;
+    const ctx = connection.context(inbound, clientCapabilities);
+    try {
+      return await connection.route(method, spec, params, ctx);
+    } catch (error) {
+      if (!(error instanceof InteractionRequired)) throw error;
+      return connection.interactions.required(error, spec.refusesWithResult === true, inbound);
+    }
+  },
+
+  clientInfo: (connection) => connection.clientInfo,
+};
