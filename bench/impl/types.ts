@@ -54,6 +54,12 @@ export interface Implementation {
   /** The stdio server entry, a path under bench/impl. */
   stdioServer: string;
   /**
+   * The stdio server entry whose `echo` tool declares its input as a zod schema, where
+   * `stdioServer` declares it otherwise (ours: plain JSON Schema). Undefined: `stdioServer`
+   * serves for that row too (SDK v1 already uses zod; bare and SDK v2 load no zod).
+   */
+  stdioZodServer?: string;
+  /**
    * The Streamable HTTP server entry for sessions (2025-11-25): listens on 127.0.0.1, prints its
    * port, answers "rss" over IPC, accepts bodies and messages up to 64 MiB.
    */

@@ -2,8 +2,9 @@
  * Validators for the official schema definitions of each revision.
  *
  * The current revisions have validators compiled ahead of time (scripts/gen-validators.ts, into
- * generated/<revision>.validators.cjs), loaded when the revision is first used: checking a message
- * then loads neither ajv nor the schema text. For the other revisions, each document is added to
+ * generated/<revision>.validators/, one file per definition), each loaded when its definition is
+ * first asked for: checking a message then loads neither ajv nor the schema text, nor the
+ * validators of messages the process never meets. For the other revisions, each document is added to
  * ajv once per process and a definition is compiled the first time it is asked for; either way a
  * validator is reused after that, so validating a message never compiles anything twice.
  */
@@ -23,30 +24,52 @@ export interface SchemaValidator {
   errors?: ErrorObject[] | null;
 }
 
-/** Revisions with validators generated at build time, by the file that holds them. */
+/**
+ * Revisions with validators generated at build time, by the folder that holds them: one
+ * `<Definition>.cjs` per definition (`exports.validate`), and `definitions.cjs`, their names.
+ */
 export const GENERATED_VALIDATORS: Partial<Record<ProtocolVersion, string>> = {
-  "2025-11-25": "./generated/2025-11-25.validators.cjs",
-  "2026-07-28": "./generated/2026-07-28.validators.cjs",
+  "2025-11-25": "./generated/2025-11-25.validators/",
+  "2026-07-28": "./generated/2026-07-28.validators/",
 };
 
 const require = createRequire(import.meta.url);
-/** The generated modules required so far: one exported validator per definition name. */
-const generated = new Map<ProtocolVersion, Readonly<Record<string, SchemaValidator>>>();
+
+/** A revision's generated validators: the names there are, and those required so far. */
+interface GeneratedValidators {
+  readonly folder: string;
+  readonly names: ReadonlySet<string>;
+  readonly loaded: Map<string, SchemaValidator>;
+}
+
+/** By revision, once its list of names was read. */
+const generated = new Map<ProtocolVersion, GeneratedValidators>();
 
 const instances = new Map<Dialect, Ajv>();
 const loaded = new Set<ProtocolVersion>();
 /** Compiled validators by revision, then by definition name (looked up on every message). */
 const compiled = new Map<ProtocolVersion, Map<string, SchemaValidator>>();
 
-function generatedFor(version: ProtocolVersion): Readonly<Record<string, SchemaValidator>> | undefined {
-  const file = GENERATED_VALIDATORS[version];
-  if (file === undefined) return undefined;
+function generatedFor(version: ProtocolVersion): GeneratedValidators | undefined {
+  const folder = GENERATED_VALIDATORS[version];
+  if (folder === undefined) return undefined;
   let module = generated.get(version);
   if (module === undefined) {
-    module = require(file) as Record<string, SchemaValidator>;
+    const names = new Set(require(`${folder}definitions.cjs`) as string[]);
+    module = { folder, names, loaded: new Map() };
     generated.set(version, module);
   }
   return module;
+}
+
+/** The generated validator of a definition the revision has, required on first use. */
+function generatedValidator(module: GeneratedValidators, definition: string): SchemaValidator {
+  let validate = module.loaded.get(definition);
+  if (validate === undefined) {
+    validate = (require(`${module.folder}${definition}.cjs`) as { validate: SchemaValidator }).validate;
+    module.loaded.set(definition, validate);
+  }
+  return validate;
 }
 
 /** The dialect the revision's official schema is written in. */
@@ -76,7 +99,7 @@ export function documentKey(version: ProtocolVersion): string {
 /** Whether the revision's schema has a definition with this name (`CallToolRequest`, `Tool`, ...). */
 export function hasDefinition(version: ProtocolVersion, definition: string): boolean {
   const module = generatedFor(version);
-  if (module !== undefined) return Object.hasOwn(module, definition);
+  if (module !== undefined) return module.names.has(definition);
   return Object.hasOwn(definitionsOf(version), definition);
 }
 
@@ -90,8 +113,8 @@ export function hasDefinition(version: ProtocolVersion, definition: string): boo
 export function validatorFor(version: ProtocolVersion, definition: string): SchemaValidator {
   const module = generatedFor(version);
   if (module !== undefined) {
-    if (!Object.hasOwn(module, definition)) throw noDefinition(version, definition);
-    return module[definition] as SchemaValidator;
+    if (!module.names.has(definition)) throw noDefinition(version, definition);
+    return generatedValidator(module, definition);
   }
   return compiledValidator(version, definition);
 }

@@ -58,16 +58,29 @@ describe("what a process loads at start", () => {
     const files = loadedAfter("");
     expect(files.some((file) => file.includes("/node_modules/"))).toBe(true);
     expect(ajvFiles(files)).toEqual([]);
-    expect(files.filter((file) => /\.(schema\.json|validators\.cjs)$/.test(file))).toEqual([]);
+    expect(files.filter((file) => /\.schema\.json$|\.validators\//.test(file))).toEqual([]);
   });
 
   test("a 2025-11-25 conversation loads no ajv and only its own revision's schema and validators", () => {
     const files = loadedAfter(CONVERSATION);
     expect(ajvFiles(files)).toEqual([]);
     const generated = files
-      .filter((file) => /\.(schema\.json|validators\.cjs)$/.test(file))
+      .filter((file) => /\.schema\.json$|\.validators\//.test(file))
+      .map((file) => file.slice(file.lastIndexOf("/generated/") + "/generated/".length));
+    expect(generated).toContain("2025-11-25.validators/ListToolsRequest.cjs");
+    expect(generated.every((name) => name.startsWith("2025-11-25."))).toBe(true);
+  });
+
+  test("a 2025-11-25 conversation loads the validators of the messages it meets, not the others", () => {
+    const validators = loadedAfter(CONVERSATION)
+      .filter((file) => file.includes("/2025-11-25.validators/"))
       .map((file) => file.split("/").pop());
-    expect(generated).toContain("2025-11-25.validators.cjs");
-    expect(generated.every((name) => name?.startsWith("2025-11-25."))).toBe(true);
+    expect(validators).toEqual(
+      expect.arrayContaining(["InitializeResult.cjs", "ListToolsRequest.cjs", "CallToolResult.cjs"]),
+    );
+    // Sampling, elicitation and tasks never came up: their validators stayed on disk.
+    expect(validators).not.toContain("CreateMessageRequest.cjs");
+    expect(validators).not.toContain("ElicitRequest.cjs");
+    expect(validators).not.toContain("ServerRequest.cjs");
   });
 });

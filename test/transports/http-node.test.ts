@@ -206,6 +206,33 @@ describe("toNodeHandler", () => {
     }
   });
 
+  it("sends an SSE answer that is ready at once as one body with a Content-Length; a stream still open goes chunked", async () => {
+    const { url } = await start();
+    const sessionId = await initialize(url);
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const headers = { ...jsonHeaders, "mcp-session-id": sessionId };
+      const echo = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "echo", params: { t: "x" } });
+      const answer = await raw(url, agent, headers, [echo]);
+      expect(answer.status).toBe(200);
+      expect(answer.headers["content-type"]).toBe("text/event-stream");
+      expect(answer.headers["transfer-encoding"]).toBeUndefined();
+      expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
+      expect(answer.body).toMatch(/^event: message\ndata: .*"echo":\{"t":"x"\}.*\n\n$/);
+      // The GET stream has nothing to say yet and never ends by itself: its headers come at once, chunked.
+      const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = request(url, { headers: { accept: "text/event-stream", "mcp-session-id": sessionId } }, resolve);
+        req.on("error", reject).end();
+      });
+      expect(stream.statusCode).toBe(200);
+      expect(stream.headers["transfer-encoding"]).toBe("chunked");
+      expect(stream.headers["content-length"]).toBeUndefined();
+      stream.destroy();
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it("serves a body that express.json() already parsed, and still refuses one past the limit", async () => {
     const { url } = await start({ maxBodyBytes: 1024 }, jsonBodyParser);
     const sessionId = await initialize(url);

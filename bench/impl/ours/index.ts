@@ -37,6 +37,7 @@ export const ours: Implementation = {
   name: "ours",
   label: "mcp-handoff (this repository)",
   stdioServer: entry("./stdio-server.ts", import.meta.url),
+  stdioZodServer: entry("./stdio-server-zod.ts", import.meta.url),
   httpServer,
   statelessServer: httpServer,
   async openStdio({ command, args }) {

@@ -2,13 +2,13 @@
  * What the Streamable HTTP server logic sees of one HTTP exchange, whatever the runtime: a
  * request view it reads from, and a reply it returns. `web.ts` implements them over
  * `Request`/`Response`, `node.ts` over `IncomingMessage`/`ServerResponse`, so the protocol
- * rules are written once and Node requests never pay for web objects.
+ * rules are written once and Node requests never pay for web objects. This file imports none of
+ * the files that build replies (`sinks.ts`, `responses.ts`): they import it.
  */
 
 import type { MessageExtra } from "../../jsonrpc/transport.js";
 import type { AuthInfo } from "../../model/identity.js";
 import type { BodyText } from "./body.js";
-import type { SseSink } from "./sinks.js";
 
 /** Request header lookup by lower-case name; a web `Headers` is one. */
 export interface RequestHeaders {
@@ -32,6 +32,30 @@ export interface RequestView {
   onAbort(listener: () => void): void;
 }
 
+/** Where an SSE reply's text goes once the adapter has the connection; a `ServerResponse` is one. */
+export interface SseOutput {
+  write(text: string): unknown;
+  end(): unknown;
+  /** Bytes written that the client has not taken yet, where the adapter knows. */
+  readonly writableLength?: number;
+  /** Drops the connection at once. */
+  destroy?(): unknown;
+}
+
+/** @internal What an adapter does with the SSE stream of a reply (`SseSink` is the one kind). */
+export interface ReplyStream {
+  /** Hands over the connection; what was written so far goes first. */
+  attach(out: SseOutput): void;
+  /** The client went away (or never got the stream): nothing more is written. */
+  cancel(): void;
+  /**
+   * The whole body, when the stream ended before any connection was attached to it (an answer
+   * ready at once): the adapter may send it as one body of known length instead. `undefined`
+   * otherwise; once it returned the text, the stream counts as sent.
+   */
+  takeComplete?(): string | undefined;
+}
+
 /**
  * @internal One answer: a status, headers, and either a complete body (JSON text), an SSE
  * stream written as its events are produced, or no body.
@@ -40,7 +64,7 @@ export interface HttpReply {
   status: number;
   headers: Record<string, string>;
   body?: string;
-  stream?: SseSink;
+  stream?: ReplyStream;
 }
 
 /**

@@ -41,24 +41,48 @@ export function toNodeHandler(
 ): NodeHandler {
   if (typeof target === "function") return webNodeHandler(target, options);
   const server = target;
+  const fail = (error: unknown, res: ServerResponse) => {
+    server.reportError(error);
+    if (res.headersSent) res.destroy();
+    else writeReply(httpError(500, ErrorCode.InternalError, "Internal error"), res);
+  };
+  // The URL and Host that parsed last: a client sends the same ones request after request.
+  let parsedUrl: string | undefined;
+  let parsedHost: string | undefined;
   return async (req, res) => {
     try {
       const request = new NodeRequestView(req, res);
-      if (!URL.canParse(req.url ?? "/", `http://${request.host()}`)) {
-        writeReply(httpError(400, ErrorCode.InvalidRequest, "Bad Request: invalid URL or Host"), res);
-        return;
+      const url = req.url ?? "/";
+      const host = request.host();
+      if (url !== parsedUrl || host !== parsedHost) {
+        if (!URL.canParse(url, `http://${host}`)) {
+          writeReply(httpError(400, ErrorCode.InvalidRequest, "Bad Request: invalid URL or Host"), res);
+          return;
+        }
+        parsedUrl = url;
+        parsedHost = host;
       }
       const authInfo = options.authInfo ? options.authInfo(req) : (req as IncomingMessage & { auth?: AuthInfo }).auth;
-      const localAddress = req.socket?.localAddress;
+      const localAddress = localAddressOf(req.socket);
       const extra: HandleExtra = localAddress === undefined ? {} : { localAddress };
       if (authInfo !== undefined) extra.authInfo = authInfo;
-      writeReply(await server.serve(request, extra), res);
+      writeReply(await server.serve(request, extra), res, (error) => fail(error, res));
     } catch (error) {
-      server.reportError(error);
-      if (res.headersSent) res.destroy();
-      else writeReply(httpError(500, ErrorCode.InternalError, "Internal error"), res);
+      fail(error, res);
     }
   };
+}
+
+/** Each socket's local address, read once: Node asks the operating system each time it is read. */
+const localAddresses = new WeakMap<object, string | undefined>();
+
+function localAddressOf(socket: IncomingMessage["socket"] | undefined): string | undefined {
+  if (socket === undefined || socket === null) return undefined;
+  if (localAddresses.has(socket)) return localAddresses.get(socket);
+  const address = socket.localAddress;
+  // A socket not connected yet (or any more) has none: read again next time rather than keep that.
+  if (address !== undefined) localAddresses.set(socket, address);
+  return address;
 }
 
 /** An `IncomingMessage` as the server logic reads it; it is its own header lookup. */
@@ -127,7 +151,8 @@ function isGone(res: ServerResponse): boolean {
   return res.destroyed || (res as { stream?: { destroyed?: boolean } }).stream?.destroyed === true;
 }
 
-function writeReply(reply: HttpReply, res: ServerResponse): void {
+/** `onError`: a failure writing a stream's headers (already sent by middleware, say), once the reply left `writeReply`. */
+function writeReply(reply: HttpReply, res: ServerResponse, onError?: (error: unknown) => void): void {
   const { stream, body } = reply;
   if (stream === undefined) {
     if (body !== undefined) reply.headers["content-length"] = String(Buffer.byteLength(body));
@@ -140,21 +165,41 @@ function writeReply(reply: HttpReply, res: ServerResponse): void {
     stream.cancel();
     return;
   }
-  // What is ready within this tick (headers, the answer's event, the end of a POST's stream)
-  // leaves in one write; a stream with nothing to say yet still gets its headers at the next tick.
-  // (Response objects of other servers, such as HTTP/2's compatibility layer, may not cork.)
-  if (typeof res.cork === "function") {
-    res.cork();
-    process.nextTick(uncork, res);
+  // What is ready within this tick (the answer's event, the end of a POST's stream) leaves with
+  // the headers in one write: as one body of known length when the stream has ended by then,
+  // else chunked, its later events as they come. A stream with nothing to say yet still gets its
+  // headers at the next tick.
+  process.nextTick(writeStream, reply, res, onError);
+}
+
+function writeStream(reply: HttpReply, res: ServerResponse, onError?: (error: unknown) => void): void {
+  const stream = reply.stream as NonNullable<HttpReply["stream"]>;
+  if (isGone(res)) {
+    stream.cancel();
+    return;
   }
   try {
+    const whole = stream.takeComplete?.();
+    if (whole !== undefined) {
+      reply.headers["content-length"] = String(Buffer.byteLength(whole));
+      res.writeHead(reply.status, reply.headers);
+      res.end(whole);
+      return;
+    }
+    // (Response objects of other servers, such as HTTP/2's compatibility layer, may not cork.)
+    if (typeof res.cork === "function") {
+      res.cork();
+      process.nextTick(uncork, res);
+    }
     res.writeHead(reply.status, reply.headers);
     res.flushHeaders();
   } catch (error) {
     // Headers already sent (by middleware, say): the stream never reaches the client, so the
     // session lets go of it, as when a client leaves.
     stream.cancel();
-    throw error;
+    if (onError === undefined) throw error;
+    onError(error);
+    return;
   }
   res.once("close", () => stream.cancel());
   stream.attach(res);

@@ -48,8 +48,19 @@ export function checkOrigin(
   return `Origin "${origin}" is not allowed`;
 }
 
+/** The name `isLoopbackName` judged last, and its verdict: every request of a server asks about the same address. */
+let lastName: string | undefined;
+let lastVerdict = false;
+
 /** Whether a host name or address (with or without IPv6 brackets) is a loopback one. */
 export function isLoopbackName(name: string): boolean {
+  if (name === lastName) return lastVerdict;
+  lastVerdict = judgeLoopbackName(name);
+  lastName = name;
+  return lastVerdict;
+}
+
+function judgeLoopbackName(name: string): boolean {
   const n = name.toLowerCase().replace(/^\[|\]$/g, "");
   if (n === "localhost" || n === "::1") return true;
   const v4 = n.startsWith("::ffff:") ? n.slice(7) : n;

@@ -16,7 +16,10 @@ export function jsonResponse(
   body: JsonRpcErrorResponse | unknown,
   headers?: Record<string, string>,
 ): HttpReply {
-  return { status, headers: { ...headers, "content-type": JSON_MEDIA_TYPE }, body: encodeFrame(body) };
+  // Copied then set, not spread into a literal with more properties (V8's slow path; see SseSink.reply).
+  const all: Record<string, string> = Object.assign({}, headers);
+  all["content-type"] = JSON_MEDIA_TYPE;
+  return { status, headers: all, body: encodeFrame(body) };
 }
 
 /** The HTTP answer to a POST the protocol layer refused as a whole (a batch): 400, or 500 for -32603. */

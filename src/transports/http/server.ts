@@ -36,6 +36,7 @@ import { httpError, jsonResponse } from "./responses.js";
 import { type HandleExtra, type StreamableHttpServerOptions, timerOption } from "./server-options.js";
 import { mayUseSession, sessionOwner } from "./session-owner.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
+import { SseSink } from "./sinks.js";
 import { SweepTimer } from "./sweep-timer.js";
 import { toWebResponse, WebRequestView } from "./web.js";
 
@@ -158,7 +159,7 @@ export class StreamableHttpServer {
 
   /** An SSE answer joins the keep-alive sweep (see `keepAliveIntervalMs` and `maxSseConnectionMs`). */
   private watched(reply: HttpReply): HttpReply {
-    if (reply.stream !== undefined) this.keepAlive?.watch(reply.stream);
+    if (reply.stream instanceof SseSink) this.keepAlive?.watch(reply.stream);
     return reply;
   }
 
@@ -228,17 +229,21 @@ export class StreamableHttpServer {
       return httpError(400, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone");
     }
     let transport: StreamableHttpSessionTransport;
+    // Without verified auth the owner is known at once: such a request takes no extra turn of the event loop.
     if (this.generateId === undefined || initialize !== undefined) {
       // Without sessions, any POST but initialize comes from a client that initialized on an earlier one.
       const elsewhere = this.generateId === undefined && initialize === undefined;
       const created = await this.createTransport(
-        await sessionOwner(extra.authInfo),
+        extra.authInfo === undefined ? undefined : await sessionOwner(extra.authInfo),
         elsewhere ? presumedHandshakeOf(request) : undefined,
       );
       if (!(created instanceof StreamableHttpSessionTransport)) return created;
       transport = created;
     } else {
-      const found = this.findSession(request, await sessionOwner(extra.authInfo));
+      const found = this.findSession(
+        request,
+        extra.authInfo === undefined ? undefined : await sessionOwner(extra.authInfo),
+      );
       if (!(found instanceof StreamableHttpSessionTransport)) return found;
       transport = found;
     }
@@ -283,7 +288,10 @@ export class StreamableHttpServer {
     if (!acceptsMediaType(request.headers.get("accept"), SSE_MEDIA_TYPE)) {
       return httpError(406, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list text/event-stream");
     }
-    const transport = this.findSession(request, await sessionOwner(extra.authInfo));
+    const transport = this.findSession(
+      request,
+      extra.authInfo === undefined ? undefined : await sessionOwner(extra.authInfo),
+    );
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     const lastEventId = request.headers.get(LAST_EVENT_ID_HEADER);
     // Without an event store an id cannot be resumed either: 410, not a fresh stream lacking what followed it.
@@ -293,7 +301,10 @@ export class StreamableHttpServer {
 
   private async delete(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
     if (this.generateId === undefined) return this.methodNotAllowed("DELETE");
-    const transport = this.findSession(request, await sessionOwner(extra.authInfo));
+    const transport = this.findSession(
+      request,
+      extra.authInfo === undefined ? undefined : await sessionOwner(extra.authInfo),
+    );
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
     await transport.close();
     return { status: 204, headers: {} };
@@ -413,5 +424,6 @@ function presumedHandshakeOf(request: RequestView): { protocolVersion?: string }
 }
 
 function sessionHeaders(transport: StreamableHttpSessionTransport): Record<string, string> {
-  return transport.sessionId === undefined ? {} : { [SESSION_ID_HEADER]: transport.sessionId };
+  // The name written out (it is SESSION_ID_HEADER): a literal key keeps the object a plain fast one.
+  return transport.sessionId === undefined ? {} : { "mcp-session-id": transport.sessionId };
 }

@@ -259,7 +259,8 @@ export class StreamableHttpSessionTransport
     post: PostOptions,
   ): HttpReply | Promise<HttpReply> {
     const payload = batch ? messages : (messages[0] as JsonRpcMessage);
-    const ids = messages.filter(isRequest).map((m) => m.id);
+    const ids: RequestId[] = [];
+    for (const message of messages) if (isRequest(message)) ids.push(message.id);
     if (post.opening !== undefined && this.sessionId !== undefined) this.opening = post.opening;
     if (ids.length === 0) {
       const refusal = this.deliverRefusable(payload, extra, undefined);
@@ -460,21 +461,27 @@ export class StreamableHttpSessionTransport
   }
 
   private deliver(payload: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra, stream?: OutboundStream): void {
-    const run = () => {
-      this.delivering = stream;
-      try {
-        this.onmessage?.(payload, extra);
-      } catch (error) {
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      } finally {
-        this.delivering = undefined;
-      }
-      this.releaseCancelled(Array.isArray(payload) ? payload : [payload]);
-    };
-    if (this.started) run();
+    if (this.started) this.run(payload, extra, stream);
     else {
       this.queue ??= [];
-      this.queue.push(run);
+      this.queue.push(() => this.run(payload, extra, stream));
     }
+  }
+
+  private run(
+    payload: JsonRpcMessage | JsonRpcMessage[],
+    extra: MessageExtra,
+    stream: OutboundStream | undefined,
+  ): void {
+    this.delivering = stream;
+    try {
+      this.onmessage?.(payload, extra);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      this.delivering = undefined;
+    }
+    if (Array.isArray(payload)) this.releaseCancelled(payload);
+    else if (isNotification(payload)) this.releaseCancelled([payload]);
   }
 }
