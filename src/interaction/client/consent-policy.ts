@@ -12,7 +12,7 @@ export interface ConsentPolicyOptions {
   /**
    * Asks a yes/no question; `"cancel"` when the user dismissed it (Ctrl-C, Escape) or `signal`
    * aborted. Default: a `[y/N]` question on stderr, answered by a line on stdin (`node:readline`);
-   * stdin ending unanswered is `"cancel"`.
+   * stdin ending unanswered, or ended before the question, is `"cancel"`.
    */
   confirm?: (
     question: string,
@@ -118,7 +118,10 @@ function domainRefusal(interaction: UrlInteraction): string | undefined {
 /** A `[y/N]` question on stderr, read from stdin: `y` or `yes` is yes, anything else no. */
 async function lineConfirm(question: string, ctx: { signal: AbortSignal }): Promise<boolean | "cancel"> {
   if (ctx.signal.aborted) return "cancel";
-  const lines = createInterface({ input: process.stdin, output: process.stderr });
+  const input = process.stdin;
+  // Ended before: readline would wait for an end that has already been reported.
+  if (input.readableEnded || input.destroyed) return "cancel";
+  const lines = createInterface({ input, output: process.stderr });
   const ended = new Promise<"cancel">((resolve) => lines.once("close", () => resolve("cancel")));
   try {
     const answer = await Promise.race([lines.question(`${question} [y/N] `, { signal: ctx.signal }), ended]);
