@@ -158,22 +158,30 @@ const RETRIED = "retried";
  * A hand-off the request is retried after (revision 2025-11-25, error -32042) that the user
  * declines on the page is reported to the client like a completion, and the retried request's
  * `ctx.credentials.require` for that provider then throws SdkError "REQUEST_CANCELLED" ("The user
- * declined…") instead of handing the user off again.
+ * declined…") instead of handing the user off again: once, before the page's deadline, and only
+ * when no credential is stored by then.
+ * @param options.now ms since the epoch, the interactions' clock; default `Date.now`.
  */
-export function withCredentials(service: InteractionService, source: CredentialSource): InteractionService {
-  const declines = new PageDeclines();
+export function withCredentials(
+  service: InteractionService,
+  source: CredentialSource,
+  options: { now?: () => number } = {},
+): InteractionService {
+  const declines = new PageDeclines(options.now);
   const credentials: CredentialSource = {
     async require(provider, request, ctx) {
-      if (declines.take(ctx.session.id, provider)) {
-        throw new SdkError(
-          "REQUEST_CANCELLED",
-          `The user declined to connect ${provider} on the page; nothing was stored`,
-        );
-      }
       try {
         return await source.require(provider, request, ctx);
       } catch (error) {
         if (!(error instanceof InteractionRequired)) throw error;
+        // Only where the user would be handed off again: a credential stored meanwhile (another
+        // page of the session saved) is returned, and a decline never outlives its page.
+        if (declines.take(ctx.session.id, provider)) {
+          throw new SdkError(
+            "REQUEST_CANCELLED",
+            `The user declined to connect ${provider} on the page; nothing was stored`,
+          );
+        }
         // Marked so that a decline on its page is noted for the retry; a waiting request hears of it itself.
         throw new InteractionRequired({
           url: error.url,

@@ -143,7 +143,12 @@ describe("URL consent", () => {
     const { io, events, shown } = consentIo(true);
     expect(await askUrlConsent({ server, message: "Sign in", url: longUrl }, io)).toBe("accept");
     expect(shown()).toContain(`  URL:  ${longUrl}\n`);
-    expect(events).toEqual(["shown", "asked: Open it in your browser?", `opened: ${longUrl}`, "shown"]);
+    expect(events).toEqual([
+      "shown",
+      "asked: Open the page on auth.example.com in your browser?",
+      `opened: ${longUrl}`,
+      "shown",
+    ]);
     expect(shown()).toContain(longUrl);
   });
 

@@ -129,7 +129,7 @@ describe.each([
     expect(io.err()).toContain("  Server: Web (web)\n");
     // One consent, then "done?" (yes retries at once), and the tool ran twice: once asking, once with the account linked.
     expect(io.prompter.asked.map((a) => a.prompt.message)).toEqual([
-      "Open it in your browser?",
+      "Open the page on mcp.example.com in your browser?",
       expect.stringMatching(/^Done in the browser\? Yes retries now/),
     ]);
     expect(toolRuns).toBe(2);

@@ -72,7 +72,7 @@ describe("the README's OAuth-grant snippets", () => {
     await import("../../examples/handoff/client.js");
     await user.browsing;
 
-    expect(user.questions).toEqual(["Open it in your browser? [y/N] "]);
+    expect(user.questions).toEqual([`Open the page on ${new URL(world.origin).host} in your browser? [y/N] `]);
     expect(user.opened).toHaveLength(1);
     expect(user.opened[0]).toMatch(new RegExp(`^${world.origin}/connect/`));
     expect(log.mock.calls).toEqual([[[{ type: "text", text: JSON.stringify(ITEMS.alice) }]]]);

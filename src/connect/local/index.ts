@@ -117,7 +117,7 @@ export async function startLocalConnect(options: LocalConnectOptions = {}): Prom
   );
   const credentials = new LocalCredentials({ service: manager, vault, origin: listener.origin });
   return {
-    interactions: withCredentials(manager, credentials),
+    interactions: withCredentials(manager, credentials, { now }),
     manager,
     vault,
     origin: listener.origin,

@@ -12,7 +12,7 @@ export interface ConsentPolicyOptions {
   /**
    * Asks a yes/no question; `"cancel"` when the user dismissed it (Ctrl-C, Escape) or `signal`
    * aborted. Default: a `[y/N]` question on stderr, answered by a line on stdin (`node:readline`);
-   * stdin ending unanswered is `"cancel"`.
+   * stdin ending unanswered, or ended before the question, is `"cancel"`.
    */
   confirm?: (
     question: string,
@@ -54,7 +54,8 @@ export interface ConsentPolicyOptions {
 
 /**
  * A handler for `HandoffClient` that asks at the terminal: it prints the server, the full URL with
- * its registrable domain highlighted, and every warning; asks for consent; on yes opens the
+ * its registrable domain highlighted, and every warning; asks for consent, the question naming the
+ * page's host; on yes opens the
  * browser, or prints the URL with `noBrowser` or when no browser opens, and answers `accept`.
  * No answers `decline`, a dismissed question `cancel`; nothing is opened then. With
  * `otherDomain: "refuse"` a page off the server's registrable domain is declined unasked.
@@ -80,7 +81,12 @@ export function createConsentPolicy(options: ConsentPolicyOptions = {}): Interac
       return "decline";
     }
     print(`\n${renderInteraction(interaction, layout())}\n`);
-    const question = noBrowser ? "Continue? You will open the page yourself" : "Open it in your browser?";
+    // The host again, in the question: a URL long enough to scroll the Host row off the screen
+    // leaves only its own end there, which the server may fill with look-alike names.
+    const host = printableLine(interaction.host);
+    const question = noBrowser
+      ? `Continue? You will open the page yourself (on ${host})`
+      : `Open the page on ${host} in your browser?`;
     const answer = await confirm(question, { signal: ctx.signal, interaction });
     if (answer === "cancel") return "cancel";
     if (answer !== true) return "decline";
@@ -112,7 +118,10 @@ function domainRefusal(interaction: UrlInteraction): string | undefined {
 /** A `[y/N]` question on stderr, read from stdin: `y` or `yes` is yes, anything else no. */
 async function lineConfirm(question: string, ctx: { signal: AbortSignal }): Promise<boolean | "cancel"> {
   if (ctx.signal.aborted) return "cancel";
-  const lines = createInterface({ input: process.stdin, output: process.stderr });
+  const input = process.stdin;
+  // Ended before: readline would wait for an end that has already been reported.
+  if (input.readableEnded || input.destroyed) return "cancel";
+  const lines = createInterface({ input, output: process.stderr });
   const ended = new Promise<"cancel">((resolve) => lines.once("close", () => resolve("cancel")));
   try {
     const answer = await Promise.race([lines.question(`${question} [y/N] `, { signal: ctx.signal }), ended]);

@@ -18,6 +18,7 @@ import { assertClientCapability, assertServerCapability, clientElicitationModes 
 import { decodeElicitResult } from "../elicitation.js";
 import type { ElicitationMode } from "../model.js";
 import type { MessageContext, Revision, Role } from "../revision.js";
+import { requestedVersion } from "../stateless/meta.js";
 
 /** A request received before the gate existed that it will answer (the `initialize` request itself). */
 export interface InFlightRequest {
@@ -48,7 +49,8 @@ export interface GateOptions {
 /**
  * The gate of a negotiated revision.
  * - inbound: the revision's schema and method table (-32601, -32602); a server refuses a second
- *   `initialize` (-32600);
+ *   `initialize`, and a request that names a protocol version in `_meta` (the stateless era's, so
+ *   it cannot trade the agreed capabilities for its own) (-32600);
  * - outbound: the method must exist in the revision for this role (`SdkError("METHOD_NOT_SUPPORTED")`);
  *   a server sends no request but `ping` before `notifications/initialized` (`SdkError("NOT_CONNECTED")`);
  *   the peer must have declared the capability it needs, and an elicitation's mode must exist in the
@@ -94,6 +96,14 @@ class NegotiatedGate implements MessageGate {
     const revision = this.#revision;
     if (this.#role === "server" && isRequest(message) && message.method === "initialize") {
       return new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized");
+    }
+    // A request that names its own protocol version (the stateless era) would be served with the
+    // capabilities it claims, not those the handshake agreed.
+    if (this.#role === "server" && isRequest(message) && requestedVersion(message.params) !== undefined) {
+      return new ProtocolError(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: this session was initialized at protocol revision ${revision.version}; a request naming its protocol version in _meta is not served in it`,
+      );
     }
     // A notification this revision does not define (an extension's) has no schema to check; the
     // session drops it unless the application registered a handler for it.

@@ -49,7 +49,7 @@ interface Envelope extends RequestStatePayload {
   v: 1;
   /** Expiry, ms since the epoch. */
   exp: number;
-  /** `issuer subject` of the user, or "" for none. */
+  /** `[issuer, subject]` of the user as JSON, or "" for none. */
   usr: string;
   /** SHA-256 of the original request, base64url. */
   req: string;
@@ -75,8 +75,9 @@ export function requestDigest(method: string, params: Record<string, unknown> | 
     .digest("base64url");
 }
 
+/** `[issuer, subject]` as JSON (`null` for no issuer), so that no two users share it; "" for none. */
 function userKey(user: StateUser | undefined): string {
-  return user === undefined ? "" : `${user.issuer ?? ""} ${user.subject}`;
+  return user === undefined ? "" : JSON.stringify([user.issuer ?? null, user.subject]);
 }
 
 function mac(keys: RequestStateKeys, body: string): Buffer {

@@ -89,7 +89,7 @@ describe("createConsentPolicy", () => {
     expect(await policy(interaction("https://mcp.example.com/connect/e-1"), ctx)).toBe("accept");
     expect(events).toEqual([
       "print",
-      "confirm: Open it in your browser?",
+      "confirm: Open the page on mcp.example.com in your browser?",
       "open: https://mcp.example.com/connect/e-1",
       "print",
     ]);
@@ -116,14 +116,22 @@ describe("createConsentPolicy", () => {
   it("prints the URL instead of opening it with noBrowser", async () => {
     const { policy, events, printed } = scripted(true, { noBrowser: true });
     expect(await policy(interaction("https://mcp.example.com/c"), ctx)).toBe("accept");
-    expect(events).toEqual(["print", "confirm: Continue? You will open the page yourself", "print"]);
+    expect(events).toEqual([
+      "print",
+      "confirm: Continue? You will open the page yourself (on mcp.example.com)",
+      "print",
+    ]);
     expect(printed()).toContain("Open this page in your browser:\n  https://mcp.example.com/c\n");
   });
 
   it("without an open function, prints the URL for the user to open and says so in the question", async () => {
     const { policy, events, printed } = scripted(true, { open: undefined });
     expect(await policy(interaction("https://mcp.example.com/c"), ctx)).toBe("accept");
-    expect(events).toEqual(["print", "confirm: Continue? You will open the page yourself", "print"]);
+    expect(events).toEqual([
+      "print",
+      "confirm: Continue? You will open the page yourself (on mcp.example.com)",
+      "print",
+    ]);
     expect(printed()).toContain("Open this page in your browser:\n  https://mcp.example.com/c\n");
   });
 
@@ -171,13 +179,18 @@ describe("createConsentPolicy with otherDomain", () => {
     const answer = await policy(at(url, serverUrl), ctx);
     if (expected === "shown") {
       expect(answer).toBe("accept");
-      expect(events).toEqual(["print", "confirm: Open it in your browser?", `open: ${url}`, "print"]);
+      expect(events).toEqual([
+        "print",
+        `confirm: Open the page on ${new URL(url).host} in your browser?`,
+        `open: ${url}`,
+        "print",
+      ]);
       return;
     }
     expect(answer).toBe("decline");
     expect(events).toEqual(["print"]);
     expect(printed()).toContain("It will not be opened.");
-    expect(printed()).not.toContain("Open it in your browser?");
+    expect(printed()).not.toContain("in your browser?");
   });
 
   it("says which domains differ, or that the server's is unknown", async () => {
@@ -197,7 +210,7 @@ describe("createConsentPolicy with otherDomain", () => {
     for (const options of [{}, { otherDomain: "warn" as const }]) {
       const { policy, events, printed } = scripted(true, options);
       expect(await policy(at("https://evil.example/login", "https://mcp.example.com/mcp"), ctx)).toBe("accept");
-      expect(events).toContain("confirm: Open it in your browser?");
+      expect(events).toContain("confirm: Open the page on evil.example in your browser?");
       expect(printed()).toContain("Warning: The page is on evil.example, not on the server's own domain example.com.");
     }
   });

@@ -228,7 +228,12 @@ describe("safety", () => {
     const r = await rig(policy, { serverUrl: "https://mcp.example.com/mcp" });
     const result = await r.handoff.callTool({ name: "files" });
     expect(result.content).toEqual([{ type: "text", text: "3 files" }]);
-    expect(events).toEqual(["print url", "confirm Open it in your browser?", `open ${CONNECT_URL}`, "print text"]);
+    expect(events).toEqual([
+      "print url",
+      "confirm Open the page on mcp.example.com in your browser?",
+      `open ${CONNECT_URL}`,
+      "print text",
+    ]);
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
