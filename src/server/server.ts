@@ -213,7 +213,8 @@ export class McpServer {
    * template has a completer; then `options.capabilities` on top.
    */
   capabilities(): ServerCapabilities {
-    return this.#definition.capabilities();
+    // A new object: the definition's own is shared by every session.
+    return this.#definition.derive();
   }
 
   /**
@@ -278,6 +279,7 @@ export class McpServer {
 
   /** Changes in one tick are sent as one notification per list. */
   #listChanged(kind: ListKind): void {
+    this.#definition.changed();
     if (this.#pendingListChanges.has(kind) || this.#sessions.size === 0) return;
     this.#pendingListChanges.add(kind);
     queueMicrotask(() => {
