@@ -270,7 +270,7 @@ export class McpServer {
 
   /** Sends `notifications/resources/updated` for `uri` to the sessions subscribed to it. Never rejects. */
   async notifyResourceUpdated(uri: string): Promise<void> {
-    const subscribed = [...this.#sessions].filter((session) => session.subscriptions.has(uri));
+    const subscribed = [...this.#sessions].filter((session) => session.isSubscribed(uri));
     await Promise.all([
       ...subscribed.map((session) => session.notify("notifications/resources/updated", { uri })),
       ...[...this.#sessions].map((session) => session.listens.resourceUpdated(uri)),

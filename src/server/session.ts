@@ -56,8 +56,8 @@ export class ServerConnection implements ServerSession, EraConnection {
   #logLevel: LoggingLevel | undefined;
   /** URL-mode elicitations not yet completed, with the request each was made in (oldest first, bounded). */
   #elicitations: Map<string, RequestId> | undefined;
-  /** URIs this client subscribed to with `resources/subscribe`. */
-  readonly subscriptions = new Set<string>();
+  /** URIs this client subscribed to with `resources/subscribe`, made on the first: most clients never subscribe. */
+  #subscriptions: Set<string> | undefined;
   /** The hand-offs of this connection, made when first needed: most sessions never hand off. */
   #interactions: SessionInteractions | undefined;
   /** What `initialize` agreed, which the hand-offs start from. */
@@ -71,7 +71,7 @@ export class ServerConnection implements ServerSession, EraConnection {
     this.#rpc.onerror = (error) => host.report("Session error", error, this.id);
     this.#rpc.onclose = () => {
       void this.#interactions?.close();
-      this.subscriptions.clear();
+      this.#subscriptions = undefined;
       listensOf(this).clear();
       host.closed(this);
     };
@@ -93,6 +93,20 @@ export class ServerConnection implements ServerSession, EraConnection {
     if (spec === undefined) throw new Error(`No route for ${method}`);
     if (spec.by === "entry") return spec.serve(this, params, inbound);
     return driverFor(method, params).serve(this, method, spec, params, inbound);
+  }
+
+  subscribe(uri: string): void {
+    this.#subscriptions ??= new Set();
+    this.#subscriptions.add(uri);
+  }
+
+  unsubscribe(uri: string): void {
+    this.#subscriptions?.delete(uri);
+  }
+
+  /** Whether this client subscribed to `uri` with `resources/subscribe` (and did not unsubscribe). */
+  isSubscribed(uri: string): boolean {
+    return this.#subscriptions?.has(uri) === true;
   }
 
   /** Open `subscriptions/listen` requests; a session that never listened shares one empty set of them. */
