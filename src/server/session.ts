@@ -26,7 +26,7 @@ import type { ServerSession } from "./handler-types.js";
 import { isAtLeast, type LoggingLevel } from "./logging.js";
 import type { MethodTable } from "./methods.js";
 import { serveHandler } from "./methods.js";
-import { type ConnectionHooks, contextHost, type LogSender, requestContext } from "./request-contexts.js";
+import { type ConnectionHooks, contextHost, type LogSender, requestContext, withHandoffs } from "./request-contexts.js";
 import { SessionInteractions } from "./session-interactions.js";
 
 /** What a session needs from the server that owns it: data shared by all its sessions, and where to report. */
@@ -198,23 +198,18 @@ export class ServerConnection implements ServerSession, EraConnection {
 
   log(level: LoggingLevel, data: unknown, logger?: string, relatedRequestId?: RequestId): Promise<void> {
     if (this.#logLevel !== undefined && !isAtLeast(level, this.#logLevel)) return Promise.resolve();
-    const params: Params = logger === undefined ? { level, data } : { level, logger, data };
-    if (!this.#rpc.isConnected) return Promise.resolve();
-    const options = relatedRequestId === undefined ? {} : { relatedRequestId };
-    return this.#rpc
-      .notify("notifications/message", params, options)
-      .catch((error: unknown) => this.host.report("Could not send a log message", error, this.id));
+    return this.sendLog(level, data, logger, relatedRequestId);
   }
 
   setLogLevel(level: LoggingLevel): void {
     this.#logLevel = level;
   }
 
-  sendLog(level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId): Promise<void> {
+  sendLog(level: LoggingLevel, data: unknown, logger: string | undefined, related?: RequestId): Promise<void> {
     const params: Params = logger === undefined ? { level, data } : { level, logger, data };
     if (!this.#rpc.isConnected) return Promise.resolve();
     return this.#rpc
-      .notify("notifications/message", params, { relatedRequestId: related })
+      .notify("notifications/message", params, related === undefined ? {} : { relatedRequestId: related })
       .catch((error: unknown) => this.host.report("Could not send a log message", error, this.id));
   }
 
@@ -313,15 +308,4 @@ export class ServerConnection implements ServerSession, EraConnection {
     }
     return requestContext(hooks, inbound, clientCapabilities, log ?? hooks.log, source);
   }
-}
-
-/** `hooks` with the hand-offs of one request (a multi round-trip request's round) instead of the connection's. */
-function withHandoffs(hooks: ConnectionHooks, handoffs: HandoffApi): ConnectionHooks {
-  return {
-    session: hooks.session,
-    log: hooks.log,
-    report: hooks.report,
-    elicitationStarted: hooks.elicitationStarted,
-    interactions: handoffs,
-  };
 }
