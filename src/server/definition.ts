@@ -9,6 +9,9 @@ import type { ResourceRegistry } from "./resources.js";
 import type { ToolRegistry } from "./tools.js";
 
 export class ServerDefinition {
+  /** What `capabilities()` computed last; forgotten by `changed()`. */
+  #capabilities: ServerCapabilities | undefined;
+
   /**
    * @param pageSize items per page of every list method.
    * @param extra `McpServerOptions.capabilities`, merged over the derived ones.
@@ -25,8 +28,21 @@ export class ServerDefinition {
    * What `initialize` announces and stateless requests are checked against: `logging` always;
    * `tools`, `resources` (with `subscribe`), `prompts` when any is registered, each with
    * `listChanged`; `completions` when a prompt or template has a completer; then `extra` on top.
+   * Computed once per change of the registries (see `changed`) and shared by every caller:
+   * callers read it and never change it.
    */
   capabilities(): ServerCapabilities {
+    this.#capabilities ??= this.derive();
+    return this.#capabilities;
+  }
+
+  /** Called on every change of the tools, resources or prompts: the next `capabilities()` derives them again. */
+  changed(): void {
+    this.#capabilities = undefined;
+  }
+
+  /** The capabilities as `capabilities()` tells them, in a new object the caller may keep or change. */
+  derive(): ServerCapabilities {
     const extra = this.extra;
     const caps: ServerCapabilities = { logging: {} };
     if (this.prompts.completes || this.resources.completes) caps.completions = {};

@@ -45,8 +45,8 @@ function subscription(subscribe: boolean): HandlerMethod["serve"] {
     if (typeof params.uri !== "string") {
       throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
     }
-    if (subscribe) session.subscriptions.add(params.uri);
-    else session.subscriptions.delete(params.uri);
+    if (subscribe) session.subscribe(params.uri);
+    else session.unsubscribe(params.uri);
     return {};
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest } from "../jsonrpc/session.js";
-import { type ContextHost, createRequestContext, type RequestContext } from "./context.js";
+import { type ContextHost, createRequestContext, type HandoffApi, type RequestContext } from "./context.js";
 import type { CredentialSource } from "./handler-types.js";
 import type { LoggingLevel } from "./logging.js";
 import { attachRedactor, SecretRedactor } from "./redaction.js";
@@ -125,4 +125,15 @@ function redactNotifications(ctx: RequestContext, redactor: SecretRedactor): voi
       configurable: true,
     },
   });
+}
+
+/** `hooks` with the hand-offs of one request (a multi round-trip request's round) instead of the connection's. */
+export function withHandoffs(hooks: ConnectionHooks, handoffs: HandoffApi): ConnectionHooks {
+  return {
+    session: hooks.session,
+    log: hooks.log,
+    report: hooks.report,
+    elicitationStarted: hooks.elicitationStarted,
+    interactions: handoffs,
+  };
 }

@@ -213,7 +213,8 @@ export class McpServer {
    * template has a completer; then `options.capabilities` on top.
    */
   capabilities(): ServerCapabilities {
-    return this.#definition.capabilities();
+    // A new object: the definition's own is shared by every session.
+    return this.#definition.derive();
   }
 
   /**
@@ -269,7 +270,7 @@ export class McpServer {
 
   /** Sends `notifications/resources/updated` for `uri` to the sessions subscribed to it. Never rejects. */
   async notifyResourceUpdated(uri: string): Promise<void> {
-    const subscribed = [...this.#sessions].filter((session) => session.subscriptions.has(uri));
+    const subscribed = [...this.#sessions].filter((session) => session.isSubscribed(uri));
     await Promise.all([
       ...subscribed.map((session) => session.notify("notifications/resources/updated", { uri })),
       ...[...this.#sessions].map((session) => session.listens.resourceUpdated(uri)),
@@ -278,6 +279,7 @@ export class McpServer {
 
   /** Changes in one tick are sent as one notification per list. */
   #listChanged(kind: ListKind): void {
+    this.#definition.changed();
     if (this.#pendingListChanges.has(kind) || this.#sessions.size === 0) return;
     this.#pendingListChanges.add(kind);
     queueMicrotask(() => {

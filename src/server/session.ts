@@ -26,7 +26,7 @@ import type { ServerSession } from "./handler-types.js";
 import { isAtLeast, type LoggingLevel } from "./logging.js";
 import type { MethodTable } from "./methods.js";
 import { serveHandler } from "./methods.js";
-import { type ConnectionHooks, contextHost, type LogSender, requestContext } from "./request-contexts.js";
+import { type ConnectionHooks, contextHost, type LogSender, requestContext, withHandoffs } from "./request-contexts.js";
 import { SessionInteractions } from "./session-interactions.js";
 
 /** What a session needs from the server that owns it: data shared by all its sessions, and where to report. */
@@ -56,8 +56,8 @@ export class ServerConnection implements ServerSession, EraConnection {
   #logLevel: LoggingLevel | undefined;
   /** URL-mode elicitations not yet completed, with the request each was made in (oldest first, bounded). */
   #elicitations: Map<string, RequestId> | undefined;
-  /** URIs this client subscribed to with `resources/subscribe`. */
-  readonly subscriptions = new Set<string>();
+  /** URIs this client subscribed to with `resources/subscribe`, made on the first: most clients never subscribe. */
+  #subscriptions: Set<string> | undefined;
   /** The hand-offs of this connection, made when first needed: most sessions never hand off. */
   #interactions: SessionInteractions | undefined;
   /** What `initialize` agreed, which the hand-offs start from. */
@@ -71,7 +71,7 @@ export class ServerConnection implements ServerSession, EraConnection {
     this.#rpc.onerror = (error) => host.report("Session error", error, this.id);
     this.#rpc.onclose = () => {
       void this.#interactions?.close();
-      this.subscriptions.clear();
+      this.#subscriptions = undefined;
       listensOf(this).clear();
       host.closed(this);
     };
@@ -93,6 +93,20 @@ export class ServerConnection implements ServerSession, EraConnection {
     if (spec === undefined) throw new Error(`No route for ${method}`);
     if (spec.by === "entry") return spec.serve(this, params, inbound);
     return driverFor(method, params).serve(this, method, spec, params, inbound);
+  }
+
+  subscribe(uri: string): void {
+    this.#subscriptions ??= new Set();
+    this.#subscriptions.add(uri);
+  }
+
+  unsubscribe(uri: string): void {
+    this.#subscriptions?.delete(uri);
+  }
+
+  /** Whether this client subscribed to `uri` with `resources/subscribe` (and did not unsubscribe). */
+  isSubscribed(uri: string): boolean {
+    return this.#subscriptions?.has(uri) === true;
   }
 
   /** Open `subscriptions/listen` requests; a session that never listened shares one empty set of them. */
@@ -184,23 +198,18 @@ export class ServerConnection implements ServerSession, EraConnection {
 
   log(level: LoggingLevel, data: unknown, logger?: string, relatedRequestId?: RequestId): Promise<void> {
     if (this.#logLevel !== undefined && !isAtLeast(level, this.#logLevel)) return Promise.resolve();
-    const params: Params = logger === undefined ? { level, data } : { level, logger, data };
-    if (!this.#rpc.isConnected) return Promise.resolve();
-    const options = relatedRequestId === undefined ? {} : { relatedRequestId };
-    return this.#rpc
-      .notify("notifications/message", params, options)
-      .catch((error: unknown) => this.host.report("Could not send a log message", error, this.id));
+    return this.sendLog(level, data, logger, relatedRequestId);
   }
 
   setLogLevel(level: LoggingLevel): void {
     this.#logLevel = level;
   }
 
-  sendLog(level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId): Promise<void> {
+  sendLog(level: LoggingLevel, data: unknown, logger: string | undefined, related?: RequestId): Promise<void> {
     const params: Params = logger === undefined ? { level, data } : { level, logger, data };
     if (!this.#rpc.isConnected) return Promise.resolve();
     return this.#rpc
-      .notify("notifications/message", params, { relatedRequestId: related })
+      .notify("notifications/message", params, related === undefined ? {} : { relatedRequestId: related })
       .catch((error: unknown) => this.host.report("Could not send a log message", error, this.id));
   }
 
@@ -299,15 +308,4 @@ export class ServerConnection implements ServerSession, EraConnection {
     }
     return requestContext(hooks, inbound, clientCapabilities, log ?? hooks.log, source);
   }
-}
-
-/** `hooks` with the hand-offs of one request (a multi round-trip request's round) instead of the connection's. */
-function withHandoffs(hooks: ConnectionHooks, handoffs: HandoffApi): ConnectionHooks {
-  return {
-    session: hooks.session,
-    log: hooks.log,
-    report: hooks.report,
-    elicitationStarted: hooks.elicitationStarted,
-    interactions: handoffs,
-  };
 }

@@ -84,6 +84,41 @@ describe("bodyTimeoutMs", () => {
     });
   });
 
+  it("over node:http, ends each of two slow bodies at its own deadline, not at the first one's", async () => {
+    const endpoint = new StreamableHttpServer({ onsession: (t) => connectEcho(t), bodyTimeoutMs: 5_000 });
+    const handler = toNodeHandler(endpoint);
+    let seen = 0;
+    const http = createServer((req, res) => {
+      seen += 1;
+      void handler(req, res);
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    cleanups.push(async () => {
+      await endpoint.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    const port = (http.address() as AddressInfo).port;
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const first = stall(port, `${head(body.length)}${body.slice(0, 10)}`);
+    await until(() => vi.getTimerCount() > 0);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const second = stall(port, `${head(body.length)}${body.slice(0, 10)}`);
+    await until(() => seen === 2);
+    for (let turn = 0; turn < 10; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(first.state.received).toBe("");
+    await vi.advanceTimersByTimeAsync(1);
+    await first.closed;
+    expect(first.state.received.split("\r\n")[0]).toBe("HTTP/1.1 408 Request Timeout");
+    expect(second.state.received).toBe("");
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(second.state.received).toBe("");
+    await vi.advanceTimersByTimeAsync(1);
+    await second.closed;
+    expect(second.state.received.split("\r\n")[0]).toBe("HTTP/1.1 408 Request Timeout");
+  });
+
   it("over node:http, serves a body that arrives in parts within the bound", async () => {
     const { port, endpoint } = await serve({ bodyTimeoutMs: 1_000 });
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });

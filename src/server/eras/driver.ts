@@ -60,8 +60,10 @@ export interface HandlerMethod {
 
 /** What a handler method may change on the session it serves. */
 export interface ServedSession {
-  /** URIs the client subscribed to with `resources/subscribe`. */
-  readonly subscriptions: Set<string>;
+  /** Notes that the client subscribed to `uri` with `resources/subscribe`. */
+  subscribe(uri: string): void;
+  /** Forgets the subscription to `uri` (`resources/unsubscribe`); nothing happens if there was none. */
+  unsubscribe(uri: string): void;
 }
 
 /** What the connection's server lends it: fixed for the server's lifetime, shared by every connection. */

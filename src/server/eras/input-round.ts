@@ -71,11 +71,14 @@ export class InputRound {
         this.#handoffAnswers.push({ key, interaction: ask.interaction, action });
       }
     }
-    // The inbound request is a class instance: its methods are delegated, not spread.
+    // The inbound request is a class instance: its methods are delegated, not spread. Its signal
+    // is made when first read, so it is read only by a handler that asks for it.
     const round: InboundRequest = {
       id: inbound.id,
       method: inbound.method,
-      signal: inbound.signal,
+      get signal() {
+        return inbound.signal;
+      },
       meta: inbound.meta,
       progressToken: inbound.progressToken,
       extra: inbound.extra,

@@ -65,9 +65,12 @@ async function checkHeaders(spec: HandlerMethod, params: Params, headers: Record
   if (spec.inputSchemaOf === undefined || headers === undefined) return;
   const args = params.arguments as Record<string, unknown> | undefined;
   // Loaded with the first stateless HTTP call: it brings the HTTP header codec, which stdio never needs.
-  const { checkParamHeaders } = await import("./param-headers.js");
-  checkParamHeaders(await spec.inputSchemaOf(params), args, headers);
+  paramHeaders ??= await import("./param-headers.js");
+  paramHeaders.checkParamHeaders(await spec.inputSchemaOf(params), args, headers);
 }
+
+/** `param-headers.js` once the first stateless HTTP call loaded it: later calls skip the module lookup. */
+let paramHeaders: typeof import("./param-headers.js") | undefined;
 
 /**
  * `server/discover` (spec 2026-07-28: server/discover). The server's identity and the cache

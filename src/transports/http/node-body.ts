@@ -1,6 +1,7 @@
 /** Reads a `node:http` request body into one Buffer, never holding more than the allowed bytes. */
 import type { IncomingMessage } from "node:http";
 import { type BodyText, decodeBody, TIMED_OUT } from "./body.js";
+import { bodyDeadline } from "./body-deadlines.js";
 import { MAX_DRAIN_BYTES } from "./constants.js";
 
 const TOO_LARGE: BodyText = { ok: false, reason: "too-large" };
@@ -34,15 +35,15 @@ export function readNodeBody(
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;
-    const timer =
+    const clearDeadline =
       timeoutMs === Number.POSITIVE_INFINITY
         ? undefined
-        : setTimeout(() => {
+        : bodyDeadline(timeoutMs, () => {
             detach();
             resolve(TIMED_OUT);
-          }, timeoutMs);
+          });
     const detach = () => {
-      clearTimeout(timer);
+      clearDeadline?.();
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);

@@ -67,7 +67,9 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
   /**
    * ms the client has to send a POST's body, from when the server starts reading it; a body still
    * arriving then gets 408 with a -32000 error naming the bound (`error.data.timeoutMs`), and on
-   * `node:http` the connection is closed. Default 30,000; `Infinity` leaves it to the runtime. The
+   * `node:http` the connection is closed (there, one timer per bound serves every body being read,
+   * so a body may be ended up to 1,000 ms after its bound, never before). Default 30,000;
+   * `Infinity` leaves it to the runtime. The
    * headers arrive before any handler runs: bound them on the server (see `nodeServerOptions`).
    * @throws TypeError from the constructor when it is neither `Infinity` nor an integer from 1 to
    *   2,147,483,647.
