@@ -45,11 +45,20 @@ export function serverCommand(path: string, nodeFlags: string[] = []): Command {
   return { command: process.execPath, args: [...nodeFlags, ...loader, path] };
 }
 
+export interface ResidentMemory {
+  rss: number;
+  youngGeneration: number;
+}
+
 export interface HttpServerProcess {
   /** http://127.0.0.1:<port>/mcp */
   readonly url: URL;
   /** Bytes of resident memory, read by the server after a full GC. */
-  rss(): Promise<number>;
+  /**
+   * Bytes resident after a full GC, and of them the bytes of V8's young generation, which is
+   * empty then (see http-host.ts).
+   */
+  memory(): Promise<ResidentMemory>;
   stop(): Promise<void>;
 }
 
@@ -91,19 +100,20 @@ function spawnHttpServer(path: string, command: string, args: string[]): Promise
       child.stdout?.resume();
       resolve({
         url: new URL(`http://127.0.0.1:${line}/mcp`),
-        rss: () => askRss(child),
+        memory: () => askMemory(child),
         stop: () => stop(child, exited),
       });
     });
   });
 }
 
-function askRss(child: ChildProcess): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
+function askMemory(child: ChildProcess): Promise<ResidentMemory> {
+  return new Promise<ResidentMemory>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("the server did not report its memory")), 30_000);
-    child.once("message", (message: { rss?: unknown }) => {
+    child.once("message", (message: { rss?: unknown; youngGeneration?: unknown }) => {
       clearTimeout(timer);
-      if (typeof message.rss === "number") resolve(message.rss);
+      const { rss, youngGeneration } = message;
+      if (typeof rss === "number" && typeof youngGeneration === "number") resolve({ rss, youngGeneration });
       else reject(new Error("the server sent no rss"));
     });
     child.send("rss");
