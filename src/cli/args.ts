@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { UsageError } from "./exit-codes.js";
+import { printableLine } from "./text.js";
 
 export const COMMANDS = ["tools", "resources", "prompts", "call", "read", "login"] as const;
 export type CommandName = (typeof COMMANDS)[number];
@@ -13,8 +14,20 @@ export type CommandName = (typeof COMMANDS)[number];
 /** Where the server is, as written on the command line (see `resolveTarget` for the result). */
 export type TargetSpec =
   | { kind: "url"; url: string }
-  | { kind: "command"; command: string; args: string[] }
-  | { kind: "config"; file: string; server: string | undefined };
+  | {
+      kind: "command";
+      command: string;
+      args: string[];
+      /** `--env` variables for the server, added to the environment it always gets. */
+      env?: Record<string, string>;
+    }
+  | {
+      kind: "config";
+      file: string;
+      server: string | undefined;
+      /** `--env` variables, added to (and overriding) the entry's `env`; stdio entries only. */
+      env?: Record<string, string>;
+    };
 
 export interface CommonOptions {
   /** Print the raw result objects as JSON instead of text. */
@@ -45,6 +58,7 @@ const OPTIONS = {
   json: { type: "boolean" },
   "no-browser": { type: "boolean" },
   header: { type: "string", multiple: true },
+  env: { type: "string", multiple: true },
   timeout: { type: "string" },
   "client-id": { type: "string" },
   config: { type: "string" },
@@ -66,9 +80,15 @@ const OPERANDS: Record<CommandName, [required: string[], optional: string[]]> = 
 /**
  * Parses `argv` (without the node and script paths).
  * @throws UsageError for an unknown command or option, a missing or extra argument, two targets
- *   or none, `--header` with a non-http target, or a `--timeout` that is not a positive integer.
+ *   or none, `--header` with a non-http target, `--env` with an http target or not `NAME=VALUE` /
+ *   the `NAME` of a variable set in `environment`, or a `--timeout` that is not a positive integer.
+ *   A message never shows an `--env` value.
  */
-export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
+export function parseCommandLine(
+  argv: readonly string[],
+  /** Where `--env NAME` takes its value from. */
+  environment: NodeJS.ProcessEnv = process.env,
+): ParsedCommandLine {
   const split = argv.indexOf("--");
   const before = split === -1 ? [...argv] : argv.slice(0, split);
   const serverCommand = split === -1 ? undefined : argv.slice(split + 1);
@@ -86,7 +106,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   checkOperands(name, operands);
   const headers = (values.header ?? []).map(parseHeader);
   if (headers.length > 0 && target.kind === "command") {
-    throw new UsageError("--header applies to http targets only; pass environment variables to a stdio server");
+    throw new UsageError("--header applies to http targets only; give a stdio server --env NAME=VALUE instead");
+  }
+  if (values.env !== undefined) {
+    if (target.kind === "url") throw new UsageError("--env applies to stdio servers only; use --header for http");
+    target.env = parseEnv(values.env, environment);
   }
   if (name === "login" && target.kind === "command") {
     throw new UsageError("login applies to http servers; a stdio server takes its credentials from its environment");
@@ -242,6 +266,23 @@ function parseHeader(text: string): [string, string] {
     throw new UsageError(`--header "${text}": expected "Name: value"`);
   }
   return [name, text.slice(colon + 1).trim()];
+}
+
+/** `--env NAME=VALUE` or `--env NAME` (passed through from `environment`), later ones winning. */
+function parseEnv(items: readonly string[], environment: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const item of items) {
+    const equals = item.indexOf("=");
+    const name = equals === -1 ? item : item.slice(0, equals);
+    // Only the name is ever quoted back: the value may be a secret.
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new UsageError(`--env "${printableLine(name)}${equals === -1 ? "" : "=…"}": expected NAME=VALUE or NAME`);
+    }
+    const value = equals === -1 ? environment[name] : item.slice(equals + 1);
+    if (value === undefined) throw new UsageError(`--env ${name}: ${name} is not set here; give --env ${name}=VALUE`);
+    env[name] = value;
+  }
+  return env;
 }
 
 function parseTimeout(text: string): number {

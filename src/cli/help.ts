@@ -27,6 +27,9 @@ Options:
   --json             print the raw result objects as JSON
   --no-browser       never open a browser; print the page's URL instead
   --header "K: V"    add an HTTP header (repeatable; http targets only)
+  --env NAME=VALUE   set a variable for a stdio server, which otherwise gets only PATH,
+  --env NAME         HOME, locale and the like; NAME alone passes yours on (repeatable;
+                     stdio targets only)
   --timeout <ms>     per-request timeout in milliseconds (default 60000; call waits
                      without limit unless this is given, since a tool may be asking you;
                      for login, how long to wait for the browser, default 300000)

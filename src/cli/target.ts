@@ -16,9 +16,10 @@ export type Target =
   | { kind: "http"; url: URL; headers: Record<string, string> };
 
 /**
- * Resolves a target. `--header` values are added to (and override) a config entry's headers.
- * @throws UsageError for a URL that does not parse, a bad config file or entry, or `--header`
- *   with a config entry that runs a command.
+ * Resolves a target. `--header` values are added to (and override) a config entry's headers,
+ * `--env` variables its `env`.
+ * @throws UsageError for a URL that does not parse, a bad config file or entry, `--header`
+ *   with a config entry that runs a command, or `--env` with one that is an http server.
  */
 export async function resolveTarget(
   spec: TargetSpec,
@@ -29,14 +30,22 @@ export async function resolveTarget(
     case "url":
       return { kind: "http", url: parseUrl(spec.url, spec.url), headers: headerRecord({}, headers) };
     case "command":
-      return { kind: "stdio", command: spec.command, args: spec.args, env: {}, cwd: undefined };
+      return { kind: "stdio", command: spec.command, args: spec.args, env: { ...spec.env }, cwd: undefined };
     case "config": {
       const entry = await loadConfig(spec.file, spec.server);
       if (entry.kind === "http") {
+        if (spec.env !== undefined)
+          throw new UsageError("--env applies to stdio servers; this entry is an http server");
         return { kind: "http", url: parseUrl(entry.url, spec.file), headers: headerRecord(entry.headers, headers) };
       }
       if (headers.length > 0) throw new UsageError("--header applies to http servers; this entry runs a command");
-      return { kind: "stdio", command: entry.command, args: entry.args, env: entry.env, cwd: entry.cwd };
+      return {
+        kind: "stdio",
+        command: entry.command,
+        args: entry.args,
+        env: { ...entry.env, ...spec.env },
+        cwd: entry.cwd,
+      };
     }
   }
 }
@@ -48,7 +57,7 @@ export function describeTarget(target: Target): string {
 
 /**
  * The transport for a target. A stdio server's stderr is shared with ours so its logs stay
- * visible; it gets only the environment a program needs plus the entry's `env`.
+ * visible; it gets only the environment a program needs plus the entry's `env` and `--env`.
  */
 export function createTransport(target: Target): Transport {
   if (target.kind === "http") return new StreamableHttpClientTransport(target.url, { headers: target.headers });

@@ -229,6 +229,28 @@ describe("elicitation during a call", () => {
     expect(io.prompter.asked).toEqual([]);
   });
 
+  it("says the call was not completed, not that the tool failed, when a declined page makes it report an error", async () => {
+    const refusing = async (ctx: RequestContext) => {
+      const answer = await ctx.elicit(page);
+      return answer.action === "accept"
+        ? text("ok")
+        : { content: [{ type: "text" as const, text: "needs sign-in" }], isError: true };
+    };
+    const unasked = await callServer(refusing, [], { interactive: false });
+    expect(unasked.code).toBe(ExitCode.Declined);
+    expect(unasked.io.err()).toContain("Declined: stdin is not a terminal, so you could not be asked.");
+    expect(unasked.io.err()).not.toContain("reported an error");
+    expect(unasked.io.err().trimEnd().split("\n").at(-1)).toBe(
+      'The call to "do" was not completed: what the server asked for was declined, since stdin is not a terminal. ' +
+        "Run the command at a terminal to be asked.",
+    );
+    const refused = await callServer(refusing, [false]);
+    expect(refused.code).toBe(ExitCode.Declined);
+    expect(refused.io.err().trimEnd().split("\n").at(-1)).toBe(
+      'The call to "do" was not completed: you declined what the server asked for.',
+    );
+  });
+
   it("asks consent for a URL, opens the browser after yes, and answers accept", async () => {
     const { code, io } = await callServer(async (ctx) => text((await ctx.elicit(page)).action), [true]);
     expect(code).toBe(ExitCode.Success);

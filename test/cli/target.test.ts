@@ -37,6 +37,14 @@ describe("target resolution", () => {
     expect(target).toEqual({ kind: "stdio", command: "srv", args: ["-v"], env: { A: "1" }, cwd: "/srv" });
   });
 
+  it("adds --env to a stdio config entry's env, overriding a variable of the same name; refuses it for http", async () => {
+    const entry: ServerConfig = { kind: "stdio", command: "srv", args: [], env: { A: "1", B: "2" }, cwd: undefined };
+    const spec = { kind: "config", file: "c.json", server: "s", env: { B: "3", C: "4" } } as const;
+    expect(await resolveTarget(spec, [], config(entry))).toMatchObject({ env: { A: "1", B: "3", C: "4" } });
+    const http: ServerConfig = { kind: "http", url: "http://localhost:9/mcp", headers: {} };
+    await expect(resolveTarget(spec, [], config(http))).rejects.toThrow("--env applies to stdio servers");
+  });
+
   it("lets --header override a config entry's header of the same name, whatever its case", async () => {
     const entry: ServerConfig = {
       kind: "http",

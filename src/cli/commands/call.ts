@@ -15,10 +15,25 @@ export const callCommand: Command = ([name = "", json]) => {
     ctx.activity.end();
     ctx.io.stdout(ctx.options.json ? renderJson(result) : renderCallResult(result));
     if (result.isError !== true) return ExitCode.Success;
-    if (!ctx.options.json) ctx.io.stderr(`The tool "${printableLine(name)}" reported an error.\n`);
+    if (!ctx.options.json) ctx.io.stderr(`${toolErrorLine(ctx, printableLine(name))}\n`);
     return ExitCode.ToolError;
   };
 };
+
+/**
+ * The last line for a result with `isError`. After a declined request (exit code 5) the error is
+ * most likely the server saying it could not go on without it, so the line says that instead.
+ */
+function toolErrorLine(ctx: CommandContext, name: string): string {
+  if (!ctx.interactions.declined) return `The tool "${name}" reported an error.`;
+  if (!ctx.io.interactive) {
+    return (
+      `The call to "${name}" was not completed: what the server asked for was declined, since stdin is not a terminal. ` +
+      "Run the command at a terminal to be asked."
+    );
+  }
+  return `The call to "${name}" was not completed: you declined what the server asked for.`;
+}
 
 /** Log messages from `info` up are shown while the tool runs: asked for when the server has `logging`. */
 const LOG_LEVEL = "info";
