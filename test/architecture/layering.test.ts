@@ -11,13 +11,11 @@ import {
   floorOffenders,
   floorsOf,
   folderOf,
-  goneCycles,
   type ImportEdge,
   importCycles,
   importEdges,
   readSources,
   type SourceFile,
-  unknownCycles,
 } from "./support.js";
 
 const sources = readSources();
@@ -233,21 +231,11 @@ describe("floors", () => {
   });
 });
 
-/**
- * Import cycles that other work is breaking right now; each entry is one cycle's files. An entry
- * goes once its cycle is gone, and the test below says when. Nothing may be added here.
- */
-const KNOWN_CYCLES: readonly (readonly string[])[] = [];
-
 describe("import cycles", () => {
   const cycles = importCycles(edges);
 
-  it("no files of src import each other in a circle, except the known cycles being broken", () => {
-    expect(unknownCycles(cycles, KNOWN_CYCLES)).toEqual([]);
-  });
-
-  it("lists no known cycle that is already gone", () => {
-    expect(goneCycles(cycles, KNOWN_CYCLES)).toEqual([]);
+  it("no files of src import each other in a circle", () => {
+    expect(cycles).toEqual([]);
   });
 
   it("trips on a cycle of two files, of three, and on a file importing itself", () => {
@@ -279,18 +267,7 @@ describe("import cycles", () => {
         { path: "model/ring-b.ts", text: 'import type { X } from "./ring.js";' },
       ),
     );
-    expect(unknownCycles(found, KNOWN_CYCLES)).toEqual([["model/ring-b.ts", "model/ring.ts"]]);
-  });
-
-  it("allows a known cycle or what is left of it, not one that grew a file, and names a known cycle that is gone", () => {
-    const known = [["server/a.ts", "server/b.ts", "server/c.ts"]];
-    expect(unknownCycles([["server/a.ts", "server/b.ts", "server/c.ts"]], known)).toEqual([]);
-    expect(unknownCycles([["server/a.ts", "server/b.ts"]], known)).toEqual([]);
-    expect(unknownCycles([["server/a.ts", "server/b.ts", "server/c.ts", "server/d.ts"]], known)).toEqual([
-      ["server/a.ts", "server/b.ts", "server/c.ts", "server/d.ts"],
-    ]);
-    expect(goneCycles([["server/a.ts", "server/c.ts"]], known)).toEqual([]);
-    expect(goneCycles([["cli/x.ts", "cli/y.ts"]], known)).toEqual(known);
+    expect(found).toEqual([["model/ring-b.ts", "model/ring.ts"]]);
   });
 });
 

@@ -204,16 +204,6 @@ export function importCycles(edges: readonly ImportEdge[]): string[][] {
   return cycles.sort((a, b) => (a[0] ?? "").localeCompare(b[0] ?? ""));
 }
 
-/** The cycles that are not inside one of `known` (a known cycle that grew a file is not). */
-export function unknownCycles(cycles: readonly string[][], known: readonly (readonly string[])[]): string[][] {
-  return cycles.filter((cycle) => !known.some((files) => cycle.every((file) => files.includes(file))));
-}
-
-/** The entries of `known` that no longer tie two of their files in a cycle. */
-export function goneCycles(cycles: readonly string[][], known: readonly (readonly string[])[]): (readonly string[])[] {
-  return known.filter((files) => !cycles.some((cycle) => cycle.filter((file) => files.includes(file)).length > 1));
-}
-
 // ---- rule (c): the stateless era stays in its place ----
 
 const STATELESS = "revisions/stateless/";
