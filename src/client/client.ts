@@ -36,7 +36,7 @@ import type {
  * `(params, options?) => Promise<result>`; see `ClientRequests`. The typed notification hooks
  * (`onToolListChanged`, ...) are fields of one `NotificationHooks` object, set on the client.
  */
-export class McpClient extends ClientRequests implements NotificationHooks {
+export class McpClient extends ClientRequests {
   /** Called once when the connection closes. */
   onclose?: () => void;
   /** Non-fatal problems: a handler that failed, a bad notification, a transport error. */
