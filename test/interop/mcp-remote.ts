@@ -71,7 +71,10 @@ export async function startBridged(options: {
   transport.stderr?.on("data", (chunk: string) => {
     stderr += chunk;
     const url = /Please authorize this client by visiting:\s*(\S+)/.exec(stderr)?.[1];
-    if (url !== undefined && signingIn === undefined) signingIn = browser.signIn(url, login);
+    if (url !== undefined && signingIn === undefined) {
+      // Settled in close(): the browser is closed after this bridge, never under a sign-in.
+      signingIn = browser.signIn(url, login).catch((error: unknown) => error);
+    }
   });
 
   const client = new McpClient({ name: "bridged-client", version: "1.0.0" }, { protocolVersion: "2025-11-25" });
@@ -94,6 +97,8 @@ export async function startBridged(options: {
     },
   });
   const close = async () => {
+    await signingIn;
+    await browsing?.catch(() => {});
     await client.close();
     rmSync(configDir, { recursive: true, force: true });
   };
