@@ -68,7 +68,15 @@ export type SdkErrorCode =
   /** An optional peer dependency that the feature needs is not installed; the message names the package. */
   | "DEPENDENCY_MISSING"
   /** A stored credential cannot be decrypted: its key is not configured or wrong, or the row was altered or moved. */
-  | "CREDENTIAL_UNREADABLE";
+  | "CREDENTIAL_UNREADABLE"
+  /** A `KeyedLock` was not had within its wait: another instance holds it. */
+  | "LOCK_TIMEOUT"
+  /**
+   * A shared engine (Redis, PostgreSQL) did not answer or refused: the message names the engine and
+   * the operation, never a secret or a connection password. The instance recovers by itself once the
+   * engine is back.
+   */
+  | "STORE_UNAVAILABLE";
 
 /**
  * A local failure: a capability the peer did not declare, a timeout, a closed connection. A local

@@ -41,10 +41,31 @@ export interface CredentialVault {
   delete(user: UserRef, provider: string): Promise<boolean>;
 }
 
-/** Delivers small messages (e.g. "interaction X completed") to whichever instance holds the session. */
-export interface MessageBus {
-  publish(channel: string, message: string): Promise<void>;
-  /** @returns a function that unsubscribes. */
-  subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>>;
-  close(): Promise<void>;
+export type { MessageBus } from "../model/bus.js";
+
+/** Options of one `KeyedLock.withLock` call. */
+export interface LockOptions {
+  /**
+   * ms the lock is held at most: a holder that dies (or hangs) loses it after this, so another
+   * instance can go on. Choose it longer than the task takes.
+   */
+  leaseMs: number;
+  /** ms to wait for a lock another holder has; then `withLock` rejects. */
+  waitMs: number;
+}
+
+/**
+ * Mutual exclusion by key across every instance that shares the lock's engine, for work that
+ * must happen once at a time, such as refreshing one user's grant at one provider (a refresh
+ * token may be spent only once). In-process for one instance; Redis or PostgreSQL for a fleet.
+ */
+export interface KeyedLock {
+  /**
+   * Runs `task` while holding the lock on `key` and releases it when `task` settles (or when the
+   * lease runs out, whichever is first). A release never frees a lock another holder took after
+   * the lease ran out.
+   * @throws SdkError "LOCK_TIMEOUT" when the lock was not had within `options.waitMs`; the task did not run.
+   * @throws whatever `task` throws, after the release.
+   */
+  withLock<T>(key: string, options: LockOptions, task: () => Promise<T>): Promise<T>;
 }
