@@ -15,7 +15,8 @@ export {
 export { InProcessMessageBus, type InProcessMessageBusOptions } from "./in-process-message-bus.js";
 export { MemoryCredentialVault, type MemoryCredentialVaultOptions } from "./memory-credential-vault.js";
 export { MemoryInteractionStore, type MemoryInteractionStoreOptions } from "./memory-interaction-store.js";
+export { MemoryKeyedLock } from "./memory-keyed-lock.js";
 export type { SqliteDatabase, SqliteFileOptions, SqliteStatement, SqliteTransaction } from "./sqlite.js";
 export { SqliteCredentialVault, type SqliteCredentialVaultOptions } from "./sqlite-credential-vault.js";
 export { SqliteInteractionStore, type SqliteInteractionStoreOptions } from "./sqlite-interaction-store.js";
-export type { CredentialVault, InteractionStore, MessageBus } from "./types.js";
+export type { CredentialVault, InteractionStore, KeyedLock, LockOptions, MessageBus } from "./types.js";

@@ -23,9 +23,11 @@ export {
   MemoryEventStore,
   type MemoryEventStoreOptions,
 } from "./event-store.js";
+export { MemorySessionDirectory, type MemorySessionDirectoryOptions } from "./memory-session-directory.js";
 export { type NodeHandler, type NodeHandlerOptions, toNodeHandler } from "./node.js";
 export { type NodeServerTimeouts, nodeServerOptions } from "./node-server.js";
 export type { WebHandler, WebNodeHandlerOptions } from "./node-web.js";
 export type { OriginPolicy } from "./origin.js";
 export { type HandleExtra, StreamableHttpServer, type StreamableHttpServerOptions } from "./server.js";
+export type { SessionChange, SessionDirectory, SessionRecord } from "./session-directory.js";
 export { StreamableHttpSessionTransport } from "./session-transport.js";
