@@ -2,24 +2,10 @@
  * The `state` of third-party authorization requests, kept on the server: each is bound to one
  * interaction and one user, can be taken once, and lapses with its interaction.
  */
-import type { UserRef } from "../model/identity.js";
 
-export interface PendingGrant {
-  interactionId: string;
-  user: UserRef;
-  provider: string;
-  scopes: string[];
-  /** PKCE code verifier; never leaves the server. */
-  verifier: string;
-  /** ms since the epoch (the interaction's deadline). */
-  expiresAt: number;
-}
+import type { GrantStateStore, PendingGrant } from "../stores/types.js";
 
-export interface GrantStateStore {
-  put(state: string, grant: PendingGrant): Promise<void>;
-  /** Removes and returns the grant; `undefined` when unknown, already taken or past `expiresAt`. */
-  take(state: string): Promise<PendingGrant | undefined>;
-}
+export type { GrantStateStore, PendingGrant };
 
 /** For one server instance; a deployment with several puts these in shared storage. */
 export class MemoryGrantStateStore implements GrantStateStore {

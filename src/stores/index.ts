@@ -19,4 +19,12 @@ export { MemoryKeyedLock } from "./memory-keyed-lock.js";
 export type { SqliteDatabase, SqliteFileOptions, SqliteStatement, SqliteTransaction } from "./sqlite.js";
 export { SqliteCredentialVault, type SqliteCredentialVaultOptions } from "./sqlite-credential-vault.js";
 export { SqliteInteractionStore, type SqliteInteractionStoreOptions } from "./sqlite-interaction-store.js";
-export type { CredentialVault, InteractionStore, KeyedLock, LockOptions, MessageBus } from "./types.js";
+export type {
+  CredentialVault,
+  GrantStateStore,
+  InteractionStore,
+  KeyedLock,
+  LockOptions,
+  MessageBus,
+  PendingGrant,
+} from "./types.js";

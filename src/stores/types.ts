@@ -43,6 +43,29 @@ export interface CredentialVault {
 
 export type { MessageBus } from "../model/bus.js";
 
+/** A third-party authorization request under way, kept on the server under its `state`. */
+export interface PendingGrant {
+  interactionId: string;
+  user: UserRef;
+  provider: string;
+  scopes: string[];
+  /** PKCE code verifier; never leaves the server. */
+  verifier: string;
+  /** ms since the epoch (the interaction's deadline). */
+  expiresAt: number;
+}
+
+/**
+ * The `state` of third-party authorization requests: each is bound to one interaction and one user,
+ * can be taken once (atomically, also when two instances take it at once), and lapses with its
+ * interaction. Shared by every instance of a fleet, since the provider's callback lands on any.
+ */
+export interface GrantStateStore {
+  put(state: string, grant: PendingGrant): Promise<void>;
+  /** Removes and returns the grant; `undefined` when unknown, already taken or past `expiresAt`. */
+  take(state: string): Promise<PendingGrant | undefined>;
+}
+
 /** Options of one `KeyedLock.withLock` call. */
 export interface LockOptions {
   /**
