@@ -15,7 +15,8 @@ export class MemoryGrantStateStore implements GrantStateStore {
   async put(state: string, grant: PendingGrant): Promise<void> {
     const now = this.now();
     for (const [key, value] of this.#grants) if (value.expiresAt <= now) this.#grants.delete(key);
-    this.#grants.set(state, { ...grant, scopes: [...grant.scopes] });
+    // A deep copy: a caller changing its grant afterwards (its user, its scopes) changes nothing kept.
+    this.#grants.set(state, structuredClone(grant));
   }
 
   async take(state: string): Promise<PendingGrant | undefined> {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import { EventsEvictedError, MemoryEventStore } from "../../src/transports/http/event-store.js";
-import { replay, runEventStoreContract } from "./http-event-store.contract.js";
+import { replay, runEventStoreContract } from "./event-store.contract.js";
 
 const note = (n: number): JsonRpcMessage => ({ jsonrpc: "2.0", method: "notifications/n", params: { n } });
 
-runEventStoreContract("memory", () => new MemoryEventStore());
+runEventStoreContract("memory", (limits) => new MemoryEventStore(limits && { maxEvents: limits.keep }));
 
 describe("MemoryEventStore", () => {
   it("drops the oldest events beyond maxEvents", async () => {
