@@ -43,6 +43,13 @@ const EXPECTED = {
     "MemoryGrantStateStore",
     "startLocalConnect",
   ],
+  "./postgres": [
+    "connectPostgres",
+    "migrate",
+    "PostgresInteractionStore",
+    "PostgresCredentialVault",
+    "PostgresKeyedLock",
+  ],
 };
 
 /** A zod release other than the one package.json pins for our tests. */
@@ -151,6 +158,7 @@ process.stdout.write("The package installs and works.\n");
 function checkNoNativeModule(modules) {
   if (existsSync(join(modules, "better-sqlite3")))
     fail("better-sqlite3 was installed for an app that did not ask for it");
+  if (existsSync(join(modules, "pg"))) fail("pg was installed for an app that did not ask for it");
   const native = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -322,6 +330,21 @@ if (modules["./stores"] !== undefined) {
     }
   }
   console.log("the SQLite stores say: npm install better-sqlite3");
+}
+
+// pg is not installed here either: opening the PostgreSQL stores from a URL says which package to install.
+if (modules["./postgres"] !== undefined) {
+  const { connectPostgres } = modules["./postgres"];
+  const { INSECURE_PLAINTEXT_VAULT_FOR_TESTS } = modules["./stores"];
+  try {
+    await connectPostgres({ connectionString: "postgres://127.0.0.1:1/none", vault: { encryption: INSECURE_PLAINTEXT_VAULT_FOR_TESTS } });
+    problems.push("the PostgreSQL stores opened without pg installed");
+  } catch (error) {
+    if (error?.code !== "DEPENDENCY_MISSING" || !String(error.message).includes("npm install pg")) {
+      problems.push(\`the PostgreSQL stores without pg failed unclearly: \${error?.code} \${error?.message}\`);
+    }
+  }
+  console.log("the PostgreSQL stores say: npm install pg");
 }
 
 if (problems.length > 0) {

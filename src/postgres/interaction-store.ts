@@ -1,5 +1,11 @@
 import type { InteractionStatus, NewInteraction, UserInteraction } from "../model/interaction.js";
-import { checkNewInteraction, checkStatus, duplicateId, newPending, visibleStatus } from "../stores/interaction-status.js";
+import {
+  checkNewInteraction,
+  checkStatus,
+  duplicateId,
+  newPending,
+  visibleStatus,
+} from "../stores/interaction-status.js";
 import type { InteractionStore } from "../stores/types.js";
 import type { PostgresPool } from "./driver.js";
 import { query } from "./query.js";

@@ -5,6 +5,7 @@ import type { PostgresPool, PostgresPoolClient } from "./driver.js";
 import { storeError } from "./errors.js";
 import { query, takeClient } from "./query.js";
 import { type PostgresLocation, tablesOf } from "./tables.js";
+import { KeyTurns, type LeaveTurn, lockTimeout } from "./turns.js";
 
 export interface PostgresKeyedLockOptions extends PostgresLocation {
   /**
@@ -26,6 +27,8 @@ const MAX_RETRY_MS = 200;
  * lock (`pg_try_advisory_lock`) on a connection of its own, held while the task runs. A holder
  * that dies frees it with its connection; a lease that runs out closes that connection, which
  * frees it too. Since a lock belongs to its connection, a release can only ever free its own.
+ * The callers of one instance wait in the order they asked, and only the first of them asks
+ * PostgreSQL, again and again with growing pauses until it has the lock or `waitMs` has passed.
  * Keys are hashed to 64 bits (with the schema and table prefix), so two keys may rarely share one
  * lock: they then only wait for each other.
  */
@@ -33,6 +36,7 @@ export class PostgresKeyedLock implements KeyedLock {
   readonly #pool: PostgresPool;
   readonly #namespace: string;
   readonly #logger: Logger;
+  readonly #turns = new KeyTurns();
 
   /** @throws SdkError "INVALID_ARGUMENT" when `schema` or `tablePrefix` is not a plain lower-case identifier. */
   constructor(options: PostgresKeyedLockOptions) {
@@ -56,8 +60,16 @@ export class PostgresKeyedLock implements KeyedLock {
       }
     }
     const lockKey = `${this.#namespace} ${key}`;
-    const client = await this.#acquire(key, lockKey, options.waitMs);
-    const holding = new Holding(client, key, lockKey, this.#logger);
+    const deadline = Date.now() + options.waitMs;
+    const leave = await this.#turns.enter(key, deadline, options.waitMs);
+    let client: PostgresPoolClient;
+    try {
+      client = await this.#acquire(key, lockKey, deadline, options.waitMs);
+    } catch (error) {
+      leave();
+      throw error;
+    }
+    const holding = new Holding(client, key, lockKey, this.#logger, leave);
     const lease = setTimeout(() => holding.endLease(options.leaseMs), options.leaseMs);
     lease.unref?.();
     try {
@@ -69,8 +81,7 @@ export class PostgresKeyedLock implements KeyedLock {
   }
 
   /** A connection holding the lock, tried again with growing waits until `waitMs` has passed. */
-  async #acquire(key: string, lockKey: string, waitMs: number): Promise<PostgresPoolClient> {
-    const deadline = Date.now() + waitMs;
+  async #acquire(key: string, lockKey: string, deadline: number, waitMs: number): Promise<PostgresPoolClient> {
     let wait = FIRST_RETRY_MS;
     for (;;) {
       // A connection only while trying: a waiter does not keep one from the holder's task.
@@ -96,7 +107,7 @@ export class PostgresKeyedLock implements KeyedLock {
       if (got) return client;
       client.release();
       const left = deadline - Date.now();
-      if (left <= 0) throw new SdkError("LOCK_TIMEOUT", `The lock "${key}" was not had within ${waitMs} ms`);
+      if (left <= 0) throw lockTimeout(key, waitMs);
       await new Promise((resolve) => setTimeout(resolve, Math.min(left, wait * (0.5 + Math.random()))));
       wait = Math.min(wait * 2, MAX_RETRY_MS);
     }
@@ -121,6 +132,8 @@ class Holding {
     readonly key: string,
     readonly lockKey: string,
     readonly logger: Logger,
+    /** The turn of this process's callers of the key, ended with the holding. */
+    readonly leave: LeaveTurn,
   ) {
     client.on("error", this.#onError);
   }
@@ -152,6 +165,7 @@ class Holding {
     this.#ended = true;
     this.client.removeListener("error", this.#onError);
     this.client.release();
+    this.leave();
   }
 
   /** Closing the connection frees every lock it held. */
@@ -159,5 +173,6 @@ class Holding {
     if (this.#ended) return;
     this.#ended = true;
     this.client.release(true);
+    this.leave();
   }
 }

@@ -9,6 +9,14 @@ export function redisUrl(): string {
   return process.env.MCP_HANDOFF_TEST_REDIS_URL || "redis://127.0.0.1:6379";
 }
 
+/**
+ * The PostgreSQL the tests use: `MCP_HANDOFF_TEST_DATABASE_URL`, default
+ * `postgres://postgres@127.0.0.1:5432/postgres`.
+ */
+export function databaseUrl(): string {
+  return process.env.MCP_HANDOFF_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+}
+
 /** A random suffix for the key prefix or schema of one test run, so that runs never share data. */
 export function runId(): string {
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
