@@ -14,6 +14,7 @@ Usage:
   handoff call       <target> <tool> [json-arguments] [options]
   handoff read       <target> <uri> [options]
   handoff login      <target> [--client-id ID] [--no-browser]
+  handoff migrate    --database-url URL [--schema NAME] [--table-prefix PREFIX]
 
 Target, one of:
   https://host/path             a Streamable HTTP endpoint
@@ -47,6 +48,9 @@ An http server that answers 401 wants you to log in: \`handoff login <target>\` 
 authorization server in the browser and keeps the token in your configuration folder;
 every other command then sends it, renewed when it expires. Asked at a terminal, a command
 that meets a 401 offers the login itself.
+
+\`handoff migrate\` creates or updates the PostgreSQL tables of the fleet stores (needs the pg
+package); each instance does the same when it starts. The URL may come from DATABASE_URL.
 
 Exit codes:
 ${codes}

@@ -13,6 +13,7 @@ import { helpText } from "./help.js";
 import { Interactions } from "./interactions.js";
 import type { CliIo } from "./io.js";
 import { needsLogin, offerLogin, runLogin, withStoredToken } from "./login.js";
+import { runMigrate } from "./migrate.js";
 import { describeTarget, resolveTarget } from "./target.js";
 import { VERSION } from "./version.js";
 import { Warnings } from "./warnings.js";
@@ -25,6 +26,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
   let parsed: ParsedCommandLine;
   let start: CommandRun;
   try {
+    // Takes no server: a database URL and where its tables go.
+    if (argv[0] === "migrate") return await runMigrate(argv.slice(1), io);
     parsed = parseCommandLine(argv);
     if (parsed.kind === "help") {
       io.stdout(helpText());

@@ -7,7 +7,7 @@ import { storeError } from "./errors.js";
 import { PostgresGrantStateStore } from "./grant-state-store.js";
 import { PostgresInteractionStore } from "./interaction-store.js";
 import { PostgresKeyedLock } from "./keyed-lock.js";
-import { migrate } from "./migrations.js";
+import { type AppliedMigration, migrate } from "./migrations.js";
 import { type PostgresLocation, tablesOf } from "./tables.js";
 
 export type ConnectPostgresOptions = PostgresLocation & {
@@ -128,5 +128,29 @@ function checkConnectionString(connectionString: unknown): asserts connectionStr
       "INVALID_ARGUMENT",
       "The PostgreSQL connection string is not a valid URL (postgres://user:password@host:port/database).",
     );
+  }
+}
+
+/**
+ * Applies the missing migrations to the database at `connectionString` on a pool of its own,
+ * closed afterwards: what `handoff migrate` runs.
+ * @returns the steps applied, oldest first; empty when the schema was up to date.
+ * @throws as `migrate` does; SdkError "INVALID_ARGUMENT" for a malformed `postgres://` URL (the
+ *   message shows no part of it); SdkError "DEPENDENCY_MISSING" when pg is not installed.
+ */
+export async function migrateDatabase(
+  connectionString: string,
+  location: PostgresLocation = {},
+): Promise<AppliedMigration[]> {
+  tablesOf(location);
+  checkConnectionString(connectionString);
+  const pool = openPostgresPool({ connectionString, connectionTimeoutMillis: 5_000, query_timeout: 60_000, max: 1 });
+  // An idle connection that fails before the pool ends has nothing left to do.
+  const ignore = (): void => {};
+  pool.on("error", ignore);
+  try {
+    return await migrate(pool, location);
+  } finally {
+    await pool.end();
   }
 }

@@ -7,7 +7,7 @@
  * @module mcp-handoff/postgres
  */
 
-export { type ConnectPostgresOptions, connectPostgres, type PostgresStores } from "./connect.js";
+export { type ConnectPostgresOptions, connectPostgres, migrateDatabase, type PostgresStores } from "./connect.js";
 export { PostgresCredentialVault, type PostgresCredentialVaultOptions } from "./credential-vault.js";
 export type {
   PostgresPool,

@@ -105,3 +105,19 @@ describe("the package's entry points", () => {
     expect(imported).toEqual([]);
   });
 });
+
+describe("the PostgreSQL entry point", () => {
+  it("is the only one that refers to pg, and loads it when a pool is opened from a URL, not on import", () => {
+    expect(ENTRIES).toContain("postgres");
+    const referring = ENTRIES.filter((entry) => entry !== "cli" && mentions(reach(entry).all, '"pg"').length > 0);
+    expect(referring).toEqual(["postgres"]);
+    const imported = ENTRIES.filter((entry) => {
+      const found = externals(reach(entry).all);
+      return found.static.has("pg") || found.dynamic.has("pg");
+    });
+    expect(imported).toEqual([]);
+    // The CLI reaches the PostgreSQL engines only through an import() when `handoff migrate` runs.
+    expect(mentions(reach("cli").eager, '"pg"')).toEqual([]);
+    expect(mentions(reach("cli").all, '"pg"').length).toBeGreaterThan(0);
+  });
+});

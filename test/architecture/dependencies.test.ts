@@ -52,9 +52,13 @@ describe("docs/dependencies.md", () => {
       .filter(([path, entry]) => path !== "" && entry.hasInstallScript === true && entry.dev !== true)
       .map(([path]) => path);
     expect(scripted).toEqual([]);
-    expect(Object.keys(json.peerDependenciesMeta ?? {})).toEqual(["better-sqlite3"]);
-    expect(json.dependencies).not.toHaveProperty("better-sqlite3");
-    expect(json.dependencies).not.toHaveProperty("@types/better-sqlite3");
+    const optional = Object.entries(json.peerDependenciesMeta ?? {})
+      .filter(([, meta]) => (meta as { optional?: boolean } | undefined)?.optional === true)
+      .map(([name]) => name);
+    expect(optional).toEqual(expect.arrayContaining(["better-sqlite3", "pg"]));
+    for (const name of ["better-sqlite3", "@types/better-sqlite3", "pg", "@types/pg"]) {
+      expect(json.dependencies).not.toHaveProperty(name);
+    }
   });
 });
 
