@@ -392,7 +392,7 @@ export class StreamableHttpServer {
   ): Promise<StreamableHttpSessionTransport | HttpReply> {
     let making = this.adopting.get(sessionId);
     if (making === undefined) {
-      making = this.makeReplica(sessionId).finally(() => this.adopting.delete(sessionId));
+      making = this.makeReplica(sessionId, caller).finally(() => this.adopting.delete(sessionId));
       this.adopting.set(sessionId, making);
     }
     const made = await making;
@@ -401,7 +401,10 @@ export class StreamableHttpServer {
     return this.findSession(request, caller);
   }
 
-  private async makeReplica(sessionId: string): Promise<StreamableHttpSessionTransport | HttpReply> {
+  private async makeReplica(
+    sessionId: string,
+    caller: string | undefined,
+  ): Promise<StreamableHttpSessionTransport | HttpReply> {
     const fleet = this.fleet as Fleet;
     let record: SessionRecord | undefined;
     try {
@@ -410,7 +413,8 @@ export class StreamableHttpServer {
       this.reportError(error);
       return httpError(503, TRANSPORT_ERROR_CODE, "Service Unavailable: the session directory did not answer; retry");
     }
-    if (record === undefined || this.closed) return sessionNotFound();
+    // Another caller's session is answered as unknown, and costs no replica.
+    if (record === undefined || this.closed || !mayUseSession(record.owner, caller)) return sessionNotFound();
     const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
     transport.presumedHandshake = {
       protocolVersion: record.protocolVersion,
