@@ -40,7 +40,7 @@ export type * from "./session-types.js";
 
 /**
  * A JSON-RPC 2.0 peer over one transport (both directions: it sends requests and answers them).
- * Ids of its own requests are numbers from 0. It answers `ping`, handles `notifications/cancelled`
+ * Ids of its own requests are numbers from 0 (or strings with a prefix, `setRequestIdPrefix`). It answers `ping`, handles `notifications/cancelled`
  * and `notifications/progress` itself, and refuses an inbound request whose id is already in
  * flight (-32600). Unknown methods are answered -32601. Spec: basic/index, basic/utilities/*.
  */
@@ -48,6 +48,8 @@ export class JsonRpcSession {
   private transport: Transport | undefined;
   private gate: MessageGate = openGate;
   private nextId = 0;
+  /** Put before the number of each request id this session sends; `undefined`: plain numbers. */
+  private idPrefix: string | undefined;
   // Made on first use: an idle connection (one open HTTP session among thousands) holds none of them.
   private pending: Map<RequestId, Pending> | undefined;
   private progressTokens: Map<ProgressToken, RequestId> | undefined;
@@ -124,6 +126,15 @@ export class JsonRpcSession {
     this.notificationHandlers.set(method, handler);
   }
 
+  /**
+   * Makes the ids of this session's own requests strings: `prefix` and then the number (and so
+   * their progress tokens). Several peers answering one client (the instances of a fleet) keep
+   * their ids apart this way. Call before the first request.
+   */
+  setRequestIdPrefix(prefix: string): void {
+    this.idPrefix = prefix;
+  }
+
   /** Starts the transport and begins serving. Throws `SdkError("ALREADY_CONNECTED")` on a second call. */
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new SdkError("ALREADY_CONNECTED", "This session is already connected to a transport");
@@ -162,7 +173,7 @@ export class JsonRpcSession {
         new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: options.signal.reason }),
       );
     }
-    const id = this.nextId++;
+    const id: RequestId = this.idPrefix === undefined ? this.nextId++ : `${this.idPrefix}${this.nextId++}`;
     const progressToken = options.onprogress ? id : undefined;
     const sentParams =
       progressToken === undefined

@@ -50,7 +50,7 @@ export {
 } from "./negotiate.js";
 export type { MessageContext, Revision, Role } from "./revision.js";
 export { createGate, createHandshakeGate } from "./stateful/gate.js";
-export { createPresumedGate, type PresumedHandshake, presumeHandshake } from "./stateful/presumed.js";
+export { createPresumedGate, type PresumedHandshake, presumeHandshake, presumeSession } from "./stateful/presumed.js";
 export {
   acceptsInputRequired,
   completeResult,

@@ -35,8 +35,8 @@ const setLevel: ConnectionServe = (connection, params) => {
       `Invalid params: unknown logging level ${JSON.stringify(params.level)}`,
     );
   }
-  connection.setLogLevel(params.level);
-  return {};
+  const recorded = connection.setLogLevel(params.level);
+  return recorded === undefined ? {} : recorded.then(() => ({}));
 };
 
 /** `resources/subscribe` and `resources/unsubscribe`. @throws ProtocolError -32602 when `uri` is no string. */
@@ -45,9 +45,8 @@ function subscription(subscribe: boolean): HandlerMethod["serve"] {
     if (typeof params.uri !== "string") {
       throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
     }
-    if (subscribe) session.subscribe(params.uri);
-    else session.unsubscribe(params.uri);
-    return {};
+    const recorded = subscribe ? session.subscribe(params.uri) : session.unsubscribe(params.uri);
+    return recorded === undefined ? {} : recorded.then(() => ({}));
   };
 }
 

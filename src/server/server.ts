@@ -74,6 +74,15 @@ export interface McpServerOptions {
    * instance; give every instance behind one endpoint the same key.
    */
   requestStateSecret?: Uint8Array;
+  /**
+   * Revision 2026-07-28: the keys of `requestState`, shared by every instance behind one endpoint
+   * (a fleet), for rotation: the first signs, every one verifies, so a state signed before a new
+   * key was put first still opens until it expires. Each at least 32 bytes. Replaces
+   * `requestStateSecret` (which is one key); a state signed by no key of the list is refused with
+   * -32602.
+   * @throws TypeError from the constructor for an empty list, a key under 32 bytes, or both options.
+   */
+  requestStateKeys?: readonly Uint8Array[];
   /** ms a `requestState` stays valid; default 600,000 (10 minutes). */
   requestStateTtlMs?: number;
   /**

@@ -192,6 +192,18 @@ export class SessionInteractions {
     return open ? interaction : undefined;
   }
 
+  /**
+   * Hears the completions of this session's hand-offs from now on, even of those another
+   * instance asked for (a fleet's instance holding the client's GET stream), and tells the client.
+   * Failures go to the server's logger.
+   */
+  listen(): void {
+    const service = this.host.service;
+    const wire = this.#wire;
+    if (service === undefined || wire?.completionNotice("") === undefined || this.#closed) return;
+    this.#watch(service, wire).catch((error: unknown) => this.host.report("Could not watch for hand-offs", error));
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const stop = await this.#watching?.catch(() => undefined);

@@ -4,13 +4,24 @@
  * through the driver of the era it is written in (`eras/`).
  */
 import { randomUUID } from "node:crypto";
+import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { MessageGate } from "../jsonrpc/gate.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import { type InboundRequest, JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
 import type { Transport } from "../jsonrpc/transport.js";
 import type { ClientCapabilities, Implementation, Revision, ServerCapabilities } from "../revisions/index.js";
-import { negotiateVersion, presumeHandshake } from "../revisions/index.js";
-import { hasSessionId, presumedHandshakeOf, takesProtocolVersion } from "../transports/features.js";
+import { negotiateVersion, presumeHandshake, presumeSession } from "../revisions/index.js";
+import {
+  type AgreedHandshake,
+  hasSessionId,
+  type PresumedHandshakeOffer,
+  type PresumedSession,
+  presumedHandshakeOf,
+  type SessionChange,
+  type SharedSession,
+  sharedSessionOf,
+  takesProtocolVersion,
+} from "../transports/features.js";
 import { createRequestContext, type HandoffApi, type RequestContext } from "./context.js";
 import {
   type ConnectionSettings,
@@ -23,7 +34,7 @@ import {
 } from "./eras/index.js";
 import type { Subscriptions } from "./eras/subscriptions.js";
 import type { ServerSession } from "./handler-types.js";
-import { isAtLeast, type LoggingLevel } from "./logging.js";
+import { isAtLeast, isLoggingLevel, type LoggingLevel } from "./logging.js";
 import type { MethodTable } from "./methods.js";
 import { serveHandler } from "./methods.js";
 import { type ConnectionHooks, contextHost, type LogSender, requestContext, withHandoffs } from "./request-contexts.js";
@@ -38,6 +49,13 @@ export interface SessionHost extends ConnectionSettings {
 }
 
 const isInitialized = (method: string) => method === "notifications/initialized";
+
+/** The handshake a transport's offer stands for: a fleet's session, or a POST of a server without sessions. */
+function presumedFrom(offer: PresumedHandshakeOffer) {
+  return offer.session === undefined
+    ? presumeHandshake(offer.protocolVersion)
+    : presumeSession(offer.protocolVersion, offer.session.clientCapabilities);
+}
 
 export class ServerConnection implements ServerSession, EraConnection {
   readonly #rpc = new JsonRpcSession();
@@ -64,6 +82,8 @@ export class ServerConnection implements ServerSession, EraConnection {
   #negotiated: { revision: Revision; clientCapabilities: ClientCapabilities } | undefined;
   /** The revision of the stateless requests this connection served, if any. */
   #statelessRevision: Revision | undefined;
+  /** The fleet session this connection serves a replica of (Streamable HTTP with `fleet`), if any. */
+  #shared: SharedSession | undefined;
 
   constructor(private readonly host: SessionHost) {
     // Serves both eras until `initialize` (if any) installs the negotiated revision's gate.
@@ -95,13 +115,15 @@ export class ServerConnection implements ServerSession, EraConnection {
     return driverFor(method, params).serve(this, method, spec, params, inbound);
   }
 
-  subscribe(uri: string): void {
+  subscribe(uri: string): Promise<void> | undefined {
     this.#subscriptions ??= new Set();
     this.#subscriptions.add(uri);
+    return this.#record({ subscribe: uri });
   }
 
-  unsubscribe(uri: string): void {
+  unsubscribe(uri: string): Promise<void> | undefined {
     this.#subscriptions?.delete(uri);
+    return this.#record({ unsubscribe: uri });
   }
 
   /** Whether this client subscribed to `uri` with `resources/subscribe` (and did not unsubscribe). */
@@ -174,14 +196,73 @@ export class ServerConnection implements ServerSession, EraConnection {
    */
   async connect(transport: Transport): Promise<void> {
     this.#transport = transport;
+    const shared = sharedSessionOf(transport);
+    if (shared !== undefined) this.#share(shared);
     const handshake = presumedHandshakeOf(transport);
-    const presumed = handshake && presumeHandshake(handshake.protocolVersion);
+    const presumed = handshake && presumedFrom(handshake);
     if (presumed !== undefined) {
       this.#initialized = true;
       this.#agree(presumed.revision, presumed.clientCapabilities);
+      if (handshake?.session !== undefined) this.#resume(handshake.session);
       this.#rpc.setGate(presumedGate(presumed, this.host));
     }
     await this.#rpc.connect(transport);
+  }
+
+  /** Serves a replica of a fleet's session: ids that find this instance, and the client's changes made elsewhere. */
+  #share(shared: SharedSession): void {
+    this.#shared = shared;
+    this.#rpc.setRequestIdPrefix(shared.requestIdPrefix);
+    shared.onchange = (change) => this.#apply(change);
+    // The instance holding the client's GET stream also hears the session's hand-offs complete,
+    // so a completion still reaches the client when the instance that asked is gone.
+    shared.onlisten = () => {
+      if (this.host.interactions !== undefined) this.interactions.listen();
+    };
+  }
+
+  /** What the client agreed and changed on the instances that served the session before. */
+  #resume(session: PresumedSession): void {
+    this.#clientInfo = session.clientInfo as Implementation;
+    if (isLoggingLevel(session.logLevel)) this.#logLevel = session.logLevel;
+    if (session.subscriptions.length > 0) this.#subscriptions = new Set(session.subscriptions);
+  }
+
+  /** Records a change of the client's for the other instances of a fleet; `undefined` outside one. */
+  #record(change: SessionChange): Promise<void> | undefined {
+    return this.#shared?.changed(change).catch((error: unknown) => {
+      this.host.report("Could not record a change of the session for the other instances", error, this.id);
+      throw new ProtocolError(ErrorCode.InternalError, "Internal error: the change could not be recorded; try again");
+    });
+  }
+
+  #apply(change: SessionChange): void {
+    if ("logLevel" in change) {
+      if (isLoggingLevel(change.logLevel)) this.#logLevel = change.logLevel;
+    } else if ("subscribe" in change) {
+      this.#subscriptions ??= new Set();
+      this.#subscriptions.add(change.subscribe);
+    } else this.#subscriptions?.delete(change.unsubscribe);
+  }
+
+  /**
+   * Records what `initialize` agreed for the other instances of a fleet; `undefined` when the
+   * session is not shared. The `initialize` answer waits for it.
+   */
+  shareHandshake(): Promise<void> | undefined {
+    const shared = this.#shared;
+    const version = this.#protocolVersion;
+    if (shared === undefined || version === undefined) return undefined;
+    const agreed = {
+      protocolVersion: version,
+      clientCapabilities: (this.#clientCapabilities ?? {}) as Record<string, unknown>,
+      clientInfo: (this.#clientInfo ?? { name: "", version: "" }) as AgreedHandshake["clientInfo"],
+    };
+    return shared.agreed(agreed).catch((error: unknown) => {
+      this.host.report("Could not record the session for the other instances", error, this.id);
+      // The client can only initialize again: this session was never known anywhere else.
+      throw new ProtocolError(ErrorCode.InternalError, "Internal error: the session could not be recorded; try again");
+    });
   }
 
   close(): Promise<void> {
@@ -201,8 +282,9 @@ export class ServerConnection implements ServerSession, EraConnection {
     return this.sendLog(level, data, logger, relatedRequestId);
   }
 
-  setLogLevel(level: LoggingLevel): void {
+  setLogLevel(level: LoggingLevel): Promise<void> | undefined {
     this.#logLevel = level;
+    return this.#record({ logLevel: level });
   }
 
   sendLog(level: LoggingLevel, data: unknown, logger: string | undefined, related?: RequestId): Promise<void> {

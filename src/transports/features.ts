@@ -5,6 +5,9 @@
  */
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { SendOptions, Transport } from "../jsonrpc/transport.js";
+import type { SessionChange } from "./http/session-directory.js";
+
+export type { SessionChange };
 
 /** Streamable HTTP: the connection has an `Mcp-Session-Id` (once negotiated; `undefined` before or without). */
 export interface SessionIdTransport {
@@ -34,7 +37,74 @@ export interface CancellingTransport {
  * basic/transports § Session Management). `undefined` when the transport carries no such POST.
  */
 export interface PresumedHandshakeTransport {
-  readonly presumedHandshake: { readonly protocolVersion?: string } | undefined;
+  readonly presumedHandshake: PresumedHandshakeOffer | undefined;
+}
+
+/** What a transport says of a handshake that happened on an earlier connection. */
+export interface PresumedHandshakeOffer {
+  /** The revision the client speaks (the `MCP-Protocol-Version` it sends, or the one agreed). */
+  readonly protocolVersion?: string;
+  /**
+   * A fleet's session opened by `initialize` on another instance (Streamable HTTP with a session
+   * directory): what that `initialize` agreed and what the client changed since. The connection
+   * starts as if it had answered that `initialize` itself, in that session's revision only.
+   */
+  readonly session?: PresumedSession;
+}
+
+/** The negotiated state of a session as another instance recorded it (see `SessionRecord`). */
+export interface PresumedSession {
+  readonly clientCapabilities: Record<string, unknown>;
+  readonly clientInfo: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
+  /** The level of the client's last `logging/setLevel`, if any. */
+  readonly logLevel?: string;
+  /** URIs of `resources/subscribe` still in force. */
+  readonly subscriptions: readonly string[];
+}
+
+/** What `initialize` agreed, as a connection tells its shared session. */
+export interface AgreedHandshake {
+  /** The agreed revision. */
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Record<string, unknown>;
+  readonly clientInfo: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
+}
+
+/**
+ * Streamable HTTP in a fleet (`StreamableHttpServerOptions.fleet`): a session every instance can
+ * serve. The connection tells it what the client agreed and changed, so that a request landing on
+ * another instance is served with that state, and hears what the client changed elsewhere.
+ */
+export interface SharedSession {
+  /**
+   * Records what `initialize` agreed where every instance finds it. The `initialize` answer waits
+   * for it: the client's next request may land on another instance at once.
+   * @throws SdkError "STORE_UNAVAILABLE" when the session directory failed.
+   */
+  agreed(handshake: AgreedHandshake): Promise<void>;
+  /**
+   * Records one change (`logging/setLevel`, `resources/subscribe`, `resources/unsubscribe`) and
+   * tells the other instances' connections of this session. The request's answer waits for it.
+   * @throws SdkError "STORE_UNAVAILABLE" when the session directory or the bus failed.
+   */
+  changed(change: SessionChange): Promise<void>;
+  /** Set by the protocol layer: a change the client made through another instance. */
+  onchange: ((change: SessionChange) => void) | undefined;
+  /**
+   * Set by the protocol layer: this instance now holds the client's GET stream, so what the server
+   * has to tell the client on its own (a hand-off's completion) should be heard here too.
+   */
+  onlisten: (() => void) | undefined;
+  /**
+   * Put before the ids of requests the server sends the client, so that the client's answer,
+   * whichever instance it reaches, finds the instance that asked. Unique per instance.
+   */
+  readonly requestIdPrefix: string;
+}
+
+/** A transport whose session is shared by the instances of a fleet (`undefined` when it is not). */
+export interface SharedSessionTransport {
+  readonly sharedSession: SharedSession | undefined;
 }
 
 /**
@@ -72,8 +142,13 @@ export function cancelsRequests<T extends Transport>(transport: T): transport is
 }
 
 /** The handshake `transport` presumes from an earlier POST, if it carries one. */
-export function presumedHandshakeOf(transport: Transport): { readonly protocolVersion?: string } | undefined {
+export function presumedHandshakeOf(transport: Transport): PresumedHandshakeOffer | undefined {
   return (transport as Partial<PresumedHandshakeTransport>).presumedHandshake;
+}
+
+/** The fleet session `transport` belongs to, if it is shared by several instances. */
+export function sharedSessionOf(transport: Transport): SharedSession | undefined {
+  return (transport as Partial<SharedSessionTransport>).sharedSession;
 }
 
 /** Whether `transport` writes to the process's own stdout. */

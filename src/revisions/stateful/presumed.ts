@@ -28,6 +28,12 @@ export interface PresumedHandshake {
    * client without URL-mode elicitation.
    */
   readonly clientCapabilities: ClientCapabilities;
+  /**
+   * Whether the handshake was a session's `initialize` answered by another instance of a fleet:
+   * the connection then serves that revision only, as after its own `initialize`; otherwise
+   * (a server without sessions) requests of the stateless era are served too.
+   */
+  readonly session: boolean;
 }
 
 /**
@@ -39,7 +45,24 @@ export interface PresumedHandshake {
 export function presumeHandshake(headerVersion: string | undefined): PresumedHandshake | undefined {
   const version = headerVersion ?? VERSION_WITHOUT_HEADER;
   if (!(STATEFUL_VERSIONS as readonly string[]).includes(version)) return undefined;
-  return { revision: STATEFUL_REVISIONS[version as StatefulVersion], clientCapabilities: {} };
+  return { revision: STATEFUL_REVISIONS[version as StatefulVersion], clientCapabilities: {}, session: false };
+}
+
+/**
+ * The handshake of a session that another instance of a fleet answered: `protocolVersion` is the
+ * revision its `initialize` agreed, `clientCapabilities` what the client declared there.
+ * `undefined` for a version that is not a stateful revision this package speaks (such a session
+ * cannot be served here: the HTTP server answers it as unknown).
+ */
+export function presumeSession(
+  protocolVersion: string | undefined,
+  clientCapabilities: Record<string, unknown>,
+): PresumedHandshake | undefined {
+  if (protocolVersion === undefined || !(STATEFUL_VERSIONS as readonly string[]).includes(protocolVersion)) {
+    return undefined;
+  }
+  const revision = STATEFUL_REVISIONS[protocolVersion as StatefulVersion];
+  return { revision, clientCapabilities: clientCapabilities as ClientCapabilities, session: true };
 }
 
 /**
@@ -53,5 +76,6 @@ export function createPresumedGate(presumed: PresumedHandshake, stateless: State
     peerCapabilities: presumed.clientCapabilities as Record<string, unknown>,
     initialized: () => true,
   });
-  return createEntryGate(stateless, negotiated);
+  // A session's own handshake installs the negotiated gate alone, which refuses the other era.
+  return presumed.session ? negotiated : createEntryGate(stateless, negotiated);
 }

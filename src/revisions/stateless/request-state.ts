@@ -39,8 +39,10 @@ export interface RequestStateAsk {
 }
 
 export interface RequestStateKeys {
-  /** At least 32 bytes. */
+  /** Signs, and verifies; at least 32 bytes. */
   secret: Uint8Array;
+  /** Verify too (older keys of a rotation, shared by every instance); each at least 32 bytes. */
+  verifying?: readonly Uint8Array[];
   /** ms since the epoch; injectable for tests. */
   now: () => number;
 }
@@ -80,8 +82,21 @@ function userKey(user: StateUser | undefined): string {
   return user === undefined ? "" : JSON.stringify([user.issuer ?? null, user.subject]);
 }
 
-function mac(keys: RequestStateKeys, body: string): Buffer {
-  return createHmac("sha256", keys.secret).update(body).digest();
+function mac(key: Uint8Array, body: string): Buffer {
+  return createHmac("sha256", key).update(body).digest();
+}
+
+/** Whether `signature` is the MAC of `body` under one of the keys; every key is tried, in constant time each. */
+function signedByAny(keys: RequestStateKeys, body: string, signature: string): boolean {
+  const given = Buffer.from(signature);
+  let found = false;
+  for (const key of [keys.secret, ...(keys.verifying ?? [])]) {
+    // Compared as text: decoding first would let other spellings of the same bytes (padding,
+    // "+/" for "-_", characters the decoder skips) pass as the state issued.
+    const expected = Buffer.from(mac(key, body).toString("base64url"));
+    if (given.byteLength === expected.byteLength && timingSafeEqual(given, expected)) found = true;
+  }
+  return found;
 }
 
 /**
@@ -102,7 +117,7 @@ export function signRequestState(
     ...payload,
   };
   const body = Buffer.from(JSON.stringify(envelope)).toString("base64url");
-  return `${body}.${mac(keys, body).toString("base64url")}`;
+  return `${body}.${mac(keys.secret, body).toString("base64url")}`;
 }
 
 function refuse(why: string): ProtocolError {
@@ -123,13 +138,7 @@ export function openRequestState(
   if (body === undefined || signature === undefined || extra !== undefined) {
     throw refuse("was not issued by this server or was altered");
   }
-  // The signature is compared as text: decoding it first would let other spellings of the same
-  // bytes (padding, "+/" for "-_", characters the decoder skips) pass as the state issued.
-  const expected = Buffer.from(mac(keys, body).toString("base64url"));
-  const given = Buffer.from(signature);
-  if (given.byteLength !== expected.byteLength || !timingSafeEqual(given, expected)) {
-    throw refuse("was not issued by this server or was altered");
-  }
+  if (!signedByAny(keys, body, signature)) throw refuse("was not issued by this server or was altered");
   const envelope = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Envelope;
   const answers = envelope.answers as unknown;
   if (envelope.v !== 1 || typeof answers !== "object" || answers === null || !Array.isArray(envelope.pending)) {

@@ -60,10 +60,13 @@ export interface HandlerMethod {
 
 /** What a handler method may change on the session it serves. */
 export interface ServedSession {
-  /** Notes that the client subscribed to `uri` with `resources/subscribe`. */
-  subscribe(uri: string): void;
-  /** Forgets the subscription to `uri` (`resources/unsubscribe`); nothing happens if there was none. */
-  unsubscribe(uri: string): void;
+  /**
+   * Notes that the client subscribed to `uri` with `resources/subscribe`.
+   * @returns, in a fleet, the recording of it for the other instances, which the answer waits for.
+   */
+  subscribe(uri: string): Promise<void> | undefined;
+  /** Forgets the subscription to `uri` (`resources/unsubscribe`); nothing happens if there was none. As `subscribe`. */
+  unsubscribe(uri: string): Promise<void> | undefined;
 }
 
 /** What the connection's server lends it: fixed for the server's lifetime, shared by every connection. */
@@ -96,8 +99,16 @@ export interface EraConnection {
   setGate(gate: MessageGate): void;
   /** Notes the revision of a stateless request the connection serves. */
   servedStateless(revision: Revision): void;
-  /** Sets the threshold of `notifications/message`. */
-  setLogLevel(level: LoggingLevel): void;
+  /**
+   * Sets the threshold of `notifications/message`.
+   * @returns, in a fleet, the recording of it for the other instances, which the answer waits for.
+   */
+  setLogLevel(level: LoggingLevel): Promise<void> | undefined;
+  /**
+   * Records what `initialize` agreed for the other instances of a fleet (`undefined` outside one);
+   * the `initialize` answer waits for it.
+   */
+  shareHandshake(): Promise<void> | undefined;
   /** Sends one `notifications/message` tied to request `related`, whatever the session's level; never rejects. */
   sendLog(level: LoggingLevel, data: unknown, logger: string | undefined, related: RequestId): Promise<void>;
   /**

@@ -37,6 +37,7 @@ export interface StatelessSettings {
 export interface StatelessOptions {
   cacheHints?: CacheHints | undefined;
   requestStateSecret?: Uint8Array | undefined;
+  requestStateKeys?: readonly Uint8Array[] | undefined;
   requestStateTtlMs?: number | undefined;
   handoffHoldMs?: number | undefined;
   now?: (() => number) | undefined;
@@ -44,18 +45,41 @@ export interface StatelessOptions {
 
 /**
  * The settings of a server from its options (see `McpServerOptions`): every version it speaks,
- * a random `requestState` key unless one is given, 10 minutes of `requestState` validity, and
+ * a random `requestState` key unless keys are given, 10 minutes of `requestState` validity, and
  * a hold of 25,000 ms.
- * @throws TypeError for a negative, fractional or too long `handoffHoldMs`.
+ * @throws TypeError for a negative, fractional or too long `handoffHoldMs`; for `requestStateKeys`
+ *   that are empty or hold a key under 32 bytes, or given with `requestStateSecret`.
  */
 export function statelessSettings(options: StatelessOptions): StatelessSettings {
   return {
     supportedVersions: [...STATELESS_VERSIONS, ...SUPPORTED_VERSIONS],
     cache: options.cacheHints,
-    requestState: { secret: options.requestStateSecret ?? randomBytes(32), now: options.now ?? Date.now },
+    requestState: requestStateKeysOf(options),
     requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
     handoffHoldMs: holdMsOf(options.handoffHoldMs),
   };
+}
+
+/**
+ * The keys of `requestState`: the first of `requestStateKeys` signs and every one verifies;
+ * `requestStateSecret` is one key; neither, a random key.
+ * @throws TypeError for an empty list, a key under 32 bytes, or both options at once.
+ */
+function requestStateKeysOf(options: StatelessOptions): RequestStateKeys {
+  const now = options.now ?? Date.now;
+  const list = options.requestStateKeys;
+  if (list === undefined) return { secret: options.requestStateSecret ?? randomBytes(32), now };
+  if (options.requestStateSecret !== undefined) {
+    throw new TypeError("Give requestStateKeys or requestStateSecret, not both");
+  }
+  const [secret, ...verifying] = list;
+  if (secret === undefined) throw new TypeError("requestStateKeys needs at least one key");
+  list.forEach((key, index) => {
+    if (!(key instanceof Uint8Array) || key.byteLength < 32) {
+      throw new TypeError(`requestStateKeys[${index}] must be a Uint8Array of at least 32 bytes`);
+    }
+  });
+  return { secret, verifying, now };
 }
 
 /** `handoffHoldMs` checked: an integer that a timer can wait. */

@@ -15,7 +15,11 @@ import { type EraConnection, type EraDriver, notOffered } from "./driver.js";
  * @throws ProtocolError -32602 for a `protocolVersion` that is no string, a `clientInfo` without
  *   name and version, or `capabilities` that are no object.
  */
-export function initialize(connection: EraConnection, params: Params, inbound: InboundRequest): Result {
+export function initialize(
+  connection: EraConnection,
+  params: Params,
+  inbound: InboundRequest,
+): Result | Promise<Result> {
   const { protocolVersion, capabilities, clientInfo } = params;
   const info = clientInfo as Implementation | undefined;
   if (typeof protocolVersion !== "string") {
@@ -46,7 +50,10 @@ export function initialize(connection: EraConnection, params: Params, inbound: I
     serverInfo: settings.serverInfo,
   };
   if (settings.instructions !== undefined) result.instructions = settings.instructions;
-  return result as unknown as Result;
+  // In a fleet the client's next request may reach another instance: the session is recorded first.
+  const recorded = connection.shareHandshake();
+  if (recorded === undefined) return result as unknown as Result;
+  return recorded.then(() => result as unknown as Result);
 }
 
 export const STATEFUL: EraDriver = {

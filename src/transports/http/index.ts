@@ -23,6 +23,7 @@ export {
   MemoryEventStore,
   type MemoryEventStoreOptions,
 } from "./event-store.js";
+export { DEFAULT_FLEET_CHANNEL_PREFIX, type FleetOptions } from "./fleet.js";
 export { MemorySessionDirectory, type MemorySessionDirectoryOptions } from "./memory-session-directory.js";
 export { type NodeHandler, type NodeHandlerOptions, toNodeHandler } from "./node.js";
 export { type NodeServerTimeouts, nodeServerOptions } from "./node-server.js";

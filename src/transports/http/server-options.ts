@@ -7,6 +7,7 @@ import type { Transport } from "../../jsonrpc/transport.js";
 import type { AuthInfo } from "../../model/identity.js";
 import { MAX_TIMER_MS } from "./constants.js";
 import type { EventStore } from "./event-store.js";
+import type { FleetOptions } from "./fleet.js";
 import type { OriginPolicy } from "./origin.js";
 import type { StreamableHttpSessionTransport } from "./session-transport.js";
 
@@ -46,6 +47,26 @@ export interface StreamableHttpServerOptions extends OriginPolicy {
    * is of another session) gets 410 with a -32000 error; so does any `Last-Event-ID` without a store.
    */
   eventStore?: EventStore;
+  /**
+   * Several instances behind one endpoint serve the same sessions, any request on any instance
+   * (`sessions`: the `SessionDirectory`, `bus`: the `MessageBus`, both shared by every instance;
+   * `channelPrefix`: of the bus channels, one per session, default `mcp-handoff:sessions:`). Needs
+   * an `eventStore` shared by every instance too. When `initialize` is answered the session's
+   * record (revision, client capabilities, `clientInfo`, owner) is in the directory before the
+   * answer leaves; `logging/setLevel` and `resources/subscribe`/`unsubscribe` update it before
+   * theirs. A request for a session another instance opened is served here by a replica made
+   * from that record (404 when the directory does not know it or it is another caller's, 503 when
+   * the directory does not answer). What the server sends outside a request open on this
+   * instance is stored on the session's GET stream and written by whichever instance holds that
+   * stream, or replayed by the next GET on any instance. The client's answer to a request of the
+   * server reaches the instance that asked, through the bus. DELETE on any instance ends the
+   * session on all; idle expiry ends only this instance's replica, and activity keeps the record
+   * alive (at most one touch per quarter of `sessionIdleTimeoutMs`; the record lives 1.25 times
+   * that after the last). Requests of the server still waiting on an instance that dies are lost:
+   * the client's request they belonged to fails when its stream cannot be resumed.
+   * @throws TypeError from the constructor without `eventStore`, or in stateless mode.
+   */
+  fleet?: FleetOptions;
   /**
    * ms a client should wait before reconnecting to a dropped SSE stream, sent as the `retry`
    * field of each priming event (so only with an `eventStore`; default: not sent there) and of

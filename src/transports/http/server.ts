@@ -29,11 +29,13 @@ import {
   statelessRequestOf,
 } from "./eras/stateless.js";
 import { type HttpReply, PostExtra, type RequestView } from "./exchange.js";
+import { Fleet } from "./fleet.js";
 import { acceptsMediaType, isValidSessionId, mediaTypeOf } from "./headers.js";
 import { KeepAliveSweep } from "./keep-alive.js";
 import { checkOrigin } from "./origin.js";
 import { httpError, jsonResponse } from "./responses.js";
 import { type HandleExtra, type StreamableHttpServerOptions, timerOption } from "./server-options.js";
+import type { SessionRecord } from "./session-directory.js";
 import { mayUseSession, sessionOwner } from "./session-owner.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
 import { SseSink } from "./sinks.js";
@@ -77,8 +79,13 @@ export class StreamableHttpServer {
   /** Writes keep-alives on quiet SSE streams; `undefined` when they are off. */
   private readonly keepAlive: KeepAliveSweep | undefined;
   private closed = false;
+  /** Fleet: what this instance shares with the others; `undefined` outside a fleet. */
+  private readonly fleet: Fleet | undefined;
+  /** Fleet: replicas being made from the directory, by session id, so that one is made once. */
+  private readonly adopting = new Map<string, Promise<StreamableHttpSessionTransport | HttpReply>>();
 
   /**
+   * @throws TypeError with `fleet` but no `eventStore`, or in stateless mode.
    * @throws TypeError for a `retryIntervalMs`, `bodyTimeoutMs`, `sessionIdleTimeoutMs`,
    *   `keepAliveIntervalMs` or `maxSseConnectionMs` out of range (see each).
    */
@@ -108,6 +115,13 @@ export class StreamableHttpServer {
       keepAliveOff && ageOff
         ? undefined
         : new KeepAliveSweep(keepAliveOff ? undefined : keepAlive, ageOff ? undefined : maxAge);
+    if (options.fleet !== undefined) {
+      if (options.eventStore === undefined) {
+        throw new TypeError("fleet needs an eventStore shared by every instance (Redis for a fleet)");
+      }
+      if (stateless) throw new TypeError("fleet needs sessions: it cannot be used with sessionIdGenerator: undefined");
+      this.fleet = new Fleet(options.fleet, options.eventStore, idle, (error) => this.reportError(error));
+    }
     this.transportOptions = {
       eventStore: options.eventStore,
       retryIntervalMs: options.retryIntervalMs,
@@ -240,10 +254,11 @@ export class StreamableHttpServer {
       if (!(created instanceof StreamableHttpSessionTransport)) return created;
       transport = created;
     } else {
-      const found = this.findSession(
+      let found = this.findSession(
         request,
         extra.authInfo === undefined ? undefined : await sessionOwner(extra.authInfo),
       );
+      if (found instanceof Promise) found = await found;
       if (!(found instanceof StreamableHttpSessionTransport)) return found;
       transport = found;
     }
@@ -288,7 +303,7 @@ export class StreamableHttpServer {
     if (!acceptsMediaType(request.headers.get("accept"), SSE_MEDIA_TYPE)) {
       return httpError(406, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list text/event-stream");
     }
-    const transport = this.findSession(
+    const transport = await this.findSession(
       request,
       extra.authInfo === undefined ? undefined : await sessionOwner(extra.authInfo),
     );
@@ -301,12 +316,21 @@ export class StreamableHttpServer {
 
   private async delete(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
     if (this.generateId === undefined) return this.methodNotAllowed("DELETE");
-    const transport = this.findSession(
+    const transport = await this.findSession(
       request,
       extra.authInfo === undefined ? undefined : await sessionOwner(extra.authInfo),
     );
     if (!(transport instanceof StreamableHttpSessionTransport)) return transport;
-    await transport.close();
+    if (this.fleet === undefined) {
+      await transport.close();
+      return { status: 204, headers: {} };
+    }
+    try {
+      await transport.endEverywhere();
+    } catch (error) {
+      this.reportError(error);
+      return httpError(503, TRANSPORT_ERROR_CODE, "Service Unavailable: the session directory did not answer; retry");
+    }
     return { status: 204, headers: {} };
   }
 
@@ -324,6 +348,7 @@ export class StreamableHttpServer {
     if (sessionId === undefined) this.live.add(transport);
     else this.sessions.set(sessionId, { transport, activeAt: Date.now(), owner });
     try {
+      if (this.fleet !== undefined && sessionId !== undefined) await transport.joinFleet(this.fleet, owner);
       await this.options.onsession(transport);
     } catch (error) {
       await transport.close();
@@ -338,19 +363,78 @@ export class StreamableHttpServer {
    * caller's session (`caller` is the request's `sessionOwner`) is answered exactly as an unknown
    * one, so its id tells an intruder nothing and counts as no activity.
    */
-  private findSession(request: RequestView, caller: string | undefined): StreamableHttpSessionTransport | HttpReply {
+  private findSession(
+    request: RequestView,
+    caller: string | undefined,
+  ): StreamableHttpSessionTransport | HttpReply | Promise<StreamableHttpSessionTransport | HttpReply> {
     const sessionId = request.headers.get(SESSION_ID_HEADER);
     if (sessionId === null) {
       return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
     }
     const entry = this.sessions.get(sessionId);
-    if (entry === undefined || !mayUseSession(entry.owner, caller)) {
-      return httpError(404, TRANSPORT_ERROR_CODE, "Session not found: it ended or expired; initialize a new session");
-    }
+    if (entry === undefined && this.fleet !== undefined) return this.adopt(request, sessionId, caller);
+    if (entry === undefined || !mayUseSession(entry.owner, caller)) return sessionNotFound();
     const badVersion = this.checkVersion(request, entry.transport.protocolVersion);
     if (badVersion) return badVersion;
     this.touch(entry.transport);
     return entry.transport;
+  }
+
+  /**
+   * Fleet: a session this instance does not hold, served by a replica made from the directory's
+   * record as if its `initialize` had been answered here; 404 as for an unknown session when the
+   * directory does not know it or it is another caller's, 503 when the directory fails.
+   */
+  private async adopt(
+    request: RequestView,
+    sessionId: string,
+    caller: string | undefined,
+  ): Promise<StreamableHttpSessionTransport | HttpReply> {
+    let making = this.adopting.get(sessionId);
+    if (making === undefined) {
+      making = this.makeReplica(sessionId, caller).finally(() => this.adopting.delete(sessionId));
+      this.adopting.set(sessionId, making);
+    }
+    const made = await making;
+    if (!(made instanceof StreamableHttpSessionTransport)) return made;
+    // Another caller's request may have made the replica: the owner is checked for each request.
+    return this.findSession(request, caller);
+  }
+
+  private async makeReplica(
+    sessionId: string,
+    caller: string | undefined,
+  ): Promise<StreamableHttpSessionTransport | HttpReply> {
+    const fleet = this.fleet as Fleet;
+    let record: SessionRecord | undefined;
+    try {
+      record = await fleet.directory.get(sessionId);
+    } catch (error) {
+      this.reportError(error);
+      return httpError(503, TRANSPORT_ERROR_CODE, "Service Unavailable: the session directory did not answer; retry");
+    }
+    // Another caller's session is answered as unknown, and costs no replica.
+    if (record === undefined || this.closed || !mayUseSession(record.owner, caller)) return sessionNotFound();
+    const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
+    transport.presumedHandshake = {
+      protocolVersion: record.protocolVersion,
+      session: {
+        clientCapabilities: record.clientCapabilities,
+        clientInfo: record.clientInfo,
+        subscriptions: record.subscriptions,
+        ...(record.logLevel === undefined ? {} : { logLevel: record.logLevel }),
+      },
+    };
+    transport.setProtocolVersion(record.protocolVersion);
+    this.sessions.set(sessionId, { transport, activeAt: Date.now(), owner: record.owner });
+    try {
+      await transport.joinFleet(fleet, record.owner, record.streamStart);
+      await this.options.onsession(transport);
+    } catch (error) {
+      await transport.close();
+      throw error;
+    }
+    return transport;
   }
 
   /** 400 for an `MCP-Protocol-Version` that is unknown or differs from the negotiated one. */
@@ -375,6 +459,7 @@ export class StreamableHttpServer {
   }
 
   private touch(transport: StreamableHttpSessionTransport): void {
+    if (this.fleet !== undefined) transport.touchShared(Date.now());
     if (this.idleTimeoutMs === Number.POSITIVE_INFINITY || transport.sessionId === undefined) return;
     const entry = this.sessions.get(transport.sessionId);
     if (entry?.transport !== transport) return;
@@ -396,6 +481,8 @@ export class StreamableHttpServer {
           continue;
         }
         entry.activeAt = now;
+        // A client listening counts as activity in the directory too.
+        if (this.fleet !== undefined) entry.transport.touchShared(now);
       }
       earliest = Math.min(earliest, entry.activeAt);
     }
@@ -415,6 +502,10 @@ export class StreamableHttpServer {
     const allow = this.generateId === undefined ? "POST" : "GET, POST, DELETE";
     return httpError(405, TRANSPORT_ERROR_CODE, `Method Not Allowed: ${method} (allowed: ${allow})`, { allow });
   }
+}
+
+function sessionNotFound(): HttpReply {
+  return httpError(404, TRANSPORT_ERROR_CODE, "Session not found: it ended or expired; initialize a new session");
 }
 
 /** What a POST without a session says of the handshake it follows: the revision it names, if any. */

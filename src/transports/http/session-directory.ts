@@ -19,6 +19,12 @@ export interface SessionRecord {
   subscriptions: string[];
   /** Who opened the session (`sessionOwner` of its `initialize`); only they may use it. */
   owner?: string;
+  /**
+   * The event id (in the shared event store) that marks the start of the session's GET stream: a
+   * GET opened without `Last-Event-ID` on any instance gets what was stored after it. An engine
+   * must keep it as given; without it such a GET gets only what is sent from then on.
+   */
+  streamStart?: string;
 }
 
 /** One change a session's client made after `initialize`. */

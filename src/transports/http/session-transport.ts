@@ -16,10 +16,19 @@ import {
   type RequestId,
 } from "../../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport } from "../../jsonrpc/transport.js";
-import type { PresumedHandshakeTransport, ProtocolVersionTransport, SessionIdTransport } from "../features.js";
+import type {
+  PresumedHandshakeOffer,
+  PresumedHandshakeTransport,
+  ProtocolVersionTransport,
+  SessionIdTransport,
+  SharedSession,
+  SharedSessionTransport,
+} from "../features.js";
 import { DEFAULT_SSE_RETRY_MS, TRANSPORT_ERROR_CODE } from "./constants.js";
 import type { EventStore } from "./event-store.js";
 import type { HttpReply } from "./exchange.js";
+import type { Fleet } from "./fleet.js";
+import type { FleetLink } from "./fleet-link.js";
 import {
   disconnectStream,
   endStaleConnection,
@@ -72,7 +81,7 @@ const MAX_CANCELLED_IDS = 1000;
  * revision is negotiated; from then on a request with another `MCP-Protocol-Version` gets 400.
  */
 export class StreamableHttpSessionTransport
-  implements Transport, SessionIdTransport, PresumedHandshakeTransport, ProtocolVersionTransport
+  implements Transport, SessionIdTransport, PresumedHandshakeTransport, ProtocolVersionTransport, SharedSessionTransport
 {
   /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
@@ -80,7 +89,7 @@ export class StreamableHttpSessionTransport
    * Stateless mode, a POST other than `initialize`: the client initialized on an earlier POST, and
    * this is the `MCP-Protocol-Version` it sends (see `Transport.presumedHandshake`). Set by the server.
    */
-  presumedHandshake: { readonly protocolVersion?: string } | undefined;
+  presumedHandshake: PresumedHandshakeOffer | undefined;
   onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
@@ -113,6 +122,12 @@ export class StreamableHttpSessionTransport
   private unsent: JsonRpcMessage[] | undefined;
   private started = false;
   private closed = false;
+  /** This replica's link to the other instances of a fleet; `undefined` outside one. */
+  private link: FleetLink | undefined;
+  /** Fleet: serializes the storing of what goes to the GET stream, so it keeps its order. */
+  private outbox: Promise<void> = IDLE;
+  /** Fleet: the id of the last event of the GET stream written to the client from here. */
+  private cursor: string | undefined;
 
   /** @internal Made by `StreamableHttpServer` for each session (`sessionId` undefined in stateless mode). */
   constructor(
@@ -129,8 +144,47 @@ export class StreamableHttpSessionTransport
   }
 
   private get tag(): string {
-    this.tagValue ??= globalThis.crypto.randomUUID();
+    this.tagValue ??= this.link?.streamTag ?? globalThis.crypto.randomUUID();
     return this.tagValue;
+  }
+
+  /** Fleet: the session as every instance shares it (see `SharedSession`); `undefined` outside a fleet. */
+  get sharedSession(): SharedSession | undefined {
+    return this.link;
+  }
+
+  /**
+   * @internal Makes this transport a replica of a fleet's session (before `onsession`): subscribes
+   * to its bus channel. `streamStart`: the record's, when another instance opened the session.
+   * @throws what the bus throws.
+   */
+  async joinFleet(fleet: Fleet, owner: string | undefined, streamStart?: string): Promise<void> {
+    const link = fleet.link(this.sessionId ?? "", owner, {
+      stored: () => this.catchUp(),
+      forwarded: (message) => this.deliver(message, this.forwardedExtra(), undefined),
+      listeningElsewhere: () => {
+        if (this.standaloneStream !== undefined) endStaleConnection(this.standaloneStream);
+      },
+      ended: () => void this.close(),
+    });
+    link.streamStart = streamStart;
+    this.link = link;
+    await link.join();
+  }
+
+  /** @internal Fleet: ends the session on every instance, then here. @throws what the directory throws. */
+  async endEverywhere(): Promise<void> {
+    await this.link?.end();
+    await this.close();
+  }
+
+  /** @internal Fleet: the session was used now (throttled touch of its record). */
+  touchShared(now: number): void {
+    this.link?.touch(now);
+  }
+
+  private forwardedExtra(): MessageExtra {
+    return this.sessionId === undefined ? {} : { sessionId: this.sessionId };
   }
 
   /** A stream's id: tagged with the session where events are stored, else a plain counter. */
@@ -211,6 +265,8 @@ export class StreamableHttpSessionTransport
       return written;
     }
     const related = options.relatedRequestId === undefined ? undefined : this.byRequest?.get(options.relatedRequestId);
+    // In a fleet what has no open request stream here goes to the shared GET stream.
+    if (this.link !== undefined && !(related !== undefined && this.canCarry(related))) return this.share(message);
     const target = related !== undefined && this.canCarry(related) ? related : this.standalone;
     if (!this.canCarry(target)) {
       if (isRequest(message)) {
@@ -241,6 +297,7 @@ export class StreamableHttpSessionTransport
     this.streams?.clear();
     this.byRequest = undefined;
     this.cancelled?.clear();
+    void this.link?.leave();
     this.options.onterminate?.(this);
     this.onclose?.();
   }
@@ -258,6 +315,12 @@ export class StreamableHttpSessionTransport
     headers: Record<string, string>,
     post: PostOptions,
   ): HttpReply | Promise<HttpReply> {
+    if (this.link !== undefined) {
+      // The client's answers to another instance's requests go there.
+      const local = this.link.route(messages);
+      if (local.length === 0) return { status: 202, headers };
+      messages = local;
+    }
     const payload = batch ? messages : (messages[0] as JsonRpcMessage);
     const ids: RequestId[] = [];
     for (const message of messages) if (isRequest(message)) ids.push(message.id);
@@ -307,6 +370,7 @@ export class StreamableHttpSessionTransport
 
   /** @internal Opens the standalone GET stream; a connection still attached to it is ended (the newest wins). */
   openStandalone(headers: Record<string, string>): HttpReply {
+    if (this.link !== undefined) return this.listenShared(undefined, headers);
     endStaleConnection(this.standalone);
     const response = this.attachSse(this.standalone).reply(headers);
     const unsent = this.unsent;
@@ -327,6 +391,7 @@ export class StreamableHttpSessionTransport
       return httpError(410, TRANSPORT_ERROR_CODE, "gone" in point ? point.gone : "Gone", headers);
     }
     const { streamId } = point;
+    if (this.link !== undefined && streamId === this.standalone.id) return this.listenShared(lastEventId, headers);
     const stream = streamId === this.standalone.id ? this.standalone : this.streams?.get(streamId);
     if (stream !== undefined) endStaleConnection(stream);
     const sink = stream ? this.attachSse(stream, false) : new SseSink(() => {});
@@ -375,10 +440,90 @@ export class StreamableHttpSessionTransport
     return sink;
   }
 
+  /**
+   * Fleet: attaches a GET connection to the shared GET stream, after `lastEventId` or (a fresh
+   * GET) after what this replica wrote last, else from the session's start. The replica already
+   * listens to the bus, so nothing stored from now on is missed, and `catchUp` writes each event
+   * once, in the store's order.
+   */
+  private listenShared(lastEventId: string | undefined, headers: Record<string, string>): HttpReply {
+    const stream = this.standalone;
+    const store = this.options.eventStore as EventStore;
+    const link = this.link as FleetLink;
+    endStaleConnection(stream);
+    const sink = this.attachSse(stream, false);
+    stream.sink = sink;
+    stream.chain = stream.chain
+      .then(async () => {
+        if (lastEventId !== undefined) {
+          this.cursor = lastEventId;
+          return;
+        }
+        const start = this.cursor ?? link.streamStart;
+        const known = start !== undefined && (await isReplayable(store, start));
+        this.cursor = known ? start : await store.primingEventId(stream.id);
+        sink.prime(this.cursor, this.options.retryIntervalMs);
+      })
+      .catch((error: unknown) => {
+        if (stream.sink === sink) stream.sink = undefined;
+        sink.end();
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      });
+    this.catchUp();
+    link.listening();
+    return sink.reply(headers);
+  }
+
+  /** Fleet: stores a message for the shared GET stream and tells the instance holding it. */
+  private share(message: JsonRpcMessage): Promise<void> {
+    const store = this.options.eventStore as EventStore;
+    const link = this.link as FleetLink;
+    const streamId = this.standalone.id;
+    const stored = this.outbox.then(() => store.storeEvent(streamId, message));
+    this.outbox = stored.then(
+      () => undefined,
+      () => undefined,
+    );
+    return stored.then(() => {
+      this.catchUp();
+      void link.announceStored();
+    });
+  }
+
+  /** Fleet: writes to the GET connection held here what the shared GET stream stored after the cursor. */
+  private catchUp(): void {
+    const stream = this.standaloneStream;
+    const store = this.options.eventStore;
+    const sink = stream?.sink;
+    if (stream === undefined || store === undefined || sink?.open !== true) return;
+    stream.chain = stream.chain
+      .then(async () => {
+        const after = this.cursor;
+        if (stream.sink !== sink || !sink.open || after === undefined) return;
+        await store.replayEventsAfter(after, async (eventId, message) => {
+          if (stream.sink !== sink || !sink.open) return;
+          sink.write(message, eventId);
+          this.cursor = eventId;
+        });
+      })
+      .catch((error: unknown) => {
+        // Events lost after the cursor: the client reconnects, and its resumption is refused (410).
+        if (stream.sink === sink) stream.sink = undefined;
+        sink.end();
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      });
+  }
+
   /** Closes `sink`, the connection of `stream`, for the client to reconnect (see `maxSseConnectionMs`). */
   private rotate(stream: OutboundStream, sink: SseSink): void {
     const store = this.options.eventStore;
-    const primingId = store && this.resumable ? () => store.primingEventId(stream.id) : undefined;
+    const shared = this.link !== undefined && stream === this.standaloneStream;
+    // The shared GET stream resumes after what was written here: another instance may have stored more.
+    const primingId = shared
+      ? async () => this.cursor ?? (await (store as EventStore).primingEventId(stream.id))
+      : store && this.resumable
+        ? () => store.primingEventId(stream.id)
+        : undefined;
     rotateStream(stream, sink, this.options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS, primingId).catch(
       (error: unknown) => {
         if (stream.sink === sink) stream.sink = undefined;
@@ -483,5 +628,15 @@ export class StreamableHttpSessionTransport
     }
     if (Array.isArray(payload)) this.releaseCancelled(payload);
     else if (isNotification(payload)) this.releaseCancelled([payload]);
+  }
+}
+
+/** Whether `store` can replay after `eventId` (it knows the id and dropped nothing after it). */
+async function isReplayable(store: EventStore, eventId: string): Promise<boolean> {
+  try {
+    await store.replayEventsAfter(eventId, async () => {});
+    return true;
+  } catch {
+    return false;
   }
 }
