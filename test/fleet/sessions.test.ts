@@ -4,7 +4,7 @@
  * reaching the GET stream wherever it is held, the end of a session everywhere, and no way into
  * another caller's session.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LoggingMessageParams } from "../../src/client/index.js";
 import { type FleetRig, fleetRig, type Name, textOf, until } from "./support.js";
 
@@ -127,15 +127,22 @@ describe("fleet: another caller's session id", () => {
     rig.pin("A");
     const client = await rig.client({ protocolVersion: "2025-11-25" });
     const sessionId = rig.instances.A.mcp.sessions[0]?.id as string;
-    const intruder = await post(rig, sessionId, "mallory", "C");
+    // The client's own traffic after initialize (its notification, its GET stream) may have made
+    // replicas: the intruder goes to an instance without one, so a replica made for it would show.
+    await vi.waitFor(() => expect(Object.values(rig?.instances ?? {}).some((i) => i.served.includes("GET"))).toBe(true));
+    const names = ["B", "C"] as const;
+    const bare = names.find((name) => rig?.instances[name].http.sessionCount === 0);
+    expect(bare).toBeDefined();
+    const target = bare as Name;
+    const intruder = await post(rig, sessionId, "mallory", target);
     expect(intruder.status).toBe(404);
-    expect(rig.instances.C.http.sessionCount).toBe(0);
-    const unknown = await post(rig, "no-such-session", "alice", "C");
+    expect(rig.instances[target].http.sessionCount).toBe(0);
+    const unknown = await post(rig, "no-such-session", "alice", target);
     expect(unknown.status).toBe(404);
-    const owner = await post(rig, sessionId, "alice", "C");
+    const owner = await post(rig, sessionId, "alice", target);
     expect(owner.status).toBe(200);
     expect(await owner.text()).toContain('"tools"');
-    const again = await post(rig, sessionId, "mallory", "C");
+    const again = await post(rig, sessionId, "mallory", target);
     expect(again.status).toBe(404);
   });
 });
