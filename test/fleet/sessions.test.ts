@@ -125,11 +125,13 @@ describe("fleet: another caller's session id", () => {
   it("gets the 404 of an unknown session on an instance that holds no replica; the owner is served there", async () => {
     rig = await fleetRig();
     rig.pin("A");
-    const client = await rig.client({ protocolVersion: "2025-11-25" });
+    await rig.client({ protocolVersion: "2025-11-25" });
     const sessionId = rig.instances.A.mcp.sessions[0]?.id as string;
     // The client's own traffic after initialize (its notification, its GET stream) may have made
     // replicas: the intruder goes to an instance without one, so a replica made for it would show.
-    await vi.waitFor(() => expect(Object.values(rig?.instances ?? {}).some((i) => i.served.includes("GET"))).toBe(true));
+    await vi.waitFor(() =>
+      expect(Object.values(rig?.instances ?? {}).some((i) => i.served.includes("GET"))).toBe(true),
+    );
     const names = ["B", "C"] as const;
     const bare = names.find((name) => rig?.instances[name].http.sessionCount === 0);
     expect(bare).toBeDefined();
