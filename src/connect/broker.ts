@@ -4,17 +4,17 @@
  * interaction whose URL is this server's connect page and whose purpose says what to do there.
  */
 
-import { ResponseBodyError } from "oauth4webapi";
 import { INTERACTION_ID_IN_URL, InteractionRequired } from "../interaction/server/index.js";
 import { SdkError } from "../jsonrpc/errors.js";
 import type { StoredCredential } from "../model/interaction.js";
 import type { CredentialRequest, CredentialSource, InteractionService, RequestContext } from "../server/index.js";
-import type { CredentialVault } from "../stores/types.js";
+import { MemoryExpiringNotes } from "../stores/memory-expiring-notes.js";
+import { MemoryKeyedLock } from "../stores/memory-keyed-lock.js";
+import type { CredentialVault, ExpiringNotes, KeyedLock } from "../stores/types.js";
 import type { AuthorizationServerConfig } from "./oauth-server.js";
-import { OAuthServers } from "./oauth-server.js";
 import { PageDeclines } from "./page-declines.js";
-import { refreshCredential } from "./provider-flow.js";
 import { secretName } from "./purpose.js";
+import { CredentialRenewal } from "./renewal.js";
 
 export interface CredentialBrokerOptions {
   /** Finds the request's user (`userFor`). */
@@ -28,20 +28,46 @@ export interface CredentialBrokerOptions {
   secretLabels?: Readonly<Record<string, string>>;
   /** ms before `expiresAt` at which an access token is renewed; default 30,000. */
   renewEarlyMs?: number;
+  /**
+   * Held while one grant is renewed (key `refresh:` and a hash of issuer, subject and provider), so
+   * that the instances of a fleet spend a refresh token once: give every instance the same Redis
+   * or PostgreSQL lock. Default: a `MemoryKeyedLock` of this broker (one instance).
+   */
+  locks?: KeyedLock;
+  /**
+   * Where a refresh the provider did not answer is noted (under the lock's key) for
+   * `renewalOutageMs`, so the instances waiting on it fail at once instead of each asking again:
+   * share it like `locks`. Default: a `MemoryExpiringNotes` of this broker.
+   */
+  notes?: ExpiringNotes;
+  /** ms one instance holds a grant's lock at most; its refresh is abandoned at half of it. Default 20,000. */
+  renewalLeaseMs?: number;
+  /** ms to wait for a grant's lock another instance holds; default 25,000. */
+  renewalWaitMs?: number;
+  /** ms for which a refresh the provider did not answer is not tried again; default 5,000. */
+  renewalOutageMs?: number;
   /** ms since the epoch; default `Date.now`. */
   now?: () => number;
 }
 
 export class CredentialBroker implements CredentialSource {
   readonly #options: CredentialBrokerOptions;
-  readonly #now: () => number;
-  readonly #servers = new OAuthServers();
-  /** Renewals under way, by user and provider, so concurrent calls spend a refresh token once. */
-  readonly #renewing = new Map<string, Promise<StoredCredential | undefined>>();
+  readonly #renewal: CredentialRenewal;
 
   constructor(options: CredentialBrokerOptions) {
     this.#options = options;
-    this.#now = options.now ?? Date.now;
+    const now = options.now ?? Date.now;
+    this.#renewal = new CredentialRenewal({
+      providers: options.providers,
+      vault: options.vault,
+      locks: options.locks ?? new MemoryKeyedLock(),
+      notes: options.notes ?? new MemoryExpiringNotes({ now }),
+      renewEarlyMs: options.renewEarlyMs ?? 30_000,
+      leaseMs: options.renewalLeaseMs ?? 20_000,
+      waitMs: options.renewalWaitMs ?? 25_000,
+      outageMs: options.renewalOutageMs ?? 5_000,
+      now,
+    });
   }
 
   /**
@@ -52,7 +78,9 @@ export class CredentialBroker implements CredentialSource {
    *   of a provider without an authorization server in `providers`; with `wait`, whatever
    *   `ctx.interact` and `ctx.waitForInteraction` throw, or SdkError "REQUEST_CANCELLED" when the
    *   user did not open the page; SdkError "TRANSPORT_ERROR" when renewal fails without an answer
-   *   from the provider (the credential is kept).
+   *   from the provider, now or within `renewalOutageMs`, and the access token has expired (the
+   *   credential is kept; one that still works is returned instead); SdkError "LOCK_TIMEOUT" when
+   *   another instance renewed the grant for longer than `renewalWaitMs`.
    */
   async require(provider: string, request: CredentialRequest, ctx: RequestContext): Promise<StoredCredential> {
     const user = this.#options.service.userFor(ctx.authInfo);
@@ -89,7 +117,7 @@ export class CredentialBroker implements CredentialSource {
     return obtained;
   }
 
-  /** The stored credential if it can be used (renewed if needed); a failed renewal forgets it. */
+  /** The stored credential if it can be used (renewed if needed); a refused renewal forgets it. */
   async #usable(
     user: { issuer: string; subject: string },
     provider: string,
@@ -97,48 +125,14 @@ export class CredentialBroker implements CredentialSource {
   ): Promise<StoredCredential | undefined> {
     const vault = this.#options.vault;
     const stored = await vault.get(user, provider);
-    if (stored === undefined) return undefined;
-    if (stored.scopes !== undefined && !scopes.every((scope) => stored.scopes?.includes(scope))) return undefined;
-    const renewAt = (stored.expiresAt ?? Number.POSITIVE_INFINITY) - (this.#options.renewEarlyMs ?? 30_000);
-    if (this.#now() < renewAt) return stored;
+    if (stored === undefined || !covers(stored, scopes)) return undefined;
+    if (!this.#renewal.due(stored)) return stored;
     if (stored.refreshToken === undefined || !Object.hasOwn(this.#options.providers, provider)) {
       await vault.delete(user, provider);
       return undefined;
     }
-    const key = JSON.stringify([user.issuer, user.subject, provider]);
-    let renewing = this.#renewing.get(key);
-    if (renewing === undefined) {
-      renewing = this.#renew(user, { ...stored, refreshToken: stored.refreshToken }).finally(() =>
-        this.#renewing.delete(key),
-      );
-      this.#renewing.set(key, renewing);
-    }
-    return renewing;
-  }
-
-  async #renew(
-    user: { issuer: string; subject: string },
-    stored: StoredCredential & { refreshToken: string },
-  ): Promise<StoredCredential | undefined> {
-    const vault = this.#options.vault;
-    try {
-      const renewed = await refreshCredential(
-        { providers: this.#options.providers, servers: this.#servers, now: this.#now },
-        stored,
-      );
-      await vault.put(user, renewed);
-      return renewed;
-    } catch (error) {
-      // Only a refusal (revoked, expired) ends the credential; an outage must not throw it away.
-      if (!(error instanceof ResponseBodyError)) {
-        throw new SdkError(
-          "TRANSPORT_ERROR",
-          `Could not renew the ${stored.provider} credential: the provider did not answer`,
-        );
-      }
-      await vault.delete(user, stored.provider);
-      return undefined;
-    }
+    const renewed = await this.#renewal.renew(user, stored);
+    return renewed !== undefined && covers(renewed, scopes) ? renewed : undefined;
   }
 
   /**
@@ -149,6 +143,10 @@ export class CredentialBroker implements CredentialSource {
     return this.#options.vault.delete(user, provider);
   }
 }
+
+/** Whether the credential was granted every scope asked for (one without recorded scopes is taken as it is). */
+const covers = (credential: StoredCredential, scopes: readonly string[]): boolean =>
+  credential.scopes === undefined || scopes.every((scope) => credential.scopes?.includes(scope));
 
 /** Set in the purpose of a hand-off that a retry of the request follows (error -32042), not a wait. */
 const RETRIED = "retried";

@@ -103,10 +103,14 @@ export async function finishGrant(
   return credentialOf(grant.provider, result, { scopes: grant.scopes }, deps.now());
 }
 
-/** A renewed credential; rejects when the provider refuses the refresh token. */
+/**
+ * A renewed credential; rejects when the provider refuses the refresh token (`ResponseBodyError`)
+ * and, with `signal`, once it aborts.
+ */
 export async function refreshCredential(
   deps: Pick<ProviderFlowDeps, "providers" | "servers" | "now">,
   credential: StoredCredential & { refreshToken: string },
+  signal?: AbortSignal,
 ): Promise<StoredCredential> {
   const server = await deps.servers.get(providerConfig(deps, credential.provider));
   const response = await oauth.refreshTokenGrantRequest(
@@ -114,7 +118,7 @@ export async function refreshCredential(
     server.client,
     server.auth,
     credential.refreshToken,
-    server.options,
+    signal === undefined ? server.options : { ...server.options, signal },
   );
   const result = await oauth.processRefreshTokenResponse(server.as, server.client, response);
   return credentialOf(

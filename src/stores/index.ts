@@ -14,6 +14,7 @@ export {
 } from "./credential-cipher.js";
 export { InProcessMessageBus, type InProcessMessageBusOptions } from "./in-process-message-bus.js";
 export { MemoryCredentialVault, type MemoryCredentialVaultOptions } from "./memory-credential-vault.js";
+export { MemoryExpiringNotes, type MemoryExpiringNotesOptions } from "./memory-expiring-notes.js";
 export { MemoryInteractionStore, type MemoryInteractionStoreOptions } from "./memory-interaction-store.js";
 export { MemoryKeyedLock } from "./memory-keyed-lock.js";
 export type { SqliteDatabase, SqliteFileOptions, SqliteStatement, SqliteTransaction } from "./sqlite.js";
@@ -21,6 +22,7 @@ export { SqliteCredentialVault, type SqliteCredentialVaultOptions } from "./sqli
 export { SqliteInteractionStore, type SqliteInteractionStoreOptions } from "./sqlite-interaction-store.js";
 export type {
   CredentialVault,
+  ExpiringNotes,
   GrantStateStore,
   InteractionStore,
   KeyedLock,

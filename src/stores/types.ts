@@ -92,3 +92,19 @@ export interface KeyedLock {
    */
   withLock<T>(key: string, options: LockOptions, task: () => Promise<T>): Promise<T>;
 }
+
+/**
+ * Short notes every instance sharing the engine reads, each lapsing by itself: for a fact worth
+ * sharing for a few seconds only, such as "the provider did not answer this grant's refresh", so
+ * that the instances waiting on it fail at once instead of each asking the provider again.
+ * In-process for one instance (`MemoryExpiringNotes`); Redis or PostgreSQL for a fleet.
+ */
+export interface ExpiringNotes {
+  /**
+   * Keeps `value` under `key` for `ttlMs` (ms), replacing any note there.
+   * @throws SdkError "INVALID_ARGUMENT" when `ttlMs` is not a positive number (nothing is kept).
+   */
+  put(key: string, value: string, ttlMs: number): Promise<void>;
+  /** The note under `key`; `undefined` when there is none or it lapsed. */
+  get(key: string): Promise<string | undefined>;
+}

@@ -1,0 +1,142 @@
+/**
+ * Renewing a stored OAuth credential with its refresh token, once at a time per grant across every
+ * instance that shares the lock, the vault and the notes: a refresh token may be spent only once,
+ * and a provider that rotates it answers a second use by revoking the grant.
+ */
+import { createHash } from "node:crypto";
+import { ResponseBodyError } from "oauth4webapi";
+import { SdkError } from "../jsonrpc/errors.js";
+import type { UserRef } from "../model/identity.js";
+import type { StoredCredential } from "../model/interaction.js";
+import type { CredentialVault, ExpiringNotes, KeyedLock } from "../stores/types.js";
+import type { AuthorizationServerConfig } from "./oauth-server.js";
+import { OAuthServers } from "./oauth-server.js";
+import { refreshCredential } from "./provider-flow.js";
+
+export interface RenewalOptions {
+  providers: Readonly<Record<string, AuthorizationServerConfig>>;
+  vault: CredentialVault;
+  locks: KeyedLock;
+  notes: ExpiringNotes;
+  /** ms before `expiresAt` at which an access token is renewed. */
+  renewEarlyMs: number;
+  /** ms one instance holds a grant's lock at most; its refresh is abandoned at half of it. */
+  leaseMs: number;
+  /** ms another instance waits for that lock. */
+  waitMs: number;
+  /** ms for which a refresh the provider did not answer is not tried again, by any instance. */
+  outageMs: number;
+  /** ms since the epoch. */
+  now: () => number;
+}
+
+/**
+ * The key of one grant's lock and notes: a hash of the JSON array of its parts, so no issuer,
+ * subject or provider, whatever it contains, can name another grant's key, and none appears in
+ * the lock's engine.
+ */
+export function renewalKey(user: UserRef, provider: string): string {
+  const parts = JSON.stringify([user.issuer, user.subject, provider]);
+  return `refresh:${createHash("sha256").update(parts).digest("base64url")}`;
+}
+
+/** Which stored version of a credential a note speaks of, without any secret in it. */
+const versionOf = (credential: StoredCredential): string =>
+  JSON.stringify([credential.updatedAt, credential.expiresAt ?? null]);
+
+const sameVersion = (a: StoredCredential, b: StoredCredential): boolean =>
+  a.secret === b.secret &&
+  a.refreshToken === b.refreshToken &&
+  a.expiresAt === b.expiresAt &&
+  a.updatedAt === b.updatedAt;
+
+export class CredentialRenewal {
+  readonly #options: RenewalOptions;
+  readonly #servers = new OAuthServers();
+  /** Renewals under way in this process, by grant, so that its callers share one lock call. */
+  readonly #underWay = new Map<string, Promise<StoredCredential | undefined>>();
+
+  constructor(options: RenewalOptions) {
+    this.#options = options;
+  }
+
+  /** Whether `credential` is to be renewed before use. */
+  due(credential: StoredCredential): boolean {
+    const renewAt = (credential.expiresAt ?? Number.POSITIVE_INFINITY) - this.#options.renewEarlyMs;
+    return this.#options.now() >= renewAt;
+  }
+
+  /**
+   * Renews `stale`, or returns what another instance renewed it to meanwhile.
+   * @returns `undefined` when the provider refused the refresh token (the credential is deleted,
+   *   so every instance hands the user off again) or the credential is gone.
+   * @throws SdkError "TRANSPORT_ERROR" when the provider did not answer, now or (by any instance)
+   *   within the last `outageMs`, and the access token has expired (the credential is kept);
+   *   SdkError "LOCK_TIMEOUT" when another instance held the grant's lock for all of `waitMs`.
+   */
+  renew(user: UserRef, stale: StoredCredential): Promise<StoredCredential | undefined> {
+    const key = renewalKey(user, stale.provider);
+    let underWay = this.#underWay.get(key);
+    if (underWay === undefined) {
+      underWay = this.#renewLocked(key, user, stale).finally(() => this.#underWay.delete(key));
+      this.#underWay.set(key, underWay);
+    }
+    return underWay;
+  }
+
+  async #renewLocked(key: string, user: UserRef, stale: StoredCredential): Promise<StoredCredential | undefined> {
+    const { leaseMs, waitMs } = this.#options;
+    try {
+      return await this.#options.locks.withLock(key, { leaseMs, waitMs }, () => this.#renewHeld(key, user, stale));
+    } catch (error) {
+      if (!(error instanceof SdkError) || error.code !== "LOCK_TIMEOUT") throw error;
+      throw new SdkError(
+        "LOCK_TIMEOUT",
+        `The ${stale.provider} credential is being renewed elsewhere, which did not finish within ${waitMs} ms`,
+        { cause: error },
+      );
+    }
+  }
+
+  /** Runs while this instance holds the grant's lock; the vault is read again, since another may have renewed. */
+  async #renewHeld(key: string, user: UserRef, stale: StoredCredential): Promise<StoredCredential | undefined> {
+    const { vault, notes } = this.#options;
+    const current = await vault.get(user, stale.provider);
+    if (current === undefined) return undefined;
+    if (!sameVersion(current, stale) && !this.due(current)) return current;
+    if (current.refreshToken === undefined) {
+      await vault.delete(user, current.provider);
+      return undefined;
+    }
+    if ((await notes.get(key)) === versionOf(current)) return this.#outage(current);
+    let renewed: StoredCredential;
+    try {
+      renewed = await refreshCredential(
+        { providers: this.#options.providers, servers: this.#servers, now: this.#options.now },
+        { ...current, refreshToken: current.refreshToken },
+        AbortSignal.timeout(Math.max(1, Math.floor(this.#options.leaseMs / 2))),
+      );
+    } catch (error) {
+      // Only a refusal (revoked, expired) ends the credential; an outage must not throw it away.
+      if (error instanceof ResponseBodyError) {
+        await vault.delete(user, current.provider);
+        return undefined;
+      }
+      await notes.put(key, versionOf(current), this.#options.outageMs);
+      return this.#outage(current, error);
+    }
+    // Written before the lock is released, so the next holder reads the rotated refresh token.
+    await vault.put(user, renewed);
+    return renewed;
+  }
+
+  /** An access token that still works is used while the provider is away; an expired one cannot be. */
+  #outage(current: StoredCredential, cause?: unknown): StoredCredential {
+    if (current.expiresAt !== undefined && this.#options.now() < current.expiresAt) return current;
+    throw new SdkError(
+      "TRANSPORT_ERROR",
+      `Could not renew the ${current.provider} credential: the provider did not answer (not asked again for ${this.#options.outageMs} ms)`,
+      cause === undefined ? undefined : { cause },
+    );
+  }
+}
