@@ -49,11 +49,16 @@ export type { AuthInfo } from "./model/identity.js";
 // shadowed by the session's and the progress module's names above, which session code handles.
 export type * from "./revisions/index.js";
 export type {
+  AgreedHandshake,
   CancellingTransport,
   HttpSendOptions,
+  PresumedHandshakeOffer,
   PresumedHandshakeTransport,
+  PresumedSession,
   ProtocolVersionTransport,
   SessionIdTransport,
+  SharedSession,
+  SharedSessionTransport,
   StdoutTransport,
 } from "./transports/features.js";
 export { createMemoryTransportPair } from "./transports/memory.js";
