@@ -13,7 +13,11 @@ export const DEFAULT_KEY_PREFIX = "mcp-handoff:";
 
 /** Where a Redis engine keeps its keys, and the client that reaches them. */
 export interface RedisStoreOptions {
-  /** An ioredis `Redis` (or one of the same shape); the engine never closes it. */
+  /**
+   * An ioredis `Redis` (or one of the same shape) without a `keyPrefix` of its own (the engines
+   * put theirs before every key, bus channels and the keys their scripts reach included); the
+   * engine never closes it.
+   */
   client: RedisClient;
   /**
    * Put before every key (and bus channel) the engine uses, so that applications (or test runs)

@@ -1,6 +1,7 @@
 import { SdkError } from "../jsonrpc/errors.js";
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import { checkKeyPrefix } from "./commands.js";
+import { logConnection } from "./connection-log.js";
 import { openRedisClient, type RedisClient } from "./driver.js";
 import { closedError, storeError } from "./errors.js";
 import { RedisEventStore, type RedisEventStoreOptions } from "./event-store.js";
@@ -96,7 +97,7 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<RedisS
     });
     owned = true;
   }
-  const health = watchConnection(client, logger);
+  const health = logConnection(client, logger, "connection");
   if (owned) {
     try {
       await client.connect();
@@ -131,39 +132,6 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<RedisS
     client: shared,
     close,
   };
-}
-
-/**
- * Logs the first failure of an outage (ioredis reports each reconnect attempt) and the return of
- * the connection; without a listener, ioredis would print every failure itself.
- */
-function watchConnection(client: RedisClient, logger: Logger) {
-  let down = false;
-  const watch = {
-    lastError: undefined as Error | undefined,
-    stop: () => {
-      client.removeListener("error", onError);
-      client.removeListener("ready", onReady);
-    },
-  };
-  const onError = (error: Error): void => {
-    watch.lastError = error;
-    if (down) return;
-    down = true;
-    logger.warn(
-      { err: storeError(error, "the connection") },
-      "The connection to Redis failed; it is opened again as soon as Redis answers.",
-    );
-  };
-  const onReady = (): void => {
-    watch.lastError = undefined;
-    if (!down) return;
-    down = false;
-    logger.info({}, "The connection to Redis is open again.");
-  };
-  client.on("error", onError);
-  client.on("ready", onReady);
-  return watch;
 }
 
 /** The client as the engines see it: every command refused with CONNECTION_CLOSED once `closed()` says so. */

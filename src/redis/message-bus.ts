@@ -2,6 +2,7 @@ import { SdkError } from "../jsonrpc/errors.js";
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import type { MessageBus } from "../model/bus.js";
 import { checkKeyPrefix, type RedisStoreOptions } from "./commands.js";
+import { type ConnectionLog, logConnection } from "./connection-log.js";
 import type { RedisClient } from "./driver.js";
 import { storeError } from "./errors.js";
 
@@ -11,7 +12,10 @@ export interface RedisMessageBusOptions extends RedisStoreOptions {
    * message. Default: an error on `logger` naming the channel.
    */
   onerror?: (error: unknown, channel: string) => void;
-  /** Told when a channel cannot be unsubscribed at Redis. Default `consoleLogger()`. */
+  /**
+   * Told when the subscribing connection fails or comes back, or a channel cannot be unsubscribed
+   * at Redis. Default `consoleLogger()`.
+   */
   logger?: Logger;
 }
 
@@ -43,6 +47,7 @@ export class RedisMessageBus implements MessageBus {
   readonly #logger: Logger;
   readonly #channels = new Map<string, Channel>();
   #subscriber: RedisClient | undefined;
+  #log: ConnectionLog | undefined;
   #connecting: Promise<void> | undefined;
   #closed = false;
 
@@ -120,6 +125,7 @@ export class RedisMessageBus implements MessageBus {
     if (subscriber === undefined) return;
     subscriber.removeListener("message", this.#onMessage);
     await subscriber.quit().catch(() => subscriber.disconnect());
+    this.#log?.stop();
   }
 
   /** The subscribing connection, made on the first subscription and opened if it is not yet. */
@@ -129,13 +135,19 @@ export class RedisMessageBus implements MessageBus {
       subscriber = this.#client.duplicate();
       this.#subscriber = subscriber;
       subscriber.on("message", this.#onMessage);
-      // Its failures reach the callers of subscribe; ioredis reconnects it by itself.
-      subscriber.on("error", () => {});
+      // ioredis reconnects it by itself, and subscribes its channels again.
+      this.#log = logConnection(subscriber, this.#logger, "message bus's subscribing connection");
     }
     if (this.#connecting !== undefined) return this.#connecting;
-    // Connecting or reconnecting: SUBSCRIBE is sent, or refused while the connection is down.
-    if (subscriber.status !== "wait") return Promise.resolve();
-    this.#connecting = subscriber.connect().finally(() => {
+    if (subscriber.status === "wait") {
+      this.#connecting = subscriber.connect();
+    } else if (subscriber.status === "connecting" || subscriber.status === "connect") {
+      this.#connecting = untilReady(subscriber);
+    } else {
+      // Ready, or reconnecting: SUBSCRIBE is sent, or refused (or queued) while the connection is down.
+      return Promise.resolve();
+    }
+    this.#connecting = this.#connecting.finally(() => {
       this.#connecting = undefined;
     });
     return this.#connecting;
@@ -160,4 +172,20 @@ export class RedisMessageBus implements MessageBus {
   #assertOpen(operation: string): void {
     if (this.#closed) throw new SdkError("CONNECTION_CLOSED", `The Redis message bus is closed (${operation}).`);
   }
+}
+
+/** Resolves when a connection under way is ready; rejects when it fails first. */
+function untilReady(client: RedisClient): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onReady = (): void => {
+      client.removeListener("error", onError);
+      resolve();
+    };
+    const onError = (error: Error): void => {
+      client.removeListener("ready", onReady);
+      reject(error);
+    };
+    client.on("ready", onReady);
+    client.on("error", onError);
+  });
 }

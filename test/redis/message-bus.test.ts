@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { RedisMessageBus } from "../../src/redis/index.js";
 import { runMessageBusContract } from "../stores/message-bus.contract.js";
@@ -6,7 +7,7 @@ import { testRedis } from "./redis.js";
 const redis = await testRedis();
 
 describe.skipIf(redis === undefined)("Redis", () => {
-  const { client, freshPrefix, instanceClient } = redis as NonNullable<typeof redis>;
+  const { url, client, freshPrefix, instanceClient } = redis as NonNullable<typeof redis>;
 
   runMessageBusContract("Redis", (onerror) => new RedisMessageBus({ client, keyPrefix: freshPrefix(), onerror }));
 
@@ -29,6 +30,18 @@ describe.skipIf(redis === undefined)("Redis", () => {
       await elsewhere.publish("interaction:1", "own");
       await expect.poll(() => strayed).toEqual(["own"]);
       expect(heard).toEqual(["completed"]);
+    });
+
+    it("subscribes at once on a client that fails commands while down, its second connection still opening", async () => {
+      const own = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+      own.on("error", () => {});
+      onTestFinished(() => own.disconnect());
+      const bus = new RedisMessageBus({ client: own, keyPrefix: freshPrefix() });
+      onTestFinished(() => bus.close());
+      const heard: string[] = [];
+      await bus.subscribe("c", (message) => heard.push(message));
+      await bus.publish("c", "first");
+      await expect.poll(() => heard).toEqual(["first"]);
     });
 
     it("unsubscribes at Redis once the last handler of a channel leaves", async () => {
