@@ -12,10 +12,12 @@ import type { AddressInfo } from "node:net";
 import { McpClient, type McpClientOptions } from "../../src/client/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
 import { SdkError } from "../../src/jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import type { AuthInfo } from "../../src/model/identity.js";
 import { InteractionRequired, McpServer } from "../../src/server/index.js";
 import { InProcessMessageBus, MemoryInteractionStore, type MessageBus } from "../../src/stores/index.js";
 import {
+  type EventStore,
   MemoryEventStore,
   MemorySessionDirectory,
   StreamableHttpClientTransport,
@@ -75,6 +77,8 @@ export interface FleetRig {
   instances: Record<Name, Instance>;
   /** Alice's linked accounts (the vault every instance shares). */
   linked: Set<string>;
+  /** Every message the shared event store has stored, in order. */
+  stored: JsonRpcMessage[];
   /** The next request goes to this instance (then round robin again). */
   pin(name: Name): void;
   /** Every request goes to this instance (`undefined`: round robin again). */
@@ -82,14 +86,26 @@ export interface FleetRig {
   /** GETs arriving from now on wait at the front; `release` hands them on (pins and steering apply then). */
   holdGets(): { release(): void; readonly waiting: number };
   kill(name: Name): void;
-  /** A client of alice's (or `user`'s) through the front. */
-  client(options?: McpClientOptions, user?: string): Promise<McpClient>;
+  /** Ends `name`'s open answers to `method` requests abruptly, as a lost connection; the instance lives on. */
+  drop(name: Name, method: string): void;
+  /** A client of alice's (or `user`'s) through the front; `setup` runs before it connects. */
+  client(options?: McpClientOptions, user?: string, setup?: (client: McpClient) => void): Promise<McpClient>;
   close(): Promise<void>;
 }
 
 export async function fleetRig(): Promise<FleetRig> {
   const sessions = new MemorySessionDirectory();
-  const eventStore = new MemoryEventStore();
+  const memory = new MemoryEventStore();
+  const stored: JsonRpcMessage[] = [];
+  const eventStore: EventStore = {
+    async storeEvent(streamId, message) {
+      const eventId = await memory.storeEvent(streamId, message);
+      stored.push(message);
+      return eventId;
+    },
+    primingEventId: (streamId) => memory.primingEventId(streamId),
+    replayEventsAfter: (lastEventId, send) => memory.replayEventsAfter(lastEventId, send),
+  };
   const shared = new InProcessMessageBus();
   const store = new MemoryInteractionStore();
   const linked = new Set<string>();
@@ -170,6 +186,7 @@ export async function fleetRig(): Promise<FleetRig> {
     url,
     instances,
     linked,
+    stored,
     pin(name) {
       pinned = instances[name];
     },
@@ -189,14 +206,18 @@ export async function fleetRig(): Promise<FleetRig> {
         },
       };
     },
+    drop(name, method) {
+      for (const res of instances[name].responses) if (res.req.method === method) res.destroy();
+    },
     kill(name) {
       const instance = instances[name];
       instance.alive = false;
       instance.bus.dead = true;
       for (const res of instance.responses) res.destroy();
     },
-    async client(options = {}, user = "alice") {
+    async client(options = {}, user = "alice", setup = () => {}) {
       const client = new McpClient({ name: "agent", version: "1.0.0" }, options);
+      setup(client);
       const transport = new StreamableHttpClientTransport(url, {
         headers: { authorization: `Bearer ${user}` },
         reconnect: { initialDelayMs: 1, maxDelayMs: 5, maxRetries: 20 },

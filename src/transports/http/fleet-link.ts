@@ -37,6 +37,14 @@ export function streamTagOf(sessionId: string): string {
   return createHash("sha256").update(`mcp-handoff session ${sessionId}`).digest("base64url").slice(0, 22);
 }
 
+/**
+ * The instance serving the POST whose stream is `streamId`, when it is a fleet's stream id of the
+ * form `<stream tag>.<instance>.<uuid>` (the shared GET stream's, `<stream tag>.standalone`, is not).
+ */
+export function instanceOfStreamId(streamId: string): string | undefined {
+  return /^[A-Za-z0-9_-]{22}\.([A-Za-z0-9_-]{16})\./.exec(streamId)?.[1];
+}
+
 /** The instance whose request `id` answers, when `id` is a fleet id of the form `<instance>~<n>`. */
 export function instanceOfRequestId(id: unknown): string | undefined {
   if (typeof id !== "string") return undefined;
@@ -48,6 +56,12 @@ export function instanceOfRequestId(id: unknown): string | undefined {
 export interface LinkHooks {
   /** Events were stored for the GET stream: write what this instance holds of it. */
   stored(): void;
+  /** Events were stored on a POST's stream `streamId` that this replica follows: write them. */
+  streamStored(streamId: string): void;
+  /** A POST's stream `streamId` served here is followed elsewhere: tell what is stored on it, and its end. */
+  following(streamId: string): void;
+  /** A POST's stream `streamId` that this replica follows got every response: end its connection. */
+  streamEnded(streamId: string): void;
   /** Hand the client's message to this replica's protocol layer. */
   forwarded(message: JsonRpcMessage): void;
   /** A GET stream opened elsewhere: end the one held here. */
@@ -62,6 +76,8 @@ export class FleetLink implements SharedSession {
   readonly requestIdPrefix: string;
   /** Prefix of the session's stream ids in the event store, the same on every instance. */
   readonly streamTag: string;
+  /** This instance's id, in the ids of the streams of the POSTs it serves. */
+  readonly instance: string;
   readonly fleet: FleetSessions;
   #unsubscribe: Promise<() => Promise<void>> | undefined;
   #touchedAt: number;
@@ -78,6 +94,7 @@ export class FleetLink implements SharedSession {
     this.requestIdPrefix = `${here.instance}~`;
     this.streamTag = streamTagOf(sessionId);
     this.fleet = here;
+    this.instance = here.instance;
     this.#touchedAt = Date.now();
   }
 
@@ -135,6 +152,27 @@ export class FleetLink implements SharedSession {
   announceStored(): Promise<void> {
     return this.#publish({ v: 1, from: this.here.instance, kind: "stored" }).catch((error: unknown) =>
       this.#report("Could not announce a message stored for a session's GET stream", error),
+    );
+  }
+
+  /** Tells the followers of stream `streamId` of a POST served here that events were stored on it. */
+  announceStreamStored(streamId: string): Promise<void> {
+    return this.#publish({ v: 1, from: this.here.instance, kind: "stored", stream: streamId }).catch((error: unknown) =>
+      this.#report("Could not announce a message stored for a resumed stream", error),
+    );
+  }
+
+  /** Tells the followers of stream `streamId` of a POST served here that it got every response. */
+  announceStreamEnd(streamId: string): Promise<void> {
+    return this.#publish({ v: 1, from: this.here.instance, kind: "streamEnd", stream: streamId }).catch(
+      (error: unknown) => this.#report("Could not announce the end of a resumed stream", error),
+    );
+  }
+
+  /** The client resumed here stream `streamId` of a POST that instance `to` serves. */
+  follow(to: string, streamId: string): Promise<void> {
+    return this.#publish({ v: 1, from: this.here.instance, kind: "following", to, stream: streamId }).catch(
+      (error: unknown) => this.#report("Could not follow a resumed stream", error),
     );
   }
 
@@ -216,9 +254,21 @@ export class FleetLink implements SharedSession {
       return;
     }
     if (message.from === this.here.instance) return;
+    // A stream id names its session: one of another session's is never acted on.
+    if ("stream" in message && message.stream !== undefined && !message.stream.startsWith(`${this.streamTag}.`)) {
+      this.#report("Ignored a stream of another session on a session's bus channel", new Error(message.kind));
+      return;
+    }
     switch (message.kind) {
       case "stored":
-        this.hooks.stored();
+        if (message.stream === undefined) this.hooks.stored();
+        else this.hooks.streamStored(message.stream);
+        return;
+      case "following":
+        if (message.to === this.here.instance) this.hooks.following(message.stream);
+        return;
+      case "streamEnd":
+        this.hooks.streamEnded(message.stream);
         return;
       case "listening":
         this.hooks.listeningElsewhere();
