@@ -239,6 +239,16 @@ export class McpServer {
     return session === undefined ? false : session.tellInteractionDone(interaction);
   }
 
+  /** Fleet: replicas of the sessions the directory knows as subscribed to `uri`; their ids. */
+  async #replicateSubscribers(uri: string): Promise<ReadonlySet<string>> {
+    const fleet = this.#fleet;
+    const ids = fleet === undefined ? undefined : await fleet.subscribedTo(uri);
+    if (fleet === undefined || ids === undefined) return new Set();
+    const held = new Set([...this.#sessions].map((session) => session.id));
+    await Promise.all(ids.filter((id) => !held.has(id)).map((id) => fleet.replicate(id)));
+    return new Set(ids);
+  }
+
   #connectionOf(sessionId: string): ServerConnection | undefined {
     for (const session of this.#sessions) if (session.id === sessionId) return session;
     return undefined;
@@ -305,9 +315,15 @@ export class McpServer {
     return this.#prompts.register(name, config as PromptConfig, callback as PromptCallback);
   }
 
-  /** Sends `notifications/resources/updated` for `uri` to the sessions subscribed to it. Never rejects. */
+  /**
+   * Sends `notifications/resources/updated` for `uri` to the sessions subscribed to it. In a fleet
+   * (Streamable HTTP with `fleet`) that is every session the directory knows as subscribed: one
+   * this instance holds no replica of gets one made for it, and the notice waits on its shared GET
+   * stream. Sent from here only, so each session gets it once. Never rejects.
+   */
   async notifyResourceUpdated(uri: string): Promise<void> {
-    const subscribed = [...this.#sessions].filter((session) => session.isSubscribed(uri));
+    const elsewhere = await this.#replicateSubscribers(uri);
+    const subscribed = [...this.#sessions].filter((session) => session.isSubscribed(uri) || elsewhere.has(session.id));
     await Promise.all([
       ...subscribed.map((session) => session.notify("notifications/resources/updated", { uri })),
       ...[...this.#sessions].map((session) => session.listens.resourceUpdated(uri)),

@@ -116,6 +116,12 @@ export interface FleetSessions {
    *   (reported to the server's `onerror`), or the server is closing.
    */
   replicate(sessionId: string): Promise<boolean>;
+  /**
+   * The ids of the fleet's sessions subscribed to `uri` (`resources/subscribe`), as the session
+   * directory knows them; `undefined` when it cannot tell or failed (reported to the server's
+   * `onerror`): the server then tells the sessions it holds.
+   */
+  subscribedTo(uri: string): Promise<readonly string[] | undefined>;
 }
 
 /** A transport whose session is shared by the instances of a fleet (`undefined` when it is not). */

@@ -41,6 +41,7 @@ describe("fleet messages about resumed streams", () => {
       report: (error) => reports.push(error),
       channel: (sessionId) => `sessions:${sessionId}`,
       replicate: async () => false,
+      subscribedTo: async () => undefined,
     };
     const heard: string[] = [];
     const link = new FleetLink(

@@ -69,6 +69,16 @@ export class Fleet implements FleetShared {
     return this.#replicate(sessionId);
   }
 
+  async subscribedTo(uri: string): Promise<readonly string[] | undefined> {
+    try {
+      return await this.directory.subscribedTo?.(uri);
+    } catch (error) {
+      const cause = error instanceof Error ? error : new Error(String(error));
+      this.report(new Error(`Could not find the sessions subscribed to a resource: ${cause.message}`, { cause }));
+      return undefined;
+    }
+  }
+
   /** The bus channel of session `sessionId`. */
   channel(sessionId: string): string {
     return `${this.#prefix}${sessionId}`;
