@@ -218,6 +218,17 @@ export class McpServer {
     return session;
   }
 
+  /**
+   * Serves the sessions of a fleet (Streamable HTTP with `fleet`: give it the HTTP server's
+   * `fleetSessions`): a hand-off done on this instance, or a resource changed here, is told to its
+   * session through a replica made here when no connection of it is. Without this call the server
+   * learns the fleet from the first of its sessions it serves.
+   */
+  serveFleet(sessions: FleetSessions): void {
+    this.#fleet = sessions;
+    this.#stopDelivering ??= this.#options.interactions?.deliverCompletionsWith?.((done) => this.#tellDone(done));
+  }
+
   /** Closes every session. */
   async close(): Promise<void> {
     this.#stopDelivering?.();

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { McpClient } from "../../src/client/index.js";
+import type { FleetSessions } from "../../src/index.js";
 import { UrlElicitationRequiredError } from "../../src/jsonrpc/errors.js";
 import { type FleetRig, fleetRig, type Name, until } from "./support.js";
 
@@ -98,6 +99,24 @@ describe("fleet: a hand-off's completion", () => {
     expect(alice.completions).toEqual([id]);
     // The GET that got it resumed the stream on C.
     expect(rig.instances.C.lastEventIds).toEqual([expect.any(String)]);
+  });
+
+  it("is told by an instance that has served no request yet, given the fleet's sessions", async () => {
+    rig = await fleetRig();
+    const b = rig.instances.B;
+    b.mcp.serveFleet(b.http.fleetSessions as FleetSessions);
+    const alice = await connectOn(rig, "A", "alice");
+    const id = await handOff(rig, "A", alice.client);
+    const gets = rig.holdGets();
+    rig.kill("A");
+    await until(() => (gets.waiting > 0 ? true : undefined));
+    expect(b.served).toEqual([]);
+    await b.manager.complete(id, { user: userOf("alice") });
+    rig.steer("C");
+    gets.release();
+    await until(() => (alice.completions.length > 0 ? true : undefined));
+    await settled(rig, "C", alice, "after the completion");
+    expect(alice.completions).toEqual([id]);
   });
 
   it("control: with every instance alive, the notice stored where the page was done reaches the GET stream held by the asking instance, once", async () => {

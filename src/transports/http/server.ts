@@ -4,6 +4,7 @@
  * or creates the session, and hands the messages to that session's transport.
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
+import type { FleetSessions } from "../features.js";
 import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { consoleLogger } from "../../jsonrpc/logger.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
@@ -134,6 +135,15 @@ export class StreamableHttpServer {
       closeWhenIdle: stateless,
       onterminate: (transport) => this.forget(transport),
     };
+  }
+
+  /**
+   * With `fleet`: every session of the fleet as this instance can serve them, for
+   * `McpServer.serveFleet` (so that an instance that has served no session yet can still tell one
+   * of a hand-off done here, or of a resource change); `undefined` without `fleet`.
+   */
+  get fleetSessions(): FleetSessions | undefined {
+    return this.fleet;
   }
 
   /** Sessions currently open. */
