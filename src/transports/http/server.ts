@@ -4,10 +4,10 @@
  * or creates the session, and hands the messages to that session's transport.
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import type { FleetSessions } from "../features.js";
 import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { consoleLogger } from "../../jsonrpc/logger.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
+import type { FleetSessions } from "../features.js";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
