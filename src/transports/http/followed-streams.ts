@@ -4,7 +4,9 @@
  * that would have been sent after the last event ID, on the stream that was disconnected, and
  * resumes the stream from that point"). The connection gets what the shared event store holds of
  * the stream after its `Last-Event-ID`, then what the serving instance stores on it later (it
- * announces each), and ends when that instance says the stream got every response it owed.
+ * announces each), and ends when that instance says the stream got every response it owed. If
+ * that instance is gone, nothing more comes: the connection lasts until its allowed age
+ * (`maxSseConnectionMs`), and the client resumes again from where it got to.
  */
 
 import type { EventStore } from "./event-store.js";

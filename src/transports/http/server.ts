@@ -418,7 +418,7 @@ export class StreamableHttpServer {
    * from the server's own records, never from a request.
    */
   private async replicate(sessionId: string): Promise<boolean> {
-    // Tried twice: a replica being made for another caller is refused to all but its owner.
+    // Tried again only after joining a replica being made for another caller: it is refused to all but its owner.
     for (let attempt = 0; attempt < 2; attempt++) {
       const entry = this.sessions.get(sessionId);
       if (entry !== undefined) {
@@ -426,12 +426,12 @@ export class StreamableHttpServer {
         return true;
       }
       if (this.closed) return false;
+      const joined = this.adopting.has(sessionId);
       const made = await this.replicaOf(sessionId, () => true).catch((error: unknown) => {
         this.reportError(error);
         return undefined;
       });
-      if (made === undefined || (!(made instanceof StreamableHttpSessionTransport) && made.status !== 404))
-        return false;
+      if (made === undefined || (!(made instanceof StreamableHttpSessionTransport) && !joined)) return false;
     }
     return false;
   }
