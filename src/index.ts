@@ -51,6 +51,7 @@ export type * from "./revisions/index.js";
 export type {
   AgreedHandshake,
   CancellingTransport,
+  FleetSessions,
   HttpSendOptions,
   PresumedHandshakeOffer,
   PresumedHandshakeTransport,

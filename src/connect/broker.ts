@@ -6,7 +6,7 @@
 
 import { INTERACTION_ID_IN_URL, InteractionRequired } from "../interaction/server/index.js";
 import { SdkError } from "../jsonrpc/errors.js";
-import type { StoredCredential } from "../model/interaction.js";
+import type { StoredCredential, UserInteraction } from "../model/interaction.js";
 import type { CredentialRequest, CredentialSource, InteractionService, RequestContext } from "../server/index.js";
 import { MemoryExpiringNotes } from "../stores/memory-expiring-notes.js";
 import { MemoryKeyedLock } from "../stores/memory-keyed-lock.js";
@@ -197,7 +197,12 @@ export function withCredentials(
     waitForCompletion: (id, signal) => service.waitForCompletion(id, signal),
     // The decline is noted before the session tells its client to retry.
     watchSession: (sessionId, listener) =>
-      service.watchSession(sessionId, (id) => {
+      service.watchSession(sessionId, (id, delivered) => {
+        // Delivered where it was declined: noted there already (`deliverCompletionsWith` below).
+        if (delivered) {
+          listener(id, delivered);
+          return;
+        }
         void service
           .get(id)
           .then(
@@ -209,8 +214,18 @@ export function withCredentials(
             // The listener reads the store again, and reports its failure to the server's logger.
             () => {},
           )
-          .then(() => listener(id));
+          .then(() => listener(id, delivered));
       }),
+    ...(service.deliverCompletionsWith === undefined
+      ? {}
+      : {
+          deliverCompletionsWith: (deliver: (interaction: UserInteraction) => Promise<boolean>) =>
+            service.deliverCompletionsWith?.((interaction) => {
+              // Here too the decline is noted before the client is told to retry.
+              if (interaction.purpose?.[RETRIED] === true) declines.note(interaction);
+              return deliver(interaction);
+            }) ?? (() => {}),
+        }),
     credentials,
   };
 }

@@ -218,9 +218,22 @@ export interface InteractionService {
   waitForCompletion(id: string, signal?: AbortSignal): Promise<UserInteraction>;
   /**
    * Calls `listener` with the id of each interaction of session `sessionId` that completes,
-   * wherever it was completed. @returns a function that stops listening.
+   * wherever it was completed. `delivered` is `true` when the instance where it completed already
+   * told the session's client (see `deliverCompletionsWith`): the listener then sends nothing.
+   * @returns a function that stops listening.
    */
-  watchSession(sessionId: string, listener: (id: string) => void): Promise<() => Promise<void>>;
+  watchSession(sessionId: string, listener: (id: string, delivered: boolean) => void): Promise<() => Promise<void>>;
+  /**
+   * Registers how this instance tells a session's client, durably, that one of its interactions is
+   * done (completed, or declined on the page): `deliver` runs on the instance where that happened,
+   * before any other instance hears of it, and resolves `true` once the notice is where the client
+   * will get it even if the instance holding its connection dies (a fleet's shared GET stream,
+   * spec 2025-11-25: basic/transports § Resumability). Deliverers are tried in turn until one
+   * resolves `true`; then the other instances are told it was delivered, so the client gets one
+   * notice. One that rejects counts as `false` and is reported.
+   * @returns a function that removes `deliver`.
+   */
+  deliverCompletionsWith?(deliver: (interaction: UserInteraction) => Promise<boolean>): () => void;
   /** Where `ctx.credentials.require` gets third-party credentials; without it that call fails. */
   readonly credentials?: CredentialSource;
 }

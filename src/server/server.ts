@@ -5,8 +5,9 @@
 
 import { consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
 import type { Transport } from "../jsonrpc/transport.js";
+import type { UserInteraction } from "../model/interaction.js";
 import type { Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
-import { ownsStdout } from "../transports/features.js";
+import { type FleetSessions, ownsStdout, sharedSessionOf } from "../transports/features.js";
 import { ServerDefinition } from "./definition.js";
 import { type CacheHints, type StatelessSettings, statelessSettings } from "./eras/request-state.js";
 import type { InteractionService, ServerSession } from "./handler-types.js";
@@ -124,6 +125,10 @@ export class McpServer {
   readonly #definition: ServerDefinition;
   readonly #methods: MethodTable;
   #host: SessionHost | undefined;
+  /** The fleet whose sessions this server serves, learnt from the first shared session it serves. */
+  #fleet: FleetSessions | undefined;
+  /** Stops telling clients of the interactions done here (`deliverCompletionsWith`); set while connected. */
+  #stopDelivering: (() => void) | undefined;
   /** Set once a transport on the process's stdout is served: the default logger writes to stderr only. */
   #onStdout = false;
   #consoleDefault: Logger | undefined;
@@ -200,6 +205,8 @@ export class McpServer {
       report: (message, error, sessionId) => this.#report("error", message, error, sessionId),
       closed: (closed) => this.#sessions.delete(closed),
     };
+    this.#fleet ??= sharedSessionOf(transport)?.fleet;
+    this.#stopDelivering ??= this.#options.interactions?.deliverCompletionsWith?.((done) => this.#tellDone(done));
     const session = new ServerConnection(this.#host);
     this.#sessions.add(session);
     try {
@@ -211,9 +218,51 @@ export class McpServer {
     return session;
   }
 
+  /**
+   * Serves the sessions of a fleet (Streamable HTTP with `fleet`: give it the HTTP server's
+   * `fleetSessions`): a hand-off done on this instance, or a resource changed here, is told to its
+   * session through a replica made here when no connection of it is. Without this call the server
+   * learns the fleet from the first of its sessions it serves.
+   */
+  serveFleet(sessions: FleetSessions): void {
+    this.#fleet = sessions;
+    this.#stopDelivering ??= this.#options.interactions?.deliverCompletionsWith?.((done) => this.#tellDone(done));
+  }
+
   /** Closes every session. */
   async close(): Promise<void> {
+    this.#stopDelivering?.();
+    this.#stopDelivering = undefined;
     await Promise.allSettled([...this.#sessions].map((session) => session.close()));
+  }
+
+  /**
+   * An interaction completed (or declined on the page) on this instance: its session's client is
+   * told by the session's connection here, or in a fleet by a replica made for it, whose notice
+   * waits on the session's shared GET stream for the client, wherever that reconnects.
+   * @returns whether the notice was sent (else the instances holding the session send it).
+   */
+  async #tellDone(interaction: UserInteraction): Promise<boolean> {
+    let session = this.#connectionOf(interaction.sessionId);
+    if (session === undefined && this.#fleet !== undefined && (await this.#fleet.replicate(interaction.sessionId))) {
+      session = this.#connectionOf(interaction.sessionId);
+    }
+    return session === undefined ? false : session.tellInteractionDone(interaction);
+  }
+
+  /** Fleet: replicas of the sessions the directory knows as subscribed to `uri`; their ids. */
+  async #replicateSubscribers(uri: string): Promise<ReadonlySet<string>> {
+    const fleet = this.#fleet;
+    const ids = fleet === undefined ? undefined : await fleet.subscribedTo(uri);
+    if (fleet === undefined || ids === undefined) return new Set();
+    const held = new Set([...this.#sessions].map((session) => session.id));
+    await Promise.all(ids.filter((id) => !held.has(id)).map((id) => fleet.replicate(id)));
+    return new Set(ids);
+  }
+
+  #connectionOf(sessionId: string): ServerConnection | undefined {
+    for (const session of this.#sessions) if (session.id === sessionId) return session;
+    return undefined;
   }
 
   /**
@@ -277,9 +326,15 @@ export class McpServer {
     return this.#prompts.register(name, config as PromptConfig, callback as PromptCallback);
   }
 
-  /** Sends `notifications/resources/updated` for `uri` to the sessions subscribed to it. Never rejects. */
+  /**
+   * Sends `notifications/resources/updated` for `uri` to the sessions subscribed to it. In a fleet
+   * (Streamable HTTP with `fleet`) that is every session the directory knows as subscribed: one
+   * this instance holds no replica of gets one made for it, and the notice waits on its shared GET
+   * stream. Sent from here only, so each session gets it once. Never rejects.
+   */
   async notifyResourceUpdated(uri: string): Promise<void> {
-    const subscribed = [...this.#sessions].filter((session) => session.isSubscribed(uri));
+    const elsewhere = await this.#replicateSubscribers(uri);
+    const subscribed = [...this.#sessions].filter((session) => session.isSubscribed(uri) || elsewhere.has(session.id));
     await Promise.all([
       ...subscribed.map((session) => session.notify("notifications/resources/updated", { uri })),
       ...[...this.#sessions].map((session) => session.listens.resourceUpdated(uri)),

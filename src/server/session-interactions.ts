@@ -204,6 +204,20 @@ export class SessionInteractions {
     this.#watch(service, wire).catch((error: unknown) => this.host.report("Could not watch for hand-offs", error));
   }
 
+  /**
+   * Tells the client that `interaction`, done on this instance, is over (`deliverCompletionsWith`).
+   * @returns whether the notice was sent: `false` for another session's interaction, one still
+   *   open, or a client whose wire form has no completion notice.
+   * @throws what sending throws.
+   */
+  async tell(interaction: UserInteraction): Promise<boolean> {
+    const over = interaction.status === "completed" || interaction.status === "declined";
+    const notice = this.#wire?.completionNotice(interaction.id);
+    if (this.#closed || !over || interaction.sessionId !== this.host.sessionId() || notice === undefined) return false;
+    await this.host.notifyAbout(interaction.id, notice.method, notice.params);
+    return true;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const stop = await this.#watching?.catch(() => undefined);
@@ -268,7 +282,10 @@ export class SessionInteractions {
   /** Subscribes once, before the client can learn of any interaction, so no completion is missed. */
   async #watch(service: InteractionService, wire: InteractionWire): Promise<void> {
     this.#watching ??= service
-      .watchSession(this.host.sessionId(), (id) => void this.#deliver(service, wire, id))
+      .watchSession(this.host.sessionId(), (id, delivered) => {
+        // Told already by the instance where it completed: a second notice would be a duplicate.
+        if (!delivered) void this.#deliver(service, wire, id);
+      })
       .catch((error: unknown) => {
         this.#watching = undefined;
         throw error;

@@ -9,6 +9,7 @@ import type { MessageGate } from "../jsonrpc/gate.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import { type InboundRequest, JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
 import type { Transport } from "../jsonrpc/transport.js";
+import type { UserInteraction } from "../model/interaction.js";
 import type { ClientCapabilities, Implementation, Revision, ServerCapabilities } from "../revisions/index.js";
 import { negotiateVersion, presumeHandshake, presumeSession } from "../revisions/index.js";
 import {
@@ -293,6 +294,16 @@ export class ServerConnection implements ServerSession, EraConnection {
     return this.#rpc
       .notify("notifications/message", params, related === undefined ? {} : { relatedRequestId: related })
       .catch((error: unknown) => this.host.report("Could not send a log message", error, this.id));
+  }
+
+  /**
+   * Tells this connection's client that `interaction`, done on this instance, is over
+   * (`InteractionService.deliverCompletionsWith`). @returns whether the notice was sent.
+   * @throws what sending throws.
+   */
+  tellInteractionDone(interaction: UserInteraction): Promise<boolean> {
+    if (this.host.interactions === undefined || !this.#rpc.isConnected) return Promise.resolve(false);
+    return this.interactions.tell(interaction);
   }
 
   async notifyElicitationComplete(elicitationId: string): Promise<boolean> {

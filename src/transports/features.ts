@@ -100,6 +100,28 @@ export interface SharedSession {
    * whichever instance it reaches, finds the instance that asked. Unique per instance.
    */
   readonly requestIdPrefix: string;
+  /** Every session of the fleet, as this instance can serve them. */
+  readonly fleet: FleetSessions;
+}
+
+/** The sessions of a fleet, as one instance can serve them (`SharedSession.fleet`). */
+export interface FleetSessions {
+  /**
+   * Makes this instance serve session `sessionId` if it does not already: a replica made from the
+   * session directory is handed to the server's `onsession`, as for a request of that session
+   * landing here (spec 2025-11-25: basic/transports § Session Management). What the replica sends
+   * outside a request goes to the session's shared GET stream, where the client gets it from
+   * whichever instance it reaches.
+   * @returns `false` when the directory does not know the session (ended, expired), it failed
+   *   (reported to the server's `onerror`), or the server is closing.
+   */
+  replicate(sessionId: string): Promise<boolean>;
+  /**
+   * The ids of the fleet's sessions subscribed to `uri` (`resources/subscribe`), as the session
+   * directory knows them; `undefined` when it cannot tell or failed (reported to the server's
+   * `onerror`): the server then tells the sessions it holds.
+   */
+  subscribedTo(uri: string): Promise<readonly string[] | undefined>;
 }
 
 /** A transport whose session is shared by the instances of a fleet (`undefined` when it is not). */

@@ -2,18 +2,22 @@
  * Three instances of one MCP server (A, B, C) in one process, sharing one session directory, one
  * event store, one bus and one interaction store, behind ONE `node:http` front that hands each
  * request to the next living instance in turn (round robin, no stickiness) unless a test pins the
- * next one. `kill` ends an instance abruptly: its connections are destroyed, it leaves the
- * rotation, and it hears and says nothing on the bus any more, with no graceful hand-over.
+ * next one or steers them all to one. `kill` ends an instance abruptly: its connections are
+ * destroyed, it leaves the rotation, and it hears and says nothing on the bus any more, with no
+ * graceful hand-over. `holdGets` keeps the GETs that arrive at the front waiting, as a client
+ * reconnecting its GET stream while no instance answers it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpClient, type McpClientOptions } from "../../src/client/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
 import { SdkError } from "../../src/jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.js";
 import type { AuthInfo } from "../../src/model/identity.js";
 import { InteractionRequired, McpServer } from "../../src/server/index.js";
 import { InProcessMessageBus, MemoryInteractionStore, type MessageBus } from "../../src/stores/index.js";
 import {
+  type EventStore,
   MemoryEventStore,
   MemorySessionDirectory,
   StreamableHttpClientTransport,
@@ -62,6 +66,8 @@ export interface Instance {
   alive: boolean;
   /** The HTTP method of every request this instance served, in order. */
   served: string[];
+  /** The `Last-Event-ID` of every GET this instance served, in order (`undefined`: none). */
+  lastEventIds: (string | undefined)[];
   responses: Set<ServerResponse>;
   bus: InstanceBus;
 }
@@ -71,17 +77,35 @@ export interface FleetRig {
   instances: Record<Name, Instance>;
   /** Alice's linked accounts (the vault every instance shares). */
   linked: Set<string>;
+  /** Every message the shared event store has stored, in order. */
+  stored: JsonRpcMessage[];
   /** The next request goes to this instance (then round robin again). */
   pin(name: Name): void;
+  /** Every request goes to this instance (`undefined`: round robin again). */
+  steer(name: Name | undefined): void;
+  /** GETs arriving from now on wait at the front; `release` hands them on (pins and steering apply then). */
+  holdGets(): { release(): void; readonly waiting: number };
   kill(name: Name): void;
-  /** A client of alice's (or `user`'s) through the front. */
-  client(options?: McpClientOptions, user?: string): Promise<McpClient>;
+  /** Ends `name`'s open answers to `method` requests abruptly, as a lost connection; the instance lives on. */
+  drop(name: Name, method: string): void;
+  /** A client of alice's (or `user`'s) through the front; `setup` runs before it connects. */
+  client(options?: McpClientOptions, user?: string, setup?: (client: McpClient) => void): Promise<McpClient>;
   close(): Promise<void>;
 }
 
 export async function fleetRig(): Promise<FleetRig> {
   const sessions = new MemorySessionDirectory();
-  const eventStore = new MemoryEventStore();
+  const memory = new MemoryEventStore();
+  const stored: JsonRpcMessage[] = [];
+  const eventStore: EventStore = {
+    async storeEvent(streamId, message) {
+      const eventId = await memory.storeEvent(streamId, message);
+      stored.push(message);
+      return eventId;
+    },
+    primingEventId: (streamId) => memory.primingEventId(streamId),
+    replayEventsAfter: (lastEventId, send) => memory.replayEventsAfter(lastEventId, send),
+  };
   const shared = new InProcessMessageBus();
   const store = new MemoryInteractionStore();
   const linked = new Set<string>();
@@ -119,7 +143,7 @@ export async function fleetRig(): Promise<FleetRig> {
       keepAliveIntervalMs: 0,
       retryIntervalMs: 5,
     });
-    return { name, mcp, http, manager, alive: true, served: [], responses: new Set(), bus };
+    return { name, mcp, http, manager, alive: true, served: [], lastEventIds: [], responses: new Set(), bus };
   };
   const instances = { A: make("A"), B: make("B"), C: make("C") };
   const handlers = new Map(
@@ -128,8 +152,17 @@ export async function fleetRig(): Promise<FleetRig> {
   const order = Object.values(instances);
   let turn = 0;
   let pinned: Instance | undefined;
+  let steered: Instance | undefined;
+  let held: (() => void)[] | undefined;
   const front = createServer((req, res) => {
-    let instance = pinned;
+    if (held !== undefined && req.method === "GET") {
+      held.push(() => dispatch(req, res));
+      return;
+    }
+    dispatch(req, res);
+  });
+  const dispatch = (req: IncomingMessage, res: ServerResponse) => {
+    let instance = steered?.alive === true ? steered : pinned;
     pinned = undefined;
     for (let i = 0; instance === undefined && i < order.length; i++) {
       const candidate = order[turn++ % order.length] as Instance;
@@ -140,10 +173,12 @@ export async function fleetRig(): Promise<FleetRig> {
       return;
     }
     instance.served.push(req.method ?? "");
+    const lastEventId = req.headers["last-event-id"];
+    if (req.method === "GET") instance.lastEventIds.push(typeof lastEventId === "string" ? lastEventId : undefined);
     instance.responses.add(res);
     res.on("close", () => instance.responses.delete(res));
     void handlers.get(instance)?.(req, res);
-  });
+  };
   await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
   const url = new URL(`http://127.0.0.1:${(front.address() as AddressInfo).port}/mcp`);
   const clients: McpClient[] = [];
@@ -151,8 +186,28 @@ export async function fleetRig(): Promise<FleetRig> {
     url,
     instances,
     linked,
+    stored,
     pin(name) {
       pinned = instances[name];
+    },
+    steer(name) {
+      steered = name === undefined ? undefined : instances[name];
+    },
+    holdGets() {
+      const waiting: (() => void)[] = [];
+      held = waiting;
+      return {
+        release() {
+          if (held === waiting) held = undefined;
+          for (const go of waiting.splice(0)) go();
+        },
+        get waiting() {
+          return waiting.length;
+        },
+      };
+    },
+    drop(name, method) {
+      for (const res of instances[name].responses) if (res.req.method === method) res.destroy();
     },
     kill(name) {
       const instance = instances[name];
@@ -160,8 +215,9 @@ export async function fleetRig(): Promise<FleetRig> {
       instance.bus.dead = true;
       for (const res of instance.responses) res.destroy();
     },
-    async client(options = {}, user = "alice") {
+    async client(options = {}, user = "alice", setup = () => {}) {
       const client = new McpClient({ name: "agent", version: "1.0.0" }, options);
+      setup(client);
       const transport = new StreamableHttpClientTransport(url, {
         headers: { authorization: `Bearer ${user}` },
         reconnect: { initialDelayMs: 1, maxDelayMs: 5, maxRetries: 20 },

@@ -29,8 +29,35 @@ export function sessionRecord(overrides: Partial<SessionRecord> = {}): SessionRe
 const sorted = (record: SessionRecord | undefined) =>
   record === undefined ? undefined : { ...record, subscriptions: [...record.subscriptions].sort() };
 
-export function runSessionDirectoryContract(name: string, open: OpenSessionDirectory): void {
+/**
+ * @param features.subscribedTo the engine implements `subscribedTo` (the sessions subscribed to a URI).
+ */
+export function runSessionDirectoryContract(
+  name: string,
+  open: OpenSessionDirectory,
+  features: { subscribedTo?: boolean } = {},
+): void {
   describe(`${name} session directory`, () => {
+    if (features.subscribedTo === true) {
+      it("lists the open sessions subscribed to a URI: after an unsubscribe, a delete or an expiry, no more", async () => {
+        const { directory, elapse } = await open();
+        const list = async (uri: string) => [...((await directory.subscribedTo?.(uri)) ?? ["no subscribedTo"])].sort();
+        await directory.put("s-put", sessionRecord({ subscriptions: ["file:///a"] }), TTL);
+        await directory.put("s-changed", sessionRecord(), TTL * 60);
+        await directory.put("s-other", sessionRecord({ subscriptions: ["file:///b"] }), TTL * 60);
+        await directory.put("s-left", sessionRecord({ subscriptions: ["file:///a"] }), TTL * 60);
+        expect(await directory.update("s-changed", { subscribe: "file:///a" })).toBe(true);
+        expect(await list("file:///a")).toEqual(["s-changed", "s-left", "s-put"]);
+        expect(await list("file:///none")).toEqual([]);
+        await directory.update("s-left", { unsubscribe: "file:///a" });
+        await directory.delete("s-changed");
+        expect(await list("file:///a")).toEqual(["s-put"]);
+        await elapse(TTL + 10);
+        expect(await list("file:///a")).toEqual([]);
+        expect(await list("file:///b")).toEqual(["s-other"]);
+      });
+    }
+
     it("reads a record back as it was put, with no field it did not have", async () => {
       const { directory } = await open();
       const bare = sessionRecord();

@@ -55,13 +55,15 @@ export interface InteractionManagerOptions {
 export const INTERACTION_ID_IN_URL = "{interactionId}";
 
 /**
- * What the bus carries: which interaction changed and to what, and `onPage` when the user declined
- * it on the page (not in the client). Never the URL or the user.
+ * What the bus carries: which interaction changed and to what, `onPage` when the user declined
+ * it on the page (not in the client), and `delivered` when this instance already told the
+ * session's client (`deliverCompletionsWith`). Never the URL or the user.
  */
 interface Change {
   id: string;
   status: InteractionStatus;
   onPage?: true;
+  delivered?: true;
 }
 
 const ANSWERED: Readonly<Record<InteractionAction, InteractionStatus>> = {
@@ -90,7 +92,12 @@ function readChange(message: string): Change | undefined {
   try {
     const change = JSON.parse(message) as Partial<Change> | null;
     if (typeof change?.id !== "string" || typeof change.status !== "string") return undefined;
-    return { id: change.id, status: change.status, ...(change.onPage === true ? { onPage: true } : {}) };
+    return {
+      id: change.id,
+      status: change.status,
+      ...(change.onPage === true ? { onPage: true } : {}),
+      ...(change.delivered === true ? { delivered: true } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -106,6 +113,8 @@ export class InteractionManager implements InteractionService {
   readonly #sweepTimer: ReturnType<typeof setInterval> | undefined;
   #sweeping: Promise<void> | undefined;
   readonly #onerror: (error: unknown) => void;
+  /** What tells a session's client here that its interaction is done (`deliverCompletionsWith`). */
+  readonly #deliverers = new Set<(interaction: UserInteraction) => Promise<boolean>>();
 
   /** @throws RangeError when `sweepIntervalMs` or `keepExpiredMs` is negative or not a number. */
   constructor(options: InteractionManagerOptions) {
@@ -261,7 +270,7 @@ export class InteractionManager implements InteractionService {
         throw error;
       }
     }
-    await this.#publish(claimed);
+    await this.#publish(claimed, false, await this.#deliverHere(claimed));
     return claimed;
   }
 
@@ -283,7 +292,7 @@ export class InteractionManager implements InteractionService {
       }
       const declined = await this.#store.transition(id, [current.status], "declined");
       if (declined !== undefined) {
-        await this.#publish(declined, true);
+        await this.#publish(declined, true, await this.#deliverHere(declined));
         return declined;
       }
     }
@@ -326,21 +335,52 @@ export class InteractionManager implements InteractionService {
    * is told so. An answer the client gave (`recordAnswer`) is not reported: the client knows it.
    * @returns a function that stops listening.
    */
-  watchSession(sessionId: string, listener: (id: string) => void): Promise<() => Promise<void>> {
+  watchSession(sessionId: string, listener: (id: string, delivered: boolean) => void): Promise<() => Promise<void>> {
     return this.#bus.subscribe(this.#channel(sessionId), (message) => {
       const change = readChange(message);
       if (change?.status === "completed" || (change?.status === "declined" && change.onPage === true)) {
-        listener(change.id);
+        listener(change.id, change.delivered === true);
       }
     });
+  }
+
+  /**
+   * Registers how this instance tells a session's client that its interaction is done: `complete`
+   * and `decline` run the deliverers in turn, after `commit` and before the bus hears of it, until
+   * one resolves `true`; the change on the bus then says `delivered`, and no other instance sends
+   * the notice again. A deliverer that rejects counts as `false` and goes to `onerror`.
+   * `McpServer` registers one when it serves a fleet's sessions.
+   * @returns a function that removes `deliver`.
+   */
+  deliverCompletionsWith(deliver: (interaction: UserInteraction) => Promise<boolean>): () => void {
+    this.#deliverers.add(deliver);
+    return () => {
+      this.#deliverers.delete(deliver);
+    };
+  }
+
+  async #deliverHere(interaction: UserInteraction): Promise<boolean> {
+    for (const deliver of [...this.#deliverers]) {
+      try {
+        if (await deliver(interaction)) return true;
+      } catch (error) {
+        this.#onerror(error);
+      }
+    }
+    return false;
   }
 
   #channel(sessionId: string): string {
     return `${this.#prefix}${sessionId}`;
   }
 
-  #publish(interaction: UserInteraction, onPage = false): Promise<void> {
-    const change: Change = { id: interaction.id, status: interaction.status, ...(onPage ? { onPage: true } : {}) };
+  #publish(interaction: UserInteraction, onPage = false, delivered = false): Promise<void> {
+    const change: Change = {
+      id: interaction.id,
+      status: interaction.status,
+      ...(onPage ? { onPage: true } : {}),
+      ...(delivered ? { delivered: true } : {}),
+    };
     return this.#bus.publish(this.#channel(interaction.sessionId), JSON.stringify(change));
   }
 }

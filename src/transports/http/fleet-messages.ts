@@ -13,8 +13,18 @@ export const FLEET_MESSAGE_VERSION = 1;
 
 /** One message on a session's channel, sent by instance `from`. */
 export type FleetMessage =
-  /** Events were stored on the session's GET stream: the instance holding that stream writes them. */
-  | { v: 1; from: string; kind: "stored" }
+  /**
+   * Events were stored on the session's GET stream: the instance holding that stream writes them.
+   * With `stream`: on that stream of a POST, which another instance follows (`following`).
+   */
+  | { v: 1; from: string; kind: "stored"; stream?: string }
+  /**
+   * The client resumed stream `stream` of a POST that instance `to` serves on `from`: `to` tells
+   * what it stores on it from now on (`stored`), and when it ends (`streamEnd`), at once if it did.
+   */
+  | { v: 1; from: string; kind: "following"; to: string; stream: string }
+  /** Stream `stream` of a POST got every response it owed: an instance following it ends its connection. */
+  | { v: 1; from: string; kind: "streamEnd"; stream: string }
   /** A GET stream of the session opened on `from`: a connection held elsewhere is stale. */
   | { v: 1; from: string; kind: "listening" }
   /** The session ended (DELETE): every instance closes its replica. */
@@ -47,6 +57,17 @@ export function decodeFleetMessage(text: string): FleetMessage | { invalid: stri
   const from = m.from;
   switch (m.kind) {
     case "stored":
+      if (m.stream === undefined) return { v: 1, from, kind: "stored" };
+      return typeof m.stream === "string"
+        ? { v: 1, from, kind: "stored", stream: m.stream }
+        : { invalid: "a malformed stream" };
+    case "following":
+      if (typeof m.to !== "string" || typeof m.stream !== "string") return { invalid: "a malformed following" };
+      return { v: 1, from, kind: "following", to: m.to, stream: m.stream };
+    case "streamEnd":
+      return typeof m.stream === "string"
+        ? { v: 1, from, kind: "streamEnd", stream: m.stream }
+        : { invalid: "a malformed stream" };
     case "listening":
     case "ended":
       return { v: 1, from, kind: m.kind };

@@ -38,12 +38,21 @@ export class Fleet implements FleetShared {
   readonly touchEveryMs: number;
   readonly report: (error: Error) => void;
   readonly #prefix: string;
+  readonly #replicate: (sessionId: string) => Promise<boolean>;
 
   /**
    * @param idleTimeoutMs the server's `sessionIdleTimeoutMs` (Infinity: records live for the
    *   longest timer, 2,147,483,647 ms, after their last touch).
+   * @param replicate the server's: makes a replica of a session held elsewhere (`FleetSessions`).
    */
-  constructor(options: FleetOptions, store: EventStore, idleTimeoutMs: number, report: (error: Error) => void) {
+  constructor(
+    options: FleetOptions,
+    store: EventStore,
+    idleTimeoutMs: number,
+    report: (error: Error) => void,
+    replicate: (sessionId: string) => Promise<boolean>,
+  ) {
+    this.#replicate = replicate;
     this.directory = options.sessions;
     this.bus = options.bus;
     this.store = store;
@@ -54,6 +63,20 @@ export class Fleet implements FleetShared {
     this.touchEveryMs = Math.ceil(idle / 4);
     this.ttlMs = Math.min(idle + this.touchEveryMs, MAX_TIMER_MS);
     this.report = report;
+  }
+
+  replicate(sessionId: string): Promise<boolean> {
+    return this.#replicate(sessionId);
+  }
+
+  async subscribedTo(uri: string): Promise<readonly string[] | undefined> {
+    try {
+      return await this.directory.subscribedTo?.(uri);
+    } catch (error) {
+      const cause = error instanceof Error ? error : new Error(String(error));
+      this.report(new Error(`Could not find the sessions subscribed to a resource: ${cause.message}`, { cause }));
+      return undefined;
+    }
   }
 
   /** The bus channel of session `sessionId`. */

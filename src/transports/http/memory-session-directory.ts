@@ -57,6 +57,14 @@ export class MemorySessionDirectory implements SessionDirectory {
     return known;
   }
 
+  async subscribedTo(uri: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (const sessionId of [...this.#entries.keys()]) {
+      if (this.#live(sessionId)?.record.subscriptions.includes(uri) === true) ids.push(sessionId);
+    }
+    return ids;
+  }
+
   /** The entry while its TTL runs; an expired one is dropped. */
   #live(sessionId: string): Entry | undefined {
     const entry = this.#entries.get(sessionId);

@@ -7,6 +7,7 @@ import { ErrorCode } from "../../jsonrpc/errors.js";
 import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { consoleLogger } from "../../jsonrpc/logger.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
+import type { FleetSessions } from "../features.js";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
@@ -120,7 +121,13 @@ export class StreamableHttpServer {
         throw new TypeError("fleet needs an eventStore shared by every instance (Redis for a fleet)");
       }
       if (stateless) throw new TypeError("fleet needs sessions: it cannot be used with sessionIdGenerator: undefined");
-      this.fleet = new Fleet(options.fleet, options.eventStore, idle, (error) => this.reportError(error));
+      this.fleet = new Fleet(
+        options.fleet,
+        options.eventStore,
+        idle,
+        (error) => this.reportError(error),
+        (sessionId) => this.replicate(sessionId),
+      );
     }
     this.transportOptions = {
       eventStore: options.eventStore,
@@ -128,6 +135,15 @@ export class StreamableHttpServer {
       closeWhenIdle: stateless,
       onterminate: (transport) => this.forget(transport),
     };
+  }
+
+  /**
+   * With `fleet`: every session of the fleet as this instance can serve them, for
+   * `McpServer.serveFleet` (so that an instance that has served no session yet can still tell one
+   * of a hand-off done here, or of a resource change); `undefined` without `fleet`.
+   */
+  get fleetSessions(): FleetSessions | undefined {
+    return this.fleet;
   }
 
   /** Sessions currently open. */
@@ -390,20 +406,52 @@ export class StreamableHttpServer {
     sessionId: string,
     caller: string | undefined,
   ): Promise<StreamableHttpSessionTransport | HttpReply> {
-    let making = this.adopting.get(sessionId);
-    if (making === undefined) {
-      making = this.makeReplica(sessionId, caller).finally(() => this.adopting.delete(sessionId));
-      this.adopting.set(sessionId, making);
-    }
-    const made = await making;
+    const made = await this.replicaOf(sessionId, (owner) => mayUseSession(owner, caller));
     if (!(made instanceof StreamableHttpSessionTransport)) return made;
     // Another caller's request may have made the replica: the owner is checked for each request.
     return this.findSession(request, caller);
   }
 
+  /**
+   * Fleet (`FleetSessions.replicate`): serves session `sessionId` here for the server itself (a
+   * notice it must store on the session's GET stream), whoever owns it. The session's id comes
+   * from the server's own records, never from a request.
+   */
+  private async replicate(sessionId: string): Promise<boolean> {
+    // Tried again only after joining a replica being made for another caller: it is refused to all but its owner.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const entry = this.sessions.get(sessionId);
+      if (entry !== undefined) {
+        this.touch(entry.transport);
+        return true;
+      }
+      if (this.closed) return false;
+      const joined = this.adopting.has(sessionId);
+      const made = await this.replicaOf(sessionId, () => true).catch((error: unknown) => {
+        this.reportError(error);
+        return undefined;
+      });
+      if (made === undefined || (!(made instanceof StreamableHttpSessionTransport) && !joined)) return false;
+    }
+    return false;
+  }
+
+  /** The replica of `sessionId` being made (by whichever request asked first), else a new one. */
+  private replicaOf(
+    sessionId: string,
+    allowed: (owner: string | undefined) => boolean,
+  ): Promise<StreamableHttpSessionTransport | HttpReply> {
+    let making = this.adopting.get(sessionId);
+    if (making === undefined) {
+      making = this.makeReplica(sessionId, allowed).finally(() => this.adopting.delete(sessionId));
+      this.adopting.set(sessionId, making);
+    }
+    return making;
+  }
+
   private async makeReplica(
     sessionId: string,
-    caller: string | undefined,
+    allowed: (owner: string | undefined) => boolean,
   ): Promise<StreamableHttpSessionTransport | HttpReply> {
     const fleet = this.fleet as Fleet;
     let record: SessionRecord | undefined;
@@ -414,7 +462,7 @@ export class StreamableHttpServer {
       return httpError(503, TRANSPORT_ERROR_CODE, "Service Unavailable: the session directory did not answer; retry");
     }
     // Another caller's session is answered as unknown, and costs no replica.
-    if (record === undefined || this.closed || !mayUseSession(record.owner, caller)) return sessionNotFound();
+    if (record === undefined || this.closed || !allowed(record.owner)) return sessionNotFound();
     const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
     transport.presumedHandshake = {
       protocolVersion: record.protocolVersion,

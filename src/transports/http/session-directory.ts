@@ -48,4 +48,11 @@ export interface SessionDirectory {
   touch(sessionId: string, ttlMs: number): Promise<boolean>;
   /** Ends the session everywhere. @returns whether it was known. */
   delete(sessionId: string): Promise<boolean>;
+  /**
+   * The ids of the open sessions whose `subscriptions` hold `uri`, so that the instance where the
+   * resource changed tells each of them (`notifications/resources/updated`, spec 2025-11-25:
+   * server/resources § Subscriptions), held there or not. Optional: without it an instance tells
+   * only the sessions it holds a replica of.
+   */
+  subscribedTo?(uri: string): Promise<string[]>;
 }

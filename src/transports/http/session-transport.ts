@@ -28,7 +28,8 @@ import { DEFAULT_SSE_RETRY_MS, TRANSPORT_ERROR_CODE } from "./constants.js";
 import type { EventStore } from "./event-store.js";
 import type { HttpReply } from "./exchange.js";
 import type { Fleet } from "./fleet.js";
-import type { FleetLink } from "./fleet-link.js";
+import { type FleetLink, instanceOfStreamId } from "./fleet-link.js";
+import { FollowedStreams } from "./followed-streams.js";
 import {
   disconnectStream,
   endStaleConnection,
@@ -128,6 +129,10 @@ export class StreamableHttpSessionTransport
   private outbox: Promise<void> = IDLE;
   /** Fleet: the id of the last event of the GET stream written to the client from here. */
   private cursor: string | undefined;
+  /** Fleet: streams of POSTs served elsewhere that the client resumed here (made on the first). */
+  private followedStreams: FollowedStreams | undefined;
+  /** Fleet: streams of POSTs served here that the client resumed on another instance. */
+  private followers: Set<string> | undefined;
 
   /** @internal Made by `StreamableHttpServer` for each session (`sessionId` undefined in stateless mode). */
   constructor(
@@ -161,6 +166,9 @@ export class StreamableHttpSessionTransport
   async joinFleet(fleet: Fleet, owner: string | undefined, streamStart?: string): Promise<void> {
     const link = fleet.link(this.sessionId ?? "", owner, {
       stored: () => this.catchUp(),
+      streamStored: (streamId) => this.followedStreams?.catchUp(streamId, false),
+      streamEnded: (streamId) => this.followedStreams?.catchUp(streamId, true),
+      following: (streamId) => this.followedElsewhere(streamId),
       forwarded: (message) => this.deliver(message, this.forwardedExtra(), undefined),
       listeningElsewhere: () => {
         if (this.standaloneStream !== undefined) endStaleConnection(this.standaloneStream);
@@ -187,10 +195,32 @@ export class StreamableHttpSessionTransport
     return this.sessionId === undefined ? {} : { sessionId: this.sessionId };
   }
 
-  /** A stream's id: tagged with the session where events are stored, else a plain counter. */
+  /**
+   * A stream's id: tagged with the session where events are stored, else a plain counter; in a
+   * fleet a POST's stream also names this instance, so one that resumes it elsewhere can follow it.
+   */
   private streamId(name?: string): string {
     if (this.options.eventStore === undefined) return name ?? String(++this.streamCount);
+    if (name === undefined && this.link !== undefined) {
+      return `${this.tag}.${this.link.instance}.${globalThis.crypto.randomUUID()}`;
+    }
     return `${this.tag}.${name ?? globalThis.crypto.randomUUID()}`;
+  }
+
+  /**
+   * Fleet: the client resumed this instance's stream `streamId` elsewhere: what is stored on it
+   * from now on is announced, and its end; announced at once (after what is queued) if it ended.
+   */
+  private followedElsewhere(streamId: string): void {
+    const link = this.link as FleetLink;
+    const stream = this.streams?.get(streamId);
+    if (stream === undefined) {
+      void link.announceStreamEnd(streamId);
+      return;
+    }
+    this.followers ??= new Set();
+    this.followers.add(streamId);
+    stream.chain = stream.chain.then(() => void link.announceStreamStored(streamId));
   }
 
   /** The revision the protocol layer negotiated, if it said so. */
@@ -297,6 +327,7 @@ export class StreamableHttpSessionTransport
     this.streams?.clear();
     this.byRequest = undefined;
     this.cancelled?.clear();
+    this.followedStreams?.close();
     void this.link?.leave();
     this.options.onterminate?.(this);
     this.onclose?.();
@@ -393,6 +424,17 @@ export class StreamableHttpSessionTransport
     const { streamId } = point;
     if (this.link !== undefined && streamId === this.standalone.id) return this.listenShared(lastEventId, headers);
     const stream = streamId === this.standalone.id ? this.standalone : this.streams?.get(streamId);
+    const owner = this.link === undefined || stream !== undefined ? undefined : instanceOfStreamId(streamId);
+    if (owner !== undefined && owner !== this.link?.instance) {
+      // Served by another instance: its response may come later, stored there and announced.
+      this.followedStreams ??= new FollowedStreams(
+        store,
+        this.link as FleetLink,
+        this.options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS,
+        (error) => this.onerror?.(error),
+      );
+      return this.followedStreams.follow(streamId, owner, lastEventId, headers);
+    }
     if (stream !== undefined) endStaleConnection(stream);
     const sink = stream ? this.attachSse(stream, false) : new SseSink(() => {});
     const replay = async () => {
@@ -540,7 +582,10 @@ export class StreamableHttpSessionTransport
   }
 
   private write(stream: OutboundStream, message: JsonRpcMessage): Promise<void> {
-    return writeToStream(stream, message, this.options.eventStore);
+    const written = writeToStream(stream, message, this.options.eventStore);
+    if (this.followers?.has(stream.id) !== true) return written;
+    // Resumed on another instance: that one writes it to the client.
+    return written.then(() => void this.link?.announceStreamStored(stream.id));
   }
 
   private finish(stream: OutboundStream): void {
@@ -549,6 +594,7 @@ export class StreamableHttpSessionTransport
       stream.sink?.end();
       stream.sink = undefined;
       this.streams?.delete(stream.id);
+      if (this.followers?.delete(stream.id)) void this.link?.announceStreamEnd(stream.id);
       if (this.options.closeWhenIdle && this.byRequest === undefined) queueMicrotask(() => void this.close());
     };
     if (stream.chain === IDLE) end();
