@@ -5,15 +5,21 @@ import { luaScript, RedisCommands, type RedisStoreOptions } from "./commands.js"
 /**
  * One session is one hash: `record` (the JSON of everything but the log level and subscriptions),
  * `logLevel`, one `s:<uri>` field per subscription holding its place in the order of subscribing,
- * and `seq`, the next place. Kept for its TTL with `PEXPIRE`.
+ * and `seq`, the next place. Kept for its TTL with `PEXPIRE`. Each subscribed URI also has a set of
+ * the sessions subscribed to it, `<keyPrefix>subscribed:<uri>`, for `subscribedTo`.
  */
 const PUT = luaScript(`
+local old = redis.call('HKEYS', KEYS[1])
+for _, field in ipairs(old) do
+  if string.sub(field, 1, 2) == 's:' then redis.call('SREM', ARGV[5] .. string.sub(field, 3), ARGV[6]) end
+end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'record', ARGV[2])
 if ARGV[3] == '1' then redis.call('HSET', KEYS[1], 'logLevel', ARGV[4]) end
 local n = 0
-for i = 5, #ARGV do
+for i = 7, #ARGV do
   if redis.call('HSETNX', KEYS[1], 's:' .. ARGV[i], n) == 1 then n = n + 1 end
+  redis.call('SADD', ARGV[5] .. ARGV[i], ARGV[6])
 end
 redis.call('HSET', KEYS[1], 'seq', n)
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -28,10 +34,35 @@ elseif ARGV[1] == 'subscribe' then
   if redis.call('HEXISTS', KEYS[1], 's:' .. ARGV[2]) == 0 then
     redis.call('HSET', KEYS[1], 's:' .. ARGV[2], redis.call('HINCRBY', KEYS[1], 'seq', 1) - 1)
   end
+  redis.call('SADD', ARGV[3] .. ARGV[2], ARGV[4])
 else
   redis.call('HDEL', KEYS[1], 's:' .. ARGV[2])
+  redis.call('SREM', ARGV[3] .. ARGV[2], ARGV[4])
 end
 return 1
+`);
+
+const DELETE = luaScript(`
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(field, 1, 2) == 's:' then redis.call('SREM', ARGV[1] .. string.sub(field, 3), ARGV[2]) end
+end
+return redis.call('DEL', KEYS[1])
+`);
+
+/**
+ * The members of one URI's index whose session still holds the subscription; the others (a session
+ * that expired, whose hash Redis dropped by itself) leave the index on the way.
+ */
+const SUBSCRIBED = luaScript(`
+local live = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if redis.call('HEXISTS', ARGV[1] .. id, 's:' .. ARGV[2]) == 1 then
+    table.insert(live, id)
+  else
+    redis.call('SREM', KEYS[1], id)
+  end
+end
+return live
 `);
 
 /**
@@ -39,7 +70,8 @@ return 1
  * basic/transports § Session Management). Each session is one hash under
  * `<keyPrefix>session:<sessionId>`, expiring by itself (`PEXPIRE`) when no instance touched it for
  * its TTL; `update` is one Lua script, so concurrent changes from any instances all survive. Every
- * field of a record, `streamStart` included, reads back exactly as it was put. Every call rejects
+ * field of a record, `streamStart` included, reads back exactly as it was put; `subscribedTo` lists
+ * the sessions subscribed to a URI. Every call rejects
  * with SdkError "STORE_UNAVAILABLE" while Redis cannot be reached, and works again once it can.
  */
 export class RedisSessionDirectory implements SessionDirectory {
@@ -68,7 +100,15 @@ export class RedisSessionDirectory implements SessionDirectory {
       "sessions.put",
       PUT,
       [this.#key(sessionId)],
-      [ttl, JSON.stringify(rest), logLevel === undefined ? "0" : "1", logLevel ?? "", ...subscriptions],
+      [
+        ttl,
+        JSON.stringify(rest),
+        logLevel === undefined ? "0" : "1",
+        logLevel ?? "",
+        this.#indexPrefix,
+        sessionId,
+        ...subscriptions,
+      ],
     );
   }
 
@@ -91,7 +131,12 @@ export class RedisSessionDirectory implements SessionDirectory {
   /** @throws SdkError "INVALID_ARGUMENT" when `change` is none of the three kinds (nothing changes). */
   async update(sessionId: string, change: SessionChange): Promise<boolean> {
     const [kind, value] = changeOf(change);
-    const changed = await this.#redis.script("sessions.update", UPDATE, [this.#key(sessionId)], [kind, value]);
+    const changed = await this.#redis.script(
+      "sessions.update",
+      UPDATE,
+      [this.#key(sessionId)],
+      [kind, value, this.#indexPrefix, sessionId],
+    );
     return changed === 1;
   }
 
@@ -102,7 +147,31 @@ export class RedisSessionDirectory implements SessionDirectory {
   }
 
   async delete(sessionId: string): Promise<boolean> {
-    return (await this.#redis.run("sessions.delete", "DEL", this.#key(sessionId))) === 1;
+    const deleted = await this.#redis.script(
+      "sessions.delete",
+      DELETE,
+      [this.#key(sessionId)],
+      [this.#indexPrefix, sessionId],
+    );
+    return deleted === 1;
+  }
+
+  /**
+   * The open sessions subscribed to `uri`, from the URI's index, each checked against its session
+   * (one script, so a session deleted meanwhile is not listed).
+   */
+  async subscribedTo(uri: string): Promise<string[]> {
+    const ids = await this.#redis.script(
+      "sessions.subscribedTo",
+      SUBSCRIBED,
+      [`${this.#indexPrefix}${uri}`],
+      [this.#key(""), uri],
+    );
+    return ids as string[];
+  }
+
+  get #indexPrefix(): string {
+    return this.#redis.key("subscribed", "");
   }
 
   #key(sessionId: string): string {

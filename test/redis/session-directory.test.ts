@@ -8,10 +8,14 @@ const redis = await testRedis();
 describe.skipIf(redis === undefined)("Redis", () => {
   const { client, freshPrefix, instanceClient } = redis as NonNullable<typeof redis>;
 
-  runSessionDirectoryContract("Redis", () => ({
-    directory: new RedisSessionDirectory({ client, keyPrefix: freshPrefix() }),
-    elapse: sleep,
-  }));
+  runSessionDirectoryContract(
+    "Redis",
+    () => ({
+      directory: new RedisSessionDirectory({ client, keyPrefix: freshPrefix() }),
+      elapse: sleep,
+    }),
+    { subscribedTo: true },
+  );
 
   describe("RedisSessionDirectory", () => {
     it("keeps streamStart, the owner and the order of subscriptions exactly, as another instance reads them", async () => {
@@ -26,7 +30,15 @@ describe.skipIf(redis === undefined)("Redis", () => {
       await one.put("s", record, 60_000);
       await one.update("s", { subscribe: "file:///b" });
       expect(await other.get("s")).toStrictEqual({ ...record, subscriptions: [...record.subscriptions, "file:///b"] });
-      expect(await keysUnder(client, keyPrefix)).toEqual([`${keyPrefix}session:s`]);
+      expect((await keysUnder(client, keyPrefix)).sort()).toEqual(
+        [
+          `${keyPrefix}session:s`,
+          ...["file:///z", "file:///a", "file:///m", "file:///b"].map((uri) => `${keyPrefix}subscribed:${uri}`),
+        ].sort(),
+      );
+      expect(await other.subscribedTo("file:///b")).toEqual(["s"]);
+      await one.delete("s");
+      expect(await keysUnder(client, keyPrefix)).toEqual([]);
     });
 
     it("refuses a bad TTL or change with INVALID_ARGUMENT and stores nothing", async () => {
