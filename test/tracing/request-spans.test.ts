@@ -59,7 +59,11 @@ describe("request spans", () => {
   it("ignores a malformed traceparent: a new trace, and the request is served", async () => {
     const spans = recorder();
     const { client } = await serverWith({ tracing: { tracer: spans.tracer } });
-    for (const traceparent of [`00-${"0".repeat(32)}-${PARENT_ID}-01`, "00-zz-yy-01", `ff-${TRACE_ID}-${PARENT_ID}-01`]) {
+    for (const traceparent of [
+      `00-${"0".repeat(32)}-${PARENT_ID}-01`,
+      "00-zz-yy-01",
+      `ff-${TRACE_ID}-${PARENT_ID}-01`,
+    ]) {
       const result = await client.request("tools/call", { name: "echo", arguments: {}, _meta: { traceparent } });
       expect(result.content).toEqual([{ type: "text", text: "hi" }]);
     }

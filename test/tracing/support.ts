@@ -24,6 +24,8 @@ function installGlobals(): void {
 
 export interface Recorder {
   tracer: ReturnType<BasicTracerProvider["getTracer"]>;
+  /** A tracer of the same provider under another scope name, e.g. one per server instance. */
+  tracerNamed(name: string): ReturnType<BasicTracerProvider["getTracer"]>;
   spans(): ReadableSpan[];
   /** The ended spans named `name`. */
   named(name: string): ReadableSpan[];
@@ -37,6 +39,7 @@ export function recorder(): Recorder {
   const tracer = provider.getTracer("test");
   return {
     tracer,
+    tracerNamed: (name) => provider.getTracer(name),
     spans: () => exporter.getFinishedSpans(),
     named: (name) => exporter.getFinishedSpans().filter((span) => span.name === name),
     reset: () => exporter.reset(),
