@@ -138,7 +138,8 @@ export class Tracing {
       },
       (error: unknown) => {
         this.#settled = true;
-        this.#failure = error;
+        // Asked for by default only: a copy that fails to load (a bundler's stub, say) means no tracing, never a failed server.
+        if (option !== undefined) this.#failure = error;
       },
     );
   }
@@ -262,6 +263,32 @@ export class Tracing {
     if (api.trace.getSpan(active)?.isRecording() !== true) return run();
     const kind = producer ? SPAN_KIND.producer : SPAN_KIND.client;
     return this.#run(api, tracer, name, kind, attributes, active, run);
+  }
+
+  /**
+   * Runs `send` inside a CLIENT span for one outbound request, with the span's trace context put
+   * into a copy of `params._meta` (`traceparent`, `tracestate`), so the server's span joins it.
+   * `params` itself is never changed. What `send` throws marks the span failed and is rethrown.
+   */
+  send<T>(
+    name: string,
+    attributes: Attributes,
+    params: Record<string, unknown> | undefined,
+    send: (params: Record<string, unknown> | undefined) => Promise<T>,
+  ): Promise<T> {
+    const api = this.#api;
+    const tracer = this.#tracer;
+    if (api === undefined || tracer === undefined) return send(params);
+    const active = api.context.active();
+    return this.#run(api, tracer, name, SPAN_KIND.client, attributes, active, () => {
+      const carrier: Record<string, string> = {};
+      api.propagation.inject(api.context.active(), carrier, carrierSetter);
+      if (carrier.traceparent === undefined) return send(params);
+      const own = params?._meta as Record<string, unknown> | undefined;
+      const trace: Record<string, string> = { traceparent: carrier.traceparent };
+      if (carrier.tracestate !== undefined && carrier.tracestate !== "") trace.tracestate = carrier.tracestate;
+      return send({ ...params, _meta: { ...own, ...trace } });
+    });
   }
 
   /** The active span's trace context, as a stored interaction or a request's `_meta` carries it; `undefined` when none. */
