@@ -50,6 +50,7 @@ const EXPECTED = {
     "PostgresCredentialVault",
     "PostgresKeyedLock",
   ],
+  "./redis": ["connectRedis", "RedisInteractionStore", "RedisEventStore", "RedisMessageBus", "RedisSessionDirectory"],
 };
 
 /** A zod release other than the one package.json pins for our tests. */
@@ -159,6 +160,7 @@ function checkNoNativeModule(modules) {
   if (existsSync(join(modules, "better-sqlite3")))
     fail("better-sqlite3 was installed for an app that did not ask for it");
   if (existsSync(join(modules, "pg"))) fail("pg was installed for an app that did not ask for it");
+  if (existsSync(join(modules, "ioredis"))) fail("ioredis was installed for an app that did not ask for it");
   const native = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -345,6 +347,20 @@ if (modules["./postgres"] !== undefined) {
     }
   }
   console.log("the PostgreSQL stores say: npm install pg");
+}
+
+// Nor is ioredis: opening the Redis engines from a URL says which package to install.
+if (modules["./redis"] !== undefined) {
+  const { connectRedis } = modules["./redis"];
+  try {
+    await connectRedis({ url: "redis://127.0.0.1:1" });
+    problems.push("the Redis engines opened without ioredis installed");
+  } catch (error) {
+    if (error?.code !== "DEPENDENCY_MISSING" || !String(error.message).includes("npm install ioredis")) {
+      problems.push(\`the Redis engines without ioredis failed unclearly: \${error?.code} \${error?.message}\`);
+    }
+  }
+  console.log("the Redis engines say: npm install ioredis");
 }
 
 if (problems.length > 0) {

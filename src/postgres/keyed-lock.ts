@@ -1,11 +1,11 @@
 import { SdkError } from "../jsonrpc/errors.js";
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
+import { KeyTurns, type LeaveTurn, lockTimeout } from "../stores/key-turns.js";
 import type { KeyedLock, LockOptions } from "../stores/types.js";
 import type { PostgresPool, PostgresPoolClient } from "./driver.js";
 import { storeError } from "./errors.js";
 import { query, takeClient } from "./query.js";
 import { type PostgresLocation, tablesOf } from "./tables.js";
-import { KeyTurns, type LeaveTurn, lockTimeout } from "./turns.js";
 
 export interface PostgresKeyedLockOptions extends PostgresLocation {
   /**

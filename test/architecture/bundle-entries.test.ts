@@ -121,3 +121,16 @@ describe("the PostgreSQL entry point", () => {
     expect(mentions(reach("cli").all, '"pg"').length).toBeGreaterThan(0);
   });
 });
+
+describe("the Redis entry point", () => {
+  it("is the only one that refers to ioredis, and loads it when a connection is opened from a URL, not on import", () => {
+    expect(ENTRIES).toContain("redis");
+    const referring = ENTRIES.filter((entry) => mentions(reach(entry).all, '"ioredis"').length > 0);
+    expect(referring).toEqual(["redis"]);
+    const imported = ENTRIES.filter((entry) => {
+      const found = externals(reach(entry).all);
+      return found.static.has("ioredis") || found.dynamic.has("ioredis");
+    });
+    expect(imported).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 /**
- * Turns per key inside one process, oldest first: the callers of one `PostgresKeyedLock` wait
- * here for their turn before one of them asks PostgreSQL, so they are served in the order they
- * asked and only one of them polls the database for a key at a time.
+ * Turns per key inside one process, oldest first: the callers of one shared lock (PostgreSQL's or
+ * Redis') wait here for their turn before one of them asks the engine, so they are served in the
+ * order they asked and only one of them polls the engine for a key at a time.
  */
 import { SdkError } from "../jsonrpc/errors.js";
 
