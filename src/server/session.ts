@@ -181,6 +181,7 @@ export class ServerConnection implements ServerSession, EraConnection {
         started: (interactionId, requestId) => this.#rememberAsking(interactionId, requestId),
         notifyAbout: (interactionId, method, params) => this.#notifyAbout(interactionId, method, params),
         report: (message, error) => host.report(message, error, this.id),
+        tracing: host.tracing,
         clientName: (inbound) => {
           const info = driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound);
           const name = info?.title ?? info?.name;

@@ -22,6 +22,8 @@ export const STEP = {
   completed: "mcp_handoff.interaction.complete",
   /** A request came back after a hand-off: 2026-07-28 `requestState` naming an interaction. */
   retry: "mcp_handoff.interaction.retry",
+  /** The instance holding the session heard of a completion and told its client (2025-11-25 and older). */
+  delivered: "mcp_handoff.interaction.deliver",
 } as const;
 
 export const ATTR = {
