@@ -38,7 +38,7 @@ describe("client spans", () => {
     it(`joins the server's span to the caller's trace (${era ?? "negotiated"})`, async () => {
       const client = await pair(era, { tracer: spans.tracerNamed("client") });
       spans.reset();
-      const task = spans.tracer.startSpan("agent task");
+      const task = spans.tracer.startSpan("caller task");
       await context.with(trace.setSpan(context.active(), task), () => client.callTool({ name: "echo", arguments: {} }));
       task.end();
       const calls = spans.named("tools/call echo");
@@ -55,7 +55,7 @@ describe("client spans", () => {
   it("sends no trace context with client tracing off: the server starts its own trace", async () => {
     const client = await pair(undefined, false);
     spans.reset();
-    const task = spans.tracer.startSpan("agent task");
+    const task = spans.tracer.startSpan("caller task");
     await context.with(trace.setSpan(context.active(), task), () => client.callTool({ name: "echo", arguments: {} }));
     task.end();
     const [served] = spans.named("tools/call echo");

@@ -136,7 +136,7 @@ afterAll(async () => {
 describe("a hand-off across three instances", () => {
   it("reads as one trace with a span for each step, on the instance that ran it", async () => {
     spans.reset();
-    const task = spans.tracer.startSpan("agent task");
+    const task = spans.tracer.startSpan("caller task");
     const { traceId, spanId } = task.spanContext();
     const traceparent = `00-${traceId}-${spanId}-01`;
 
@@ -184,13 +184,17 @@ describe("a hand-off across three instances", () => {
     for (const secret of secrets) expect(secret?.length ?? 0, "a secret to look for").toBeGreaterThan(7);
     const text = all.map(textOf).join("\n");
     for (const secret of secrets) expect(text).not.toContain(secret);
+    // The search reads what spans say: the tool, the provider and the outcome are there.
+    expect(text).toContain('"gen_ai.tool.name":"repos"');
+    expect(text).toContain('"mcp_handoff.provider":"github"');
+    expect(text).toContain('"mcp_handoff.interaction.status":"completed"');
   });
 
   it("links the retry to the hand-off's trace when the client sends no trace context", async () => {
     const alice = { issuer: rig.mcpIssuer, subject: "alice" };
     await rig.vault.delete(alice, "github");
     spans.reset();
-    const task = spans.tracer.startSpan("agent task");
+    const task = spans.tracer.startSpan("caller task");
     const { traceId, spanId } = task.spanContext();
     const first = (await (await clientOf("A"))({ traceparent: `00-${traceId}-${spanId}-01` })) as Params;
     task.end();
