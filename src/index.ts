@@ -48,6 +48,9 @@ export type { AuthInfo } from "./model/identity.js";
 // The neutral model (types only, so no codec is loaded). Its own `Result` and `ProgressToken` are
 // shadowed by the session's and the progress module's names above, which session code handles.
 export type * from "./revisions/index.js";
+export { ATTR, STEP, TRACER_NAME } from "./tracing/names.js";
+export type { AttributeValue, Span, SpanContext, Tracer } from "./tracing/otel-api.js";
+export type { TraceCarrier, TracingOption } from "./tracing/tracing.js";
 export type {
   AgreedHandshake,
   CancellingTransport,

@@ -7,6 +7,7 @@ import { SdkError } from "../jsonrpc/errors.js";
 import { JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
 import type { Transport } from "../jsonrpc/transport.js";
 import { assertServerCapability } from "../revisions/index.js";
+import { ATTR, Tracing } from "../tracing/index.js";
 import {
   checkRequestedVersion,
   createDrivers,
@@ -59,6 +60,7 @@ export class ClientConnection {
   #driver: EraDriver | undefined;
   readonly #drivers: EraDrivers;
   readonly #host: ConnectionHost;
+  readonly #tracing: Tracing;
 
   /** @throws SdkError "INVALID_ARGUMENT" for a protocol version this package does not speak. */
   constructor(
@@ -67,6 +69,7 @@ export class ClientConnection {
     host: ConnectionHost,
   ) {
     checkRequestedVersion(options.protocolVersion);
+    this.#tracing = Tracing.from(options.tracing);
     this.#host = host;
     this.#drivers = createDrivers(this.#link());
   }
@@ -103,6 +106,7 @@ export class ClientConnection {
     if (this.#session?.isConnected) {
       throw new SdkError("ALREADY_CONNECTED", "This client is already connected; close it first");
     }
+    if (!this.#tracing.settled) await this.#tracing.ready();
     const { defaultTimeoutMs } = this.options;
     const session = new JsonRpcSession(defaultTimeoutMs === undefined ? {} : { defaultTimeoutMs });
     session.onerror = (error) => this.#host.report(error);
@@ -187,7 +191,17 @@ export class ClientConnection {
     }
     const refusal = assertServerCapability(handshake.capabilities, method, params, driver.revision?.serverCapabilities);
     if (refusal) return Promise.reject(refusal);
-    return driver.send(session, method, params, options);
+    const tracing = this.#tracing;
+    if (!tracing.on) return driver.send(session, method, params, options);
+    const target = method === "tools/call" || method === "prompts/get" ? params?.name : undefined;
+    const named = typeof target === "string" && target.length <= 128 ? target : undefined;
+    const attributes = {
+      [ATTR.methodName]: method,
+      [method === "prompts/get" ? ATTR.promptName : ATTR.toolName]: named,
+      [ATTR.protocolVersion]: driver.revision?.version,
+    };
+    const name = named === undefined ? method : `${method} ${named}`;
+    return tracing.send(name, attributes, params, (traced) => driver.send(session, method, traced, options));
   }
 
   /** What the drivers read from, and tell, this connection. */

@@ -11,6 +11,7 @@ export {
   UrlElicitationRequiredError,
 } from "../jsonrpc/errors.js";
 export type { Progress, ProgressCallback } from "../jsonrpc/progress.js";
+export type { AttributeValue, Span, SpanContext, Tracer, TracingOption } from "../tracing/index.js";
 export { McpClient } from "./client.js";
 export type { NotificationHooks } from "./notifications.js";
 export type {

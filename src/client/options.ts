@@ -2,6 +2,7 @@
  * The options of `new McpClient(info, options)` and of `connect` (which revision to speak, how
  * long to wait in ms, how many `InputRequiredResult` rounds to answer), and of the handler setters.
  */
+import type { TracingOption } from "../tracing/index.js";
 import type { ClientCapabilities, ElicitationMode } from "./types.js";
 
 /** Options of `new McpClient(info, options)`. */
@@ -32,6 +33,17 @@ export interface McpClientOptions {
    * ends with a result (graceful closure) is not re-opened.
    */
   listenRetryDelayMs?: number;
+  /**
+   * OpenTelemetry tracing (`docs/tracing.md`): a CLIENT span per request, named
+   * `{mcp.method.name} {target}`, whose W3C trace context goes to the server in
+   * `params._meta.traceparent` (and `tracestate`), so the server's spans, the hand-off's pages and
+   * the retries join the caller's trace. Default: the global tracer provider when
+   * `@opentelemetry/api` is installed, else none; `false`: none, and `_meta` carries no trace
+   * context; `{ tracer }`: that tracer.
+   * @throws SdkError "DEPENDENCY_MISSING" from `connect` when `true` or `{ tracer }` is given and
+   *   `@opentelemetry/api` is not installed.
+   */
+  tracing?: TracingOption;
 }
 
 /**

@@ -10,7 +10,9 @@ import type { StoredCredential, UserInteraction } from "../model/interaction.js"
 import type { CredentialRequest, CredentialSource, InteractionService, RequestContext } from "../server/index.js";
 import { MemoryExpiringNotes } from "../stores/memory-expiring-notes.js";
 import { MemoryKeyedLock } from "../stores/memory-keyed-lock.js";
+import { tracedLock, tracedVault } from "../stores/traced.js";
 import type { CredentialVault, ExpiringNotes, KeyedLock } from "../stores/types.js";
+import { Tracing, type TracingOption } from "../tracing/index.js";
 import type { AuthorizationServerConfig } from "./oauth-server.js";
 import { PageDeclines } from "./page-declines.js";
 import { secretName } from "./purpose.js";
@@ -48,6 +50,12 @@ export interface CredentialBrokerOptions {
   renewalOutageMs?: number;
   /** ms since the epoch; default `Date.now`. */
   now?: () => number;
+  /**
+   * OpenTelemetry tracing (`docs/tracing.md`): a span for each call to the vault and the lock made
+   * while a request is traced. Default: the global tracer provider when `@opentelemetry/api` is
+   * installed, else none; `false`: none.
+   */
+  tracing?: TracingOption;
 }
 
 export class CredentialBroker implements CredentialSource {
@@ -55,12 +63,13 @@ export class CredentialBroker implements CredentialSource {
   readonly #renewal: CredentialRenewal;
 
   constructor(options: CredentialBrokerOptions) {
-    this.#options = options;
+    const tracing = Tracing.from(options.tracing);
+    this.#options = { ...options, vault: tracedVault(options.vault, tracing) };
     const now = options.now ?? Date.now;
     this.#renewal = new CredentialRenewal({
       providers: options.providers,
-      vault: options.vault,
-      locks: options.locks ?? new MemoryKeyedLock(),
+      vault: this.#options.vault,
+      locks: tracedLock(options.locks ?? new MemoryKeyedLock(), tracing),
       notes: options.notes ?? new MemoryExpiringNotes({ now }),
       renewEarlyMs: options.renewEarlyMs ?? 30_000,
       leaseMs: options.renewalLeaseMs ?? 20_000,

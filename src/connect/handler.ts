@@ -11,7 +11,9 @@ import { InteractionError, type InteractionManager } from "../interaction/server
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import { sameUser } from "../model/identity.js";
 import type { StoredCredential, UserInteraction } from "../model/interaction.js";
+import { tracedGrantStates, tracedVault } from "../stores/traced.js";
 import type { CredentialVault } from "../stores/types.js";
+import { Tracing, type TracingOption } from "../tracing/index.js";
 import { accountOf, type ConnectPageDeps, connectPage, frameOf, ID, switchForm } from "./connect-page.js";
 import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
 import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
@@ -21,6 +23,7 @@ import { CookieSealer, cookieScope } from "./sealed-cookie.js";
 import { type GrantStateStore, MemoryGrantStateStore } from "./state-store.js";
 import { completeWithCredential } from "./store-credential.js";
 import { createPageTheme, type PageBranding, type PageServerInfo, type PageTheme } from "./templates/index.js";
+import { tracedCallback, tracedPage } from "./traced-pages.js";
 
 export interface ConnectHandlerOptions {
   /**
@@ -73,6 +76,15 @@ export interface ConnectHandlerOptions {
    * `server.logger` to report where it does (stderr for a stdio server). Default: `consoleLogger()`.
    */
   logger?: Logger;
+  /**
+   * OpenTelemetry tracing (`docs/tracing.md`): a span for each page of an interaction, each
+   * third-party answer and each vault write, in the trace of the request that created the
+   * interaction, and a span for each call to the vault and the grant states. Default: the global
+   * tracer provider when `@opentelemetry/api` is installed, else none; `false`: none. With `true`
+   * or `{ tracer }` and the API missing, the pages answer with an error page and report
+   * SdkError "DEPENDENCY_MISSING".
+   */
+  tracing?: TracingOption;
 }
 
 /**
@@ -119,11 +131,13 @@ interface ConnectSite {
   theme: PageTheme;
   now: () => number;
   report: Report;
+  tracing: Tracing;
 }
 
 /** @throws RangeError as `createConnectHandler` says. */
 function siteOf(options: ConnectHandlerOptions): ConnectSite {
   const now = options.now ?? Date.now;
+  const tracing = Tracing.from(options.tracing);
   const baseUrl = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
   const prefix = `${baseUrl.pathname}connect/`;
   const servers = new OAuthServers();
@@ -144,7 +158,7 @@ function siteOf(options: ConnectHandlerOptions): ConnectSite {
   const flow: ProviderFlowDeps = {
     providers: options.providers,
     servers,
-    states: options.states ?? new MemoryGrantStateStore(now),
+    states: tracedGrantStates(options.states ?? new MemoryGrantStateStore(now), tracing),
     baseUrl,
     now,
   };
@@ -154,8 +168,9 @@ function siteOf(options: ConnectHandlerOptions): ConnectSite {
     throw new RangeError(`login.redirectPath must lie under ${prefix}, where the login cookie is sent`);
   }
   const report = reporterOf(options.logger ?? consoleLogger());
-  const { manager, vault, providers } = options;
-  return { manager, vault, providers, baseUrl, prefix, loginPath, login, flow, sealer, theme, now, report };
+  const { manager, providers } = options;
+  const vault = tracedVault(options.vault, tracing);
+  return { manager, vault, providers, baseUrl, prefix, loginPath, login, flow, sealer, theme, now, report, tracing };
 }
 
 /**
@@ -203,7 +218,14 @@ async function storeCredential(
   if (interaction instanceof Response) return interaction;
   const frame = frameOf(site.theme, interaction, accountOf(session));
   try {
-    const outcome = await completeWithCredential(site.manager, site.vault, interaction.id, session.user, credential);
+    const outcome = await completeWithCredential(
+      site.manager,
+      site.vault,
+      interaction.id,
+      session.user,
+      credential,
+      site.tracing,
+    );
     if (!outcome.stored) {
       site.report("Could not store the credential", outcome.error);
       return notice("not-saved", frame);
@@ -266,16 +288,24 @@ async function providerCallback(site: ConnectSite, request: Request, provider: s
     );
     return refused();
   }
-  const interaction = await openInteraction(site, grant.interactionId, session);
-  if (interaction instanceof Response) return interaction;
-  let credential: Awaited<ReturnType<typeof finishGrant>>;
-  try {
-    credential = await finishGrant(site.flow, grant, url, state);
-  } catch (error) {
-    site.report("The provider did not grant access", error);
-    return notice("not-connected", frameOf(site.theme, interaction, accountOf(session)));
-  }
-  return storeCredential(site, interaction.id, session, credential);
+  return tracedCallback(
+    site.tracing,
+    (id) => site.manager.get(id),
+    grant.interactionId,
+    provider,
+    async () => {
+      const interaction = await openInteraction(site, grant.interactionId, session);
+      if (interaction instanceof Response) return interaction;
+      let credential: Awaited<ReturnType<typeof finishGrant>>;
+      try {
+        credential = await finishGrant(site.flow, grant, url, state);
+      } catch (error) {
+        site.report("The provider did not grant access", error);
+        return notice("not-connected", frameOf(site.theme, interaction, accountOf(session)));
+      }
+      return storeCredential(site, interaction.id, session, credential);
+    },
+  );
 }
 
 /** `GET <login.redirectPath>`: the MCP authorization server's answer to a login; back to the page it started from. */
@@ -301,6 +331,7 @@ async function route(site: ConnectSite, pageDeps: ConnectPageDeps, request: Requ
   const { prefix, theme } = site;
   const path = new URL(request.url).pathname;
   try {
+    if (!site.tracing.settled) await site.tracing.ready();
     if (path === site.loginPath && request.method === "GET") return await loginCallback(site, request);
     if (path.startsWith(`${prefix}callback/`) && request.method === "GET") {
       const provider = path.slice(`${prefix}callback/`.length);
@@ -314,7 +345,13 @@ async function route(site: ConnectSite, pageDeps: ConnectPageDeps, request: Requ
       const id = path.slice(prefix.length);
       // Only something shaped like an id is worth a login; it is also all the login may return to.
       if (!ID.test(id)) return linkNotFound(theme);
-      return await connectPage(pageDeps, request, id);
+      return await tracedPage(
+        site.tracing,
+        (known) => site.manager.get(known),
+        id,
+        request.method,
+        () => connectPage(pageDeps, request, id),
+      );
     }
     return notice("nothing-here", { theme });
   } catch (error) {

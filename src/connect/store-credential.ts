@@ -8,12 +8,14 @@ import type { InteractionManager } from "../interaction/server/index.js";
 import type { UserRef } from "../model/identity.js";
 import type { StoredCredential } from "../model/interaction.js";
 import type { CredentialVault } from "../stores/types.js";
+import { ATTR, STEP, Tracing } from "../tracing/index.js";
 
 /** `stored: false` carries the vault's error; the interaction is then left as it was. */
 export type StoreOutcome = { stored: true } | { stored: false; error: unknown };
 
 /**
- * Completes interaction `id` for `user`, writing `credential` to `vault` as the completion's commit.
+ * Completes interaction `id` for `user`, writing `credential` to `vault` as the completion's commit
+ * (inside a `STEP.vaultWrite` span when `tracing` is on).
  * @throws what `manager.complete` throws for any other reason than the vault: `InteractionError`
  *   "EXPIRED", "NOT_FOUND", an already completed or declined interaction, a store failure.
  */
@@ -23,6 +25,7 @@ export async function completeWithCredential(
   id: string,
   user: UserRef,
   credential: StoredCredential,
+  tracing: Tracing = Tracing.off,
 ): Promise<StoreOutcome> {
   let saving: unknown;
   try {
@@ -30,7 +33,9 @@ export async function completeWithCredential(
       user,
       commit: async () => {
         try {
-          await vault.put(user, credential);
+          await tracing.step(STEP.vaultWrite, { [ATTR.provider]: credential.provider }, () =>
+            vault.put(user, credential),
+          );
         } catch (error) {
           saving = error ?? new Error("The vault failed");
           throw error;

@@ -38,6 +38,14 @@ export interface UserInteraction {
   clientName?: string;
   /** What the web side must do, e.g. `{ kind: "oauth", provider: "github", scopes: [...] }`; opaque to the store. */
   purpose?: Record<string, unknown>;
+  /**
+   * The W3C trace context (`traceparent`, 55 characters: version, trace id, span id, flags) of the
+   * request that created the interaction, when it was traced: the connect pages and the retry,
+   * on whichever instance they run, continue that trace. Holds no secret.
+   */
+  traceparent?: string;
+  /** The W3C `tracestate` that came with `traceparent`, when there was one. */
+  tracestate?: string;
 }
 
 /** What creating an interaction needs; the store fills `status`, `createdAt`. */

@@ -23,6 +23,8 @@ interface Row {
   expires_at: number;
   purpose: string | null;
   client_name: string | null;
+  traceparent: string | null;
+  tracestate: string | null;
 }
 
 /** Where a PostgreSQL store's tables are (see `PostgresLocation`), and the pool that reaches them. */
@@ -62,8 +64,9 @@ export class PostgresInteractionStore implements InteractionStore {
       this.#pool,
       "interactions.create",
       `INSERT INTO ${this.#table}
-         (id, url, message, user_issuer, user_subject, session_id, status, created_at, expires_at, purpose, client_name)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         (id, url, message, user_issuer, user_subject, session_id, status, created_at, expires_at, purpose, client_name,
+          traceparent, tracestate)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (id) DO NOTHING`,
       [
         created.id,
@@ -77,6 +80,8 @@ export class PostgresInteractionStore implements InteractionStore {
         created.expiresAt,
         created.purpose === undefined ? null : JSON.stringify(created.purpose),
         created.clientName ?? null,
+        created.traceparent ?? null,
+        created.tracestate ?? null,
       ],
     );
     if (rowCount === 0) throw duplicateId();
@@ -137,5 +142,7 @@ function fromRow(row: Row): UserInteraction {
   };
   if (row.purpose !== null) interaction.purpose = JSON.parse(row.purpose);
   if (row.client_name !== null) interaction.clientName = row.client_name;
+  if (row.traceparent !== null) interaction.traceparent = row.traceparent;
+  if (row.tracestate !== null) interaction.tracestate = row.tracestate;
   return interaction;
 }

@@ -81,6 +81,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX ${t.index("grant_states_expires_at")} ON ${t.grantStates} (expires_at);`,
   },
+  {
+    version: 4,
+    name: "interaction trace context",
+    sql: (t) => `
+      ALTER TABLE ${t.interactions} ADD COLUMN traceparent text;
+      ALTER TABLE ${t.interactions} ADD COLUMN tracestate text;`,
+  },
 ];
 
 /** A step that `migrate` applied. */

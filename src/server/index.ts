@@ -10,6 +10,7 @@ export {
   UrlElicitationRequiredError,
 } from "../jsonrpc/errors.js";
 export { type ConsoleLike, consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
+export type { AttributeValue, Span, SpanContext, Tracer, TracingOption } from "../tracing/index.js";
 export type {
   ElicitContentOf,
   ElicitOptions,

@@ -7,6 +7,7 @@ import { consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
 import type { Transport } from "../jsonrpc/transport.js";
 import type { UserInteraction } from "../model/interaction.js";
 import type { Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
+import { Tracing, type TracingOption } from "../tracing/index.js";
 import { type FleetSessions, ownsStdout, sharedSessionOf } from "../transports/features.js";
 import { ServerDefinition } from "./definition.js";
 import { type CacheHints, type StatelessSettings, statelessSettings } from "./eras/request-state.js";
@@ -97,6 +98,18 @@ export interface McpServerOptions {
   handoffHoldMs?: number;
   /** ms since the epoch, for `requestState` expiry; default `Date.now`. */
   now?: () => number;
+  /**
+   * OpenTelemetry tracing (`docs/tracing.md`): a SERVER span per request, named
+   * `{mcp.method.name} {target}` with the MCP semantic conventions' attributes, whose parent is
+   * the W3C trace context in the request's `params._meta` (`traceparent`, `tracestate`) when the
+   * client sent a well-formed one; and a span for each 2026-07-28 retry after a hand-off. Default:
+   * the global tracer provider (`trace.getTracer("mcp-handoff", version)`) when
+   * `@opentelemetry/api` is installed, else none. `false`: none, and the API is never loaded;
+   * `{ tracer }`: that tracer.
+   * @throws SdkError "DEPENDENCY_MISSING" from `connect` when `true` or `{ tracer }` is given and
+   *   `@opentelemetry/api` is not installed.
+   */
+  tracing?: TracingOption;
 }
 
 type ListKind = "tools" | "resources" | "prompts";
@@ -122,6 +135,7 @@ export class McpServer {
   readonly #resources: ResourceRegistry;
   readonly #prompts: PromptRegistry;
   readonly #stateless: StatelessSettings;
+  readonly #tracing: Tracing;
   readonly #definition: ServerDefinition;
   readonly #methods: MethodTable;
   #host: SessionHost | undefined;
@@ -146,6 +160,7 @@ export class McpServer {
     this.#info = { ...info };
     this.#options = options;
     this.#stateless = statelessSettings(options);
+    this.#tracing = Tracing.from(options.tracing);
     const fail = (message: string, error: unknown) => this.#report("error", message, error);
     this.#tools = new ToolRegistry(
       () => this.#listChanged("tools"),
@@ -194,12 +209,14 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<ServerSession> {
     if (ownsStdout(transport)) this.#onStdout = true;
+    if (!this.#tracing.settled) await this.#tracing.ready();
     // One host for every connection: thousands of idle HTTP sessions need not each hold these closures.
     this.#host ??= {
       serverInfo: this.#info,
       instructions: this.#options.instructions,
       interactions: this.#options.interactions,
       stateless: this.#stateless,
+      tracing: this.#tracing,
       definition: this.#definition,
       methods: this.#methods,
       report: (message, error, sessionId) => this.#report("error", message, error, sessionId),

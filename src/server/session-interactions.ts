@@ -11,6 +11,7 @@ import { sameUser } from "../model/identity.js";
 import type { UserInteraction } from "../model/interaction.js";
 import type { InteractionTracking, InteractionWire, Revision } from "../revisions/index.js";
 import { messageContainsUrl } from "../revisions/index.js";
+import { ATTR, STEP, type Tracing } from "../tracing/index.js";
 import type {
   InteractionOutcome,
   InteractionRequired,
@@ -30,6 +31,8 @@ export interface InteractionsHost {
   report(message: string, error: unknown): void;
   /** The requesting client's self-declared name for this request (`clientInfo`: its title, else its name). */
   clientName(inbound: InboundRequest): string | undefined;
+  /** Where the span of telling the client about a completion goes. */
+  readonly tracing: Tracing;
 }
 
 /** What a handler's `InteractionRequired` asks for. */
@@ -303,7 +306,14 @@ export class SessionInteractions {
       const over = interaction?.status === "completed" || interaction?.status === "declined";
       if (interaction?.sessionId !== this.host.sessionId() || !over) return;
       const notice = wire.completionNotice(id);
-      if (notice !== undefined) await this.host.notifyAbout(id, notice.method, notice.params);
+      if (notice === undefined) return;
+      // In the trace of the request that created the interaction, on whichever instance holds the session.
+      await this.host.tracing.step(
+        STEP.delivered,
+        { [ATTR.status]: interaction.status },
+        () => this.host.notifyAbout(id, notice.method, notice.params),
+        { from: interaction },
+      );
     } catch (error) {
       this.host.report("Could not deliver an interaction's completion", error);
     }

@@ -12,6 +12,7 @@ import type { Transport } from "../jsonrpc/transport.js";
 import type { UserInteraction } from "../model/interaction.js";
 import type { ClientCapabilities, Implementation, Revision, ServerCapabilities } from "../revisions/index.js";
 import { negotiateVersion, presumeHandshake, presumeSession } from "../revisions/index.js";
+import { ATTR } from "../tracing/index.js";
 import {
   type AgreedHandshake,
   hasSessionId,
@@ -109,6 +110,32 @@ export class ServerConnection implements ServerSession, EraConnection {
   }
 
   #dispatch(params: Params, inbound: InboundRequest): Result | Promise<Result> {
+    const tracing = this.host.tracing;
+    if (!tracing.on) return this.#serve(params, inbound);
+    const method = inbound.method;
+    const target = method === "tools/call" || method === "prompts/get" ? params.name : undefined;
+    const named = typeof target === "string" && target.length <= 128 ? target : undefined;
+    const sessionId = hasSessionId(this.#transport) ? this.#transport.sessionId : undefined;
+    const attributes = {
+      [ATTR.methodName]: method,
+      [ATTR.requestId]: String(inbound.id),
+      [ATTR.sessionId]: sessionId,
+      [method === "prompts/get" ? ATTR.promptName : ATTR.toolName]: named,
+    };
+    return tracing.serve(
+      named === undefined ? method : `${method} ${named}`,
+      attributes,
+      inbound.meta,
+      () => this.#serve(params, inbound),
+      (result, span) => {
+        const version = this.#protocolVersion ?? this.#statelessRevision?.version;
+        if (version !== undefined) span.setAttribute(ATTR.protocolVersion, version);
+        return result?.isError === true ? "tool_error" : undefined;
+      },
+    );
+  }
+
+  #serve(params: Params, inbound: InboundRequest): Result | Promise<Result> {
     const method = inbound.method;
     const spec = this.host.methods.get(method);
     if (spec === undefined) throw new Error(`No route for ${method}`);
@@ -155,6 +182,7 @@ export class ServerConnection implements ServerSession, EraConnection {
         started: (interactionId, requestId) => this.#rememberAsking(interactionId, requestId),
         notifyAbout: (interactionId, method, params) => this.#notifyAbout(interactionId, method, params),
         report: (message, error) => host.report(message, error, this.id),
+        tracing: host.tracing,
         clientName: (inbound) => {
           const info = driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound);
           const name = info?.title ?? info?.name;

@@ -44,6 +44,15 @@ export function checkNewInteraction(interaction: NewInteraction): void {
   if (interaction.clientName !== undefined && typeof interaction.clientName !== "string") {
     throw new SdkError("INVALID_ARGUMENT", "Interaction field clientName must be a string.");
   }
+  for (const [name, value] of [
+    ["traceparent", interaction.traceparent],
+    ["tracestate", interaction.tracestate],
+  ] as const) {
+    // W3C trace context: traceparent is 55 characters, tracestate at most 512.
+    if (value !== undefined && (typeof value !== "string" || value.length > 512)) {
+      throw new SdkError("INVALID_ARGUMENT", `Interaction field ${name} must be a string of at most 512 characters.`);
+    }
+  }
   if (interaction.id === "") throw new SdkError("INVALID_ARGUMENT", "Interaction id must not be empty.");
   const purpose = interaction.purpose;
   if (purpose !== undefined && (typeof purpose !== "object" || purpose === null || Array.isArray(purpose))) {
@@ -73,6 +82,8 @@ export function newPending(interaction: NewInteraction, createdAt: number): User
     expiresAt: interaction.expiresAt,
   };
   if (interaction.clientName !== undefined) created.clientName = interaction.clientName;
+  if (interaction.traceparent !== undefined) created.traceparent = interaction.traceparent;
+  if (interaction.tracestate !== undefined) created.tracestate = interaction.tracestate;
   // A JSON copy, so the memory store keeps exactly what the SQLite store could read back.
   if (interaction.purpose !== undefined) created.purpose = JSON.parse(JSON.stringify(interaction.purpose));
   return created;

@@ -23,7 +23,9 @@ CREATE TABLE handoff_interactions (
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
   purpose TEXT,
-  client_name TEXT
+  client_name TEXT,
+  traceparent TEXT,
+  tracestate TEXT
 );
 CREATE INDEX handoff_interactions_expires_at ON handoff_interactions (expires_at);
 `;
@@ -40,10 +42,15 @@ interface Row {
   expires_at: number;
   purpose: string | null;
   client_name: string | null;
+  traceparent?: string | null;
+  tracestate?: string | null;
 }
 
-/** Schema 2 keeps the requesting client's self-declared name. */
-const MIGRATIONS = { 2: "ALTER TABLE handoff_interactions ADD COLUMN client_name TEXT;" };
+/** Schema 2 keeps the requesting client's self-declared name; schema 3 the W3C trace context of the request that created it. */
+const MIGRATIONS = {
+  2: "ALTER TABLE handoff_interactions ADD COLUMN client_name TEXT;",
+  3: "ALTER TABLE handoff_interactions ADD COLUMN traceparent TEXT; ALTER TABLE handoff_interactions ADD COLUMN tracestate TEXT;",
+};
 
 export type SqliteInteractionStoreOptions = SqliteFileOptions & {
   /** The clock, in ms since the epoch; defaults to `Date.now`. Inject one to test expiry. */
@@ -70,14 +77,16 @@ export class SqliteInteractionStore implements InteractionStore {
    */
   constructor(options: SqliteInteractionStoreOptions) {
     this.#now = options.now ?? Date.now;
-    const { db, owned } = openSqlite(options, "interactions", 2, SCHEMA, MIGRATIONS);
+    const { db, owned } = openSqlite(options, "interactions", 3, SCHEMA, MIGRATIONS);
     this.#db = db;
     this.#ownsDb = owned;
     this.#insert = prepare(
       this.#db,
       `INSERT INTO handoff_interactions
-         (id, url, message, user_issuer, user_subject, session_id, status, created_at, expires_at, purpose, client_name)
-       VALUES (@id, @url, @message, @user_issuer, @user_subject, @session_id, @status, @created_at, @expires_at, @purpose, @client_name)
+         (id, url, message, user_issuer, user_subject, session_id, status, created_at, expires_at, purpose, client_name,
+          traceparent, tracestate)
+       VALUES (@id, @url, @message, @user_issuer, @user_subject, @session_id, @status, @created_at, @expires_at, @purpose,
+          @client_name, @traceparent, @tracestate)
        ON CONFLICT (id) DO NOTHING`,
     );
     this.#select = prepare(this.#db, "SELECT * FROM handoff_interactions WHERE id = ?");
@@ -108,6 +117,8 @@ export class SqliteInteractionStore implements InteractionStore {
       expires_at: created.expiresAt,
       purpose: created.purpose === undefined ? null : JSON.stringify(created.purpose),
       client_name: created.clientName ?? null,
+      traceparent: created.traceparent ?? null,
+      tracestate: created.tracestate ?? null,
     });
     if (changes === 0) throw duplicateId();
     return this.#read(created);
@@ -164,5 +175,7 @@ function fromRow(row: Row): UserInteraction {
   };
   if (row.purpose !== null) interaction.purpose = JSON.parse(row.purpose);
   if (row.client_name !== null && row.client_name !== undefined) interaction.clientName = row.client_name;
+  if (typeof row.traceparent === "string") interaction.traceparent = row.traceparent;
+  if (typeof row.tracestate === "string") interaction.tracestate = row.tracestate;
   return interaction;
 }

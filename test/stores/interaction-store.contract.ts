@@ -52,6 +52,24 @@ export function runInteractionStoreContract(name: string, open: OpenInteractionS
       expect(await store.get("named")).toStrictEqual(created);
     });
 
+    it("keeps the W3C trace context of the request that created it", async () => {
+      const { store } = setup();
+      const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+      const tracestate = "vendor=opaque,other=1";
+      const created = await store.create(newInteraction("traced", { traceparent, tracestate }));
+      expect(created).toMatchObject({ traceparent, tracestate });
+      expect(await store.get("traced")).toStrictEqual(created);
+      const moved = await store.transition("traced", ["pending"], "accepted");
+      expect(moved).toMatchObject({ status: "accepted", traceparent, tracestate });
+      const plain = await store.create(newInteraction("untraced"));
+      expect(plain && "traceparent" in plain).toBe(false);
+      expect("traceparent" in ((await store.get("untraced")) ?? {})).toBe(false);
+      await expect(
+        store.create(newInteraction("bad-trace", { traceparent: 7 as unknown as string })),
+      ).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+      expect(await store.get("bad-trace")).toBeUndefined();
+    });
+
     it("leaves purpose out when there is none, and drops fields the model does not have", async () => {
       const { store } = setup();
       const extra = { ...newInteraction("b"), status: "completed", secret: "x" } as unknown as NewInteraction;

@@ -23,7 +23,7 @@ describe("SqliteInteractionStore", () => {
     const raw = new Database(filename, { readonly: true });
     expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(raw.prepare("SELECT version FROM handoff_schema_versions WHERE component = 'interactions'").get()).toEqual({
-      version: 2,
+      version: 3,
     });
     raw.close();
   });
@@ -48,14 +48,14 @@ describe("SqliteInteractionStore", () => {
     const filename = nextFile();
     await new SqliteInteractionStore({ filename }).close();
     const raw = new Database(filename);
-    raw.prepare("UPDATE handoff_schema_versions SET version = 3 WHERE component = 'interactions'").run();
+    raw.prepare("UPDATE handoff_schema_versions SET version = 4 WHERE component = 'interactions'").run();
     raw.close();
     expect(() => new SqliteInteractionStore({ filename })).toThrow(
       expect.objectContaining({ code: "INVALID_ARGUMENT" }),
     );
   });
 
-  it("brings a schema 1 file up to schema 2, keeping its interactions and then the client's name", async () => {
+  it("brings a schema 1 file up to schema 3, keeping its interactions and then the client's name and trace context", async () => {
     const filename = nextFile();
     const raw = new Database(filename);
     raw.exec(`CREATE TABLE handoff_schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
@@ -69,11 +69,13 @@ describe("SqliteInteractionStore", () => {
     const old = await store.get("old");
     expect(old?.status).toBe("pending");
     expect(old && "clientName" in old).toBe(false);
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     const created = await store.create(
-      newInteraction("new", { clientName: "Claude Desktop", expiresAt: Date.now() + 60_000 }),
+      newInteraction("new", { clientName: "Claude Desktop", traceparent, expiresAt: Date.now() + 60_000 }),
     );
     expect(await store.get("new")).toStrictEqual(created);
     expect(created.clientName).toBe("Claude Desktop");
+    expect(created.traceparent).toBe(traceparent);
     await store.close();
   });
 

@@ -10,7 +10,9 @@ import { sameUser, userOf } from "../../model/identity.js";
 import type { InteractionStatus, UserInteraction } from "../../model/interaction.js";
 import { messageContainsUrl } from "../../revisions/index.js";
 import type { InteractionAction, InteractionInput, InteractionService } from "../../server/index.js";
+import { tracedBus, tracedInteractionStore } from "../../stores/traced.js";
 import type { InteractionStore, MessageBus } from "../../stores/types.js";
+import { ATTR, STEP, Tracing, type TracingOption } from "../../tracing/index.js";
 import { InteractionError } from "./errors.js";
 import { waitForSettled } from "./wait.js";
 
@@ -49,6 +51,15 @@ export interface InteractionManagerOptions {
    * withdrawing a claim whose `commit` failed. Default `console.error`.
    */
   onerror?: (error: unknown) => void;
+  /**
+   * OpenTelemetry tracing (`docs/tracing.md`): spans for creating and completing interactions and
+   * for each call to the store and the bus, and the trace context of the creating request kept
+   * with each interaction (`traceparent`), so the pages and the retry continue its trace on any
+   * instance. Default: the global tracer provider when `@opentelemetry/api` is installed, else
+   * none; `false`: none. With `true` or `{ tracer }` and the API missing, `create` and `complete`
+   * reject with SdkError "DEPENDENCY_MISSING".
+   */
+  tracing?: TracingOption;
 }
 
 /** Written in an interaction's `url`, replaced by its id: the id is only known once it is created. */
@@ -88,6 +99,12 @@ function cleanClientName(name: string): string {
   return [...plain].slice(0, 100).join("");
 }
 
+/** The provider an interaction's purpose names (`{ provider: "github" }`), for a span; never any other part of it. */
+function providerOf(purpose: Record<string, unknown> | undefined): string | undefined {
+  const provider = purpose?.provider;
+  return typeof provider === "string" && provider.length <= 64 ? provider : undefined;
+}
+
 function readChange(message: string): Change | undefined {
   try {
     const change = JSON.parse(message) as Partial<Change> | null;
@@ -115,11 +132,13 @@ export class InteractionManager implements InteractionService {
   readonly #onerror: (error: unknown) => void;
   /** What tells a session's client here that its interaction is done (`deliverCompletionsWith`). */
   readonly #deliverers = new Set<(interaction: UserInteraction) => Promise<boolean>>();
+  readonly #tracing: Tracing;
 
   /** @throws RangeError when `sweepIntervalMs` or `keepExpiredMs` is negative or not a number. */
   constructor(options: InteractionManagerOptions) {
-    this.#store = options.store;
-    this.#bus = options.bus;
+    this.#tracing = Tracing.from(options.tracing);
+    this.#store = tracedInteractionStore(options.store, this.#tracing);
+    this.#bus = tracedBus(options.bus, this.#tracing);
     this.#now = options.now ?? Date.now;
     this.#ttlMs = options.ttlMs ?? 600_000;
     this.#localUser = options.unsafeLocalUser;
@@ -198,11 +217,17 @@ export class InteractionManager implements InteractionService {
       expiresAt: this.#now() + this.#ttlMs,
     };
     const clientName = input.clientName === undefined ? undefined : cleanClientName(input.clientName);
-    return this.#store.create({
-      ...interaction,
-      ...(input.purpose === undefined ? {} : { purpose: input.purpose }),
-      ...(clientName === undefined || clientName === "" ? {} : { clientName }),
-    });
+    if (!this.#tracing.settled) await this.#tracing.ready();
+    // The request's own context, so that the pages hang beside this step under the request.
+    const trace = this.#tracing.carrier();
+    return this.#tracing.step(STEP.created, { [ATTR.provider]: providerOf(input.purpose) }, () =>
+      this.#store.create({
+        ...interaction,
+        ...(input.purpose === undefined ? {} : { purpose: input.purpose }),
+        ...(clientName === undefined || clientName === "" ? {} : { clientName }),
+        ...trace,
+      }),
+    );
   }
 
   /** The interaction, `expired` once its deadline passed unless it completed first; `undefined` if unknown. */
@@ -239,6 +264,27 @@ export class InteractionManager implements InteractionService {
    * @throws InteractionError "NOT_FOUND", "EXPIRED" or "NOT_PENDING"; whatever `commit` throws.
    */
   async complete(
+    id: string,
+    by: { user: UserRef; commit?: (interaction: UserInteraction) => Promise<void> },
+  ): Promise<UserInteraction> {
+    if (!this.#tracing.settled) await this.#tracing.ready();
+    if (!this.#tracing.on) return this.#complete(id, by);
+    // Under the page that completes it, or, called from elsewhere, in the trace of the request that created it.
+    const from = await this.#store.get(id);
+    const trace = from === undefined ? {} : { from, joinActive: true };
+    return this.#tracing.step(
+      STEP.completed,
+      {},
+      async (span) => {
+        const done = await this.#complete(id, by);
+        span?.setAttribute(ATTR.status, done.status);
+        return done;
+      },
+      trace,
+    );
+  }
+
+  async #complete(
     id: string,
     by: { user: UserRef; commit?: (interaction: UserInteraction) => Promise<void> },
   ): Promise<UserInteraction> {

@@ -10,6 +10,7 @@ import type { MessageGate } from "../../jsonrpc/gate.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import type { InboundRequest, Params, Result } from "../../jsonrpc/session.js";
 import type { ClientCapabilities, Implementation, Revision, ServerCapabilities } from "../../revisions/index.js";
+import type { Tracing } from "../../tracing/index.js";
 import type { HandoffApi } from "../context.js";
 import type { InteractionService, RequestContext } from "../handler-types.js";
 import type { LoggingLevel } from "../logging.js";
@@ -77,6 +78,8 @@ export interface ConnectionSettings {
   readonly interactions: InteractionService | undefined;
   /** How revision 2026-07-28 requests are served. */
   readonly stateless: StatelessSettings;
+  /** Where request and retry spans go; off when the server traces nothing. */
+  readonly tracing: Tracing;
   /** What the server serves: its capabilities as they stand now (derived from what is registered). */
   readonly definition: { capabilities(): ServerCapabilities };
 }

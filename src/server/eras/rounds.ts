@@ -4,6 +4,7 @@
  * with an `InputRequiredResult`, whose signed `requestState` the retry brings back.
  */
 import type { InboundRequest, Params, Result } from "../../jsonrpc/session.js";
+import { STEP } from "../../tracing/index.js";
 import { InputNeeded } from "../input-needed.js";
 import { InteractionRequired } from "../interactions.js";
 import type { LogSender } from "../request-contexts.js";
@@ -31,10 +32,30 @@ export async function runInRounds(
   log: LogSender,
 ): Promise<Result> {
   const settings = connection.settings;
-  const asResult = spec.refusesWithResult === true;
   const authInfo = inbound.extra?.authInfo;
   const state = requestStateFor(settings.stateless, method, params, authInfo);
   const payload = state.open();
+  const service = settings.interactions;
+  const serve = () => serveRound(connection, method, spec, params, inbound, clientCapabilities, log, state, payload);
+  if (payload?.handoff === undefined || service === undefined || !settings.tracing.on) return serve();
+  // A retry after a hand-off: in the trace the client sent, linked to the hand-off's when that is another.
+  const from = await service.get(payload.handoff);
+  return settings.tracing.step(STEP.retry, {}, serve, from === undefined ? {} : { from, joinActive: true });
+}
+
+async function serveRound(
+  connection: EraConnection,
+  method: string,
+  spec: HandlerMethod,
+  params: Params,
+  inbound: InboundRequest,
+  clientCapabilities: Record<string, unknown>,
+  log: LogSender,
+  state: ReturnType<typeof requestStateFor>,
+  payload: ReturnType<ReturnType<typeof requestStateFor>["open"]>,
+): Promise<Result> {
+  const settings = connection.settings;
+  const asResult = spec.refusesWithResult === true;
   const inputResponses =
     typeof params.inputResponses === "object" && params.inputResponses !== null
       ? (params.inputResponses as Record<string, unknown>)
