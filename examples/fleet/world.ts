@@ -14,7 +14,7 @@ import { startThirdParty } from "../demo/full/authorization-servers.js";
 import { startMcpAuthorizationServer } from "../demo/full/mcp-authorization-server.js";
 import { THIRD_PARTY_CLIENT } from "../demo/full/world.js";
 import { type Haproxy, startHaproxy, stopChild } from "./haproxy.js";
-import { CONFIG_VARIABLE, type InstanceConfig } from "./instance.js";
+import { CONFIG_VARIABLE, type InstanceConfig } from "./instance-config.js";
 
 export const NAMES = ["A", "B", "C"] as const;
 export type InstanceName = (typeof NAMES)[number];
