@@ -14,7 +14,7 @@ import { StreamableHttpClientTransport } from "../../src/transports/http/index.j
 import { Browser } from "../demo/full/browser.js";
 import { signInForMcp } from "../demo/full/sign-in.js";
 import { clip, interactionIdOf } from "../demo/full/story.js";
-import { scriptedUserAgent } from "../demo/full/user-agent.js";
+import { scriptedUserAgent, visibleText } from "../demo/full/user-agent.js";
 import { ClientTrace, FleetBrowser } from "./served-by.js";
 import { type FleetWorld, type InstanceName, startFleetWorld } from "./world.js";
 
@@ -103,7 +103,7 @@ async function tell(world: FleetWorld, client: McpClient, say: (line: string) =>
     }
     browser.pin = "B";
     const page = await browser.goSigningIn(url, "alice");
-    say(`browser  the last page says: ${clip(page.text)}`);
+    say(`browser  the last page says: ${clip(visibleText(page.text))}`);
     if (!stateful && shown !== undefined) handoff.userDone(shown.id);
   };
   const consent = createConsentPolicy({
@@ -128,7 +128,10 @@ async function tell(world: FleetWorld, client: McpClient, say: (line: string) =>
   });
   handoff.onstatus = (interaction, status) => {
     statuses.push(status);
-    say(`client   hand-off ${interactionIdOf(interaction)}: ${status}`);
+    const stream = trace.of("GET").at(-1);
+    const from =
+      status === "completed" && stream !== undefined ? ` (on the GET stream from instance ${stream.servedBy})` : "";
+    say(`client   hand-off ${interactionIdOf(interaction)}: ${status}${from}`);
   };
   // Who serves what is chosen with X-Fleet-Pin so that the story is the same on every run.
   trace.pins.set("POST", "A");
@@ -152,7 +155,9 @@ async function tell(world: FleetWorld, client: McpClient, say: (line: string) =>
   const result = await handoff.callTool({ name: "list_items", arguments: {} });
   await browsing;
   for (const step of browser.steps.filter((s) => s.path.startsWith("/connect/"))) {
-    say(`fleet    ${step.method} ${step.path.replace(/\/connect\/[^/]{16,}$/, "/connect/<id>")} served by instance ${step.servedBy}`);
+    say(
+      `fleet    ${step.method} ${step.path.replace(/\/connect\/[^/]{16,}$/, "/connect/<id>")} served by instance ${step.servedBy}`,
+    );
   }
   const retry = trace.of("POST", "tools/call").at(-1);
   const text = result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
