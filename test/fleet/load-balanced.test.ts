@@ -5,38 +5,16 @@
  * instance SIGKILLed midway. Skipped with the reason outside CI when haproxy, Redis or PostgreSQL
  * is missing; in CI that fails.
  */
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { runFleetDemo } from "../../examples/fleet/demo.js";
-import { databaseUrl, redisUrl, requireService } from "../support/services.js";
+import { fleetServicesAnswer } from "../support/fleet-services.js";
+import { databaseUrl, redisUrl } from "../support/services.js";
 
-const run = promisify(execFile);
-
-const haproxy = await requireService("haproxy", async () => {
-  await run("haproxy", ["-v"]);
-});
-const redis = await requireService("Redis", async () => {
-  const { Redis } = await import("ioredis");
-  const client = new Redis(redisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1 });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    await client.ping();
-  } finally {
-    client.disconnect();
-  }
-});
-const postgres = await requireService("PostgreSQL", async () => {
-  const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: databaseUrl(), connectionTimeoutMillis: 3_000 });
-  await client.connect();
-  await client.end();
-});
+const available = await fleetServicesAnswer();
 
 const ITEMS = "alice-repo-1, alice-repo-2";
 
-describe.skipIf(!(haproxy && redis && postgres))("three instances behind HAProxy", () => {
+describe.skipIf(!available)("three instances behind HAProxy", () => {
   it("2025-11-25: the session survives the SIGKILL of the instance holding its GET stream, and the retry returns alice's items", async () => {
     const lines: string[] = [];
     const result = await runFleetDemo((line) => lines.push(line), {
