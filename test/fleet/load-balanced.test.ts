@@ -50,7 +50,18 @@ describe.skipIf(!available)("three instances behind HAProxy", () => {
     expect(resumedAt).toBeGreaterThan(0);
     expect(client.served.slice(resumedAt).filter((s) => s.servedBy === "A")).toEqual([]);
 
-    // notifications/elicitation/complete reached the resumed stream once; nothing was replayed twice.
+    // The resumed stream started right after the last event the first one delivered, and no event
+    // came twice: notifications/elicitation/complete reached the resumed stream once.
+    const firstIds = streams[0]?.events.map((e) => e.id) ?? [];
+    expect(firstIds.length).toBeGreaterThan(0);
+    expect(streams[1]?.lastEventId).toBe(firstIds.at(-1));
+    const ids = streams.flatMap((s) => s.events.map((e) => e.id)).filter((id) => id !== undefined);
+    expect(new Set(ids).size).toBe(ids.length);
+    const completions = streams
+      .flatMap((s) => s.events)
+      .filter((e) => e.method === "notifications/elicitation/complete");
+    expect(completions).toHaveLength(1);
+    expect(streams[1]?.events).toContainEqual(completions[0]);
     expect(result.statuses).toEqual(["pending", "accepted", "completed"]);
     expect(result.storedSecret).toEqual(expect.any(String));
     expect(lines.join("\n")).not.toContain(result.storedSecret as string);
