@@ -23,6 +23,8 @@ export interface FleetDemoOptions {
   databaseUrl: string;
   /** Default `2025-11-25` (a session with a GET stream); `2026-07-28` for the stateless era. */
   revision?: string;
+  /** See `FleetWorldOptions.keysOfTheirOwn`; default none. */
+  keysOfTheirOwn?: readonly InstanceName[];
 }
 
 export interface FleetDemoResult {
@@ -51,7 +53,12 @@ async function eventually<T>(what: string, read: () => T | undefined): Promise<T
 }
 
 export async function runFleetDemo(say: (line: string) => void, options: FleetDemoOptions): Promise<FleetDemoResult> {
-  const world = await startFleetWorld({ redisUrl: options.redisUrl, databaseUrl: options.databaseUrl, say });
+  const world = await startFleetWorld({
+    redisUrl: options.redisUrl,
+    databaseUrl: options.databaseUrl,
+    say,
+    ...(options.keysOfTheirOwn === undefined ? {} : { keysOfTheirOwn: options.keysOfTheirOwn }),
+  });
   const client = new McpClient(
     { name: "items-demo-client", version: "1.0.0" },
     { protocolVersion: options.revision ?? "2025-11-25" },

@@ -24,6 +24,11 @@ export interface FleetWorldOptions {
   databaseUrl: string;
   /** Narration; the instances' lines come prefixed with their name. */
   say(line: string): void;
+  /**
+   * Instances given `requestStateKeys` of their own instead of the fleet's shared list (to show
+   * what sharing them is for: such an instance refuses a `requestState` another one signed). Default none.
+   */
+  keysOfTheirOwn?: readonly InstanceName[];
 }
 
 export interface FleetWorld {
@@ -138,7 +143,10 @@ export async function startFleetWorld(options: FleetWorldOptions): Promise<Fleet
       thirdParty: { issuer: thirdParty.issuer, ...THIRD_PARTY_CLIENT },
     };
     const configs = new Map<InstanceName, InstanceConfig>();
-    for (const name of NAMES) configs.set(name, { ...shared, name, port: await freePort() });
+    for (const name of NAMES) {
+      const own = options.keysOfTheirOwn?.includes(name) ? { requestStateKeys: [randomBytes(32).toString("hex")] } : {};
+      configs.set(name, { ...shared, ...own, name, port: await freePort() });
+    }
     const start = async (name: InstanceName) => {
       const config = configs.get(name) as InstanceConfig;
       children.set(name, await spawnInstance(config, say));

@@ -2,7 +2,8 @@
  * Three instance processes behind HAProxy (round robin, no stickiness), sharing Redis and
  * PostgreSQL: the full demo's hand-off in both eras, its steps served by three different instances
  * (the tool call by A, the browser's connect page and callback by B, the retry by C) and an
- * instance SIGKILLed midway. Skipped with the reason outside CI when haproxy, Redis or PostgreSQL
+ * instance SIGKILLed midway; the control: an instance whose requestStateKeys are not the shared
+ * ones refuses the requestState another signed. Skipped with the reason outside CI when haproxy, Redis or PostgreSQL
  * is missing; in CI that fails.
  */
 import { describe, expect, it } from "vitest";
@@ -90,5 +91,18 @@ describe.skipIf(!available)("three instances behind HAProxy", () => {
     expect(lines).toContain("fleet    SIGKILL instance A, which started the hand-off");
     expect(result.storedSecret).toEqual(expect.any(String));
     expect(lines.join("\n")).not.toContain(result.storedSecret as string);
+  }, 120_000);
+
+  it("2026-07-28, the control: C with requestStateKeys of its own refuses the requestState A signed", async () => {
+    const lines: string[] = [];
+    const run = runFleetDemo((line) => lines.push(line), {
+      redisUrl: redisUrl(),
+      databaseUrl: databaseUrl(),
+      revision: "2026-07-28",
+      keysOfTheirOwn: ["C"],
+    });
+    await expect(run).rejects.toMatchObject({ code: -32602 });
+    expect(lines).toContain("fleet    SIGKILL instance A, which started the hand-off");
+    expect(lines.some((line) => line.includes("the retried tools/call served by instance C returned"))).toBe(false);
   }, 120_000);
 });
