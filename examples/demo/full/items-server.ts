@@ -13,19 +13,62 @@ import {
   protectedResourceMetadataHandler,
   protectedResourceMetadataUrl,
 } from "../../../src/auth/index.js";
-import { CredentialBroker, createConnectHandler, withCredentials } from "../../../src/connect/index.js";
+import {
+  CredentialBroker,
+  createConnectHandler,
+  type GrantStateStore,
+  withCredentials,
+} from "../../../src/connect/index.js";
 import { InteractionManager } from "../../../src/interaction/server/index.js";
 import type { UserRef } from "../../../src/model/identity.js";
 import type { StoredCredential } from "../../../src/model/interaction.js";
 import { consoleLogger, McpServer } from "../../../src/server/index.js";
-import { InProcessMessageBus, MemoryCredentialVault, MemoryInteractionStore } from "../../../src/stores/index.js";
-import { StreamableHttpServer, toNodeHandler } from "../../../src/transports/http/index.js";
+import {
+  type CredentialVault,
+  type ExpiringNotes,
+  InProcessMessageBus,
+  type InteractionStore,
+  type KeyedLock,
+  MemoryCredentialVault,
+  MemoryInteractionStore,
+  type MessageBus,
+} from "../../../src/stores/index.js";
+import {
+  type EventStore,
+  type SessionDirectory,
+  StreamableHttpServer,
+  toNodeHandler,
+} from "../../../src/transports/http/index.js";
 import type { listen } from "./authorization-servers.js";
 import { CONNECT_CLIENT, MCP_SCOPE } from "./mcp-authorization-server.js";
 
+/**
+ * What the instances of a fleet share (the fleet demo passes Redis and PostgreSQL engines); without
+ * it one instance keeps everything in memory.
+ */
+export interface SharedStores {
+  interactions: InteractionStore;
+  bus: MessageBus;
+  vault: CredentialVault;
+  grantStates: GrantStateStore;
+  locks: KeyedLock;
+  notes: ExpiringNotes;
+  eventStore: EventStore;
+  sessions: SessionDirectory;
+  /** 2026-07-28 `requestState` keys, the same list on every instance: the first signs, all verify. */
+  requestStateKeys: readonly Uint8Array[];
+  /** Seals the connect pages' cookie: the same secret on every instance (at least 32 bytes). */
+  cookieSecret: Uint8Array;
+}
+
 export interface ItemsServerConfig {
-  /** The already listening `node:http` server of this origin (see `listen`), and its origin. */
-  web: Awaited<ReturnType<typeof listen>>;
+  /**
+   * The already listening `node:http` server of this origin (see `listen`): its public origin
+   * (behind a load balancer, the balancer's) and where to mount the handler.
+   */
+  web: Pick<Awaited<ReturnType<typeof listen>>, "origin" | "handle">;
+  /** Stores shared with other instances; default: this instance's own, in memory. */
+  shared?: SharedStores;
   mcpIssuer: string;
   thirdParty: { issuer: string; clientId: string; clientSecret: string };
   say(line: string): void;
@@ -38,14 +81,15 @@ export interface ItemsServerConfig {
 }
 
 /** A vault that says when it stores a grant (never what): the step a newcomer wants to see. */
-class TellingVault extends MemoryCredentialVault {
-  constructor(private readonly say: (line: string) => void) {
-    super({ encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" } });
-  }
-  override async put(user: UserRef, credential: StoredCredential): Promise<void> {
-    await super.put(user, credential);
-    this.say(`server   the callback stored ${user.subject}'s "${credential.provider}" token in the encrypted vault`);
-  }
+function tellingVault(vault: CredentialVault, say: (line: string) => void): CredentialVault {
+  return {
+    get: (user, provider) => vault.get(user, provider),
+    delete: (user, provider) => vault.delete(user, provider),
+    async put(user: UserRef, credential: StoredCredential): Promise<void> {
+      await vault.put(user, credential);
+      say(`server   the callback stored ${user.subject}'s "${credential.provider}" token in the encrypted vault`);
+    },
+  };
 }
 
 /** Mounts everything on `config.web`; resolves with the MCP endpoint and a `close`. */
@@ -55,12 +99,24 @@ export function startItemsServer(config: ItemsServerConfig): {
   storedSecret(subject: string): Promise<string | undefined>;
   close(): Promise<void>;
 } {
-  const { web, mcpIssuer, thirdParty, say, waitInRequest } = config;
+  const { web, mcpIssuer, thirdParty, say, waitInRequest, shared } = config;
   const resource = `${web.origin}/mcp`;
-  const manager = new InteractionManager({ store: new MemoryInteractionStore(), bus: new InProcessMessageBus() });
-  const vault = new TellingVault(say);
+  const manager = new InteractionManager({
+    store: shared?.interactions ?? new MemoryInteractionStore(),
+    bus: shared?.bus ?? new InProcessMessageBus(),
+  });
+  const vault = tellingVault(
+    shared?.vault ?? new MemoryCredentialVault({ encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" } }),
+    say,
+  );
   const providers = { items: thirdParty };
-  const broker = new CredentialBroker({ service: manager, vault, baseUrl: web.origin, providers });
+  const broker = new CredentialBroker({
+    service: manager,
+    vault,
+    baseUrl: web.origin,
+    providers,
+    ...(shared === undefined ? {} : { locks: shared.locks, notes: shared.notes }),
+  });
   const serverInfo = { name: "items-demo", version: "1.0.0", title: "Items (demo)" };
   const connect = createConnectHandler({
     serverInfo,
@@ -69,11 +125,15 @@ export function startItemsServer(config: ItemsServerConfig): {
     baseUrl: web.origin,
     login: { issuer: mcpIssuer, ...CONNECT_CLIENT, redirectPath: "/connect/login" },
     providers,
-    cookieSecret: randomBytes(32),
+    cookieSecret: shared?.cookieSecret ?? randomBytes(32),
+    ...(shared === undefined ? {} : { states: shared.grantStates }),
     logger: { ...consoleLogger(), error: (_fields, message) => say(`server   connect pages: ${message}`) },
   });
 
-  const mcp = new McpServer(serverInfo, { interactions: withCredentials(manager, broker) });
+  const mcp = new McpServer(serverInfo, {
+    interactions: withCredentials(manager, broker),
+    ...(shared === undefined ? {} : { requestStateKeys: shared.requestStateKeys }),
+  });
   mcp.registerTool(
     "list_items",
     {
@@ -94,10 +154,15 @@ export function startItemsServer(config: ItemsServerConfig): {
   );
 
   // One endpoint for both eras: a session per `initialize` (2025-11-25 and before), and one
-  // transport per POST for 2026-07-28 clients, which send no handshake.
+  // transport per POST for 2026-07-28 clients, which send no handshake. In a fleet, a session
+  // lives in the shared directory and its streams in the shared event store, so any instance
+  // serves its requests and a GET stream resumes on another instance.
   const endpoint = new StreamableHttpServer({
     onsession: (transport) => void mcp.connect(transport),
     onrequest: (transport) => mcp.connect(transport),
+    ...(shared === undefined
+      ? {}
+      : { eventStore: shared.eventStore, fleet: { sessions: shared.sessions, bus: shared.bus } }),
   });
   const handleMcp = toNodeHandler(endpoint);
   const verifier = createBearerVerifier({ issuer: mcpIssuer, audience: resource, jwksUri: `${mcpIssuer}/jwks` });
@@ -124,6 +189,7 @@ export function startItemsServer(config: ItemsServerConfig): {
     close: async () => {
       await endpoint.close();
       await mcp.close();
+      await manager.close();
     },
   };
 }

@@ -7,7 +7,8 @@ import { close, listen, startThirdParty } from "./authorization-servers.js";
 import { startItemsServer } from "./items-server.js";
 import { startMcpAuthorizationServer } from "./mcp-authorization-server.js";
 
-const THIRD_PARTY_CLIENT = { clientId: "repo-connector", clientSecret: "repo-connector-secret-for-tests" };
+/** The MCP server's client at the third party. */
+export const THIRD_PARTY_CLIENT = { clientId: "repo-connector", clientSecret: "repo-connector-secret-for-tests" };
 
 export interface FullWorld {
   /** The MCP endpoint (Streamable HTTP, bearer tokens only). */
