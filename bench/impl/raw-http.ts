@@ -61,7 +61,8 @@ type Message = Record<string, unknown>;
 
 /**
  * The JSON-RPC message of an answer that answers request `id`: the body of a JSON answer, or the
- * data of the SSE event that holds it.
+ * data of the SSE event that holds it (events without data, as a server with an event store
+ * primes its streams, are passed over).
  * @throws Error when there is none.
  */
 export function answerTo(answer: RawAnswer, id: number): Message {
@@ -71,7 +72,8 @@ export function answerTo(answer: RawAnswer, id: number): Message {
   for (const line of answer.body.split("\n")) {
     if (line.startsWith("data:")) data.push(line.slice(line.charCodeAt(5) === 32 ? 6 : 5));
     else if (line === "" || line === "\r") {
-      if (data.length > 0) {
+      // An event without data is a priming event (its id is where to resume), no message.
+      if (data.length > 0 && (data.length > 1 || data[0] !== "")) {
         const message = JSON.parse(data.join("\n")) as Message;
         if (message.id === id && message.method === undefined) return message;
       }
