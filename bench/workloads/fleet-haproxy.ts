@@ -61,7 +61,7 @@ async function openClients(url: URL): Promise<HttpSession[]> {
 export const fleetHaproxy: Workload = {
   id: "fleet-haproxy",
   title: "Fleet: 2026-07-28 tools/call through HAProxy",
-  description: `Three instance processes sharing Redis behind HAProxy 127.0.0.1 (round robin, no stickiness, configured as examples/fleet/haproxy.ts does), against one of them directly; our 2026-07-28 client, echo of "hello", up to ${TIME_MS} ms per figure after a warm-up.`,
+  description: `Three instance processes sharing Redis behind HAProxy on 127.0.0.1 as examples/fleet/haproxy.ts configures it (round robin, no stickiness, one request per backend connection: \`option http-server-close\`), against one of them directly; our 2026-07-28 client, echo of "hello", up to ${TIME_MS} ms per figure after a warm-up.`,
   fleet: true,
   figures: [
     { id: "proxy-one", label: `through HAProxy (${INSTANCES} instances), 1 client`, unit: "calls/s", better: "higher" },
