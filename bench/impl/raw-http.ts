@@ -5,8 +5,12 @@
  */
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, request } from "node:http";
 
-/** The bench process's kept-alive connections, shared by every raw client as fetch shares its own. */
-const agent = new Agent({ keepAlive: true });
+/**
+ * The bench process's kept-alive connections, shared by every raw client as fetch shares its own.
+ * A connection idle for 4 s is dropped before a `node:http` server's 5 s keep-alive timeout could
+ * close it just as a request goes out on it ("socket hang up" between two phases of a workload).
+ */
+const agent = new Agent({ keepAlive: true, timeout: 4_000 });
 
 export interface RawAnswer {
   status: number;
