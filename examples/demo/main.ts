@@ -6,6 +6,8 @@
  *
  * `npm run demo -- --simple` runs the smaller story instead (see simple.ts): a forecast tool whose
  * API key the user types on the server's own page, announced by a URL-mode elicitation.
+ * `npm run demo -- --fleet` runs the full story on three instances behind HAProxy, sharing Redis
+ * and PostgreSQL (see ../fleet/demo.ts), killing one midway.
  * `npm run demo -- --help` prints the usage. A bad flag or value is one line on stderr and exit
  * code 2; a step that fails is one line on stderr and exit code 1, every server closed.
  */
@@ -25,6 +27,9 @@ to its own page, the user connects there, and the retried call returns.
 Options:
   --full                 the full story (default): sign-in, a third-party OAuth grant, the vault
   --simple               the smaller story: an API key typed on the server's own page
+  --fleet                the full story on three instances behind HAProxy (Redis, PostgreSQL),
+                         one of them killed midway; MCP_HANDOFF_REDIS_URL, MCP_HANDOFF_DATABASE_URL
+                         say where (default redis://127.0.0.1:6379, postgres://postgres@127.0.0.1:5432/postgres)
   --interactive          (simple story) ask for consent at the terminal and leave the page to you
   --revision <version>   pin the client to ${REVISIONS.join(" or ")}; default: the client probes
   --browser <choice>     (full story) auto (default: headless Chromium if installed), chromium, scripted
@@ -56,6 +61,9 @@ function options() {
     throw new UsageError("--interactive is not supported with --full: the full demo's browser steps are automated.");
   }
   if (values.simple && values.full) throw new UsageError("--simple and --full are two stories; choose one.");
+  if (values.fleet && (values.simple || values.interactive || values.browser !== undefined)) {
+    throw new UsageError("--fleet runs the full story in the scripted browser; it takes only --revision.");
+  }
   if ((values.simple || values.interactive) && values.browser !== undefined) {
     throw new UsageError("--browser applies to the full story only; the simple story's browser is scripted or you.");
   }
@@ -74,6 +82,7 @@ function parse() {
       interactive: { type: "boolean", default: false },
       simple: { type: "boolean", default: false },
       full: { type: "boolean", default: false },
+      fleet: { type: "boolean", default: false },
       revision: { type: "string" },
       browser: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
@@ -86,7 +95,16 @@ const say = (line: string) => console.log(line);
 try {
   const values = options();
   if (values.help) say(USAGE);
-  else if (values.simple || values.interactive) {
+  else if (values.fleet) {
+    const { runFleetDemo } = await import("../fleet/demo.js");
+    const result = await runFleetDemo(say, {
+      redisUrl: process.env.MCP_HANDOFF_REDIS_URL || "redis://127.0.0.1:6379",
+      databaseUrl: process.env.MCP_HANDOFF_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
+      ...(values.revision === undefined ? {} : { revision: values.revision }),
+    });
+    if (result.isError) process.exitCode = 1;
+    else say(`done     alice's items came back through three instances; instance ${result.killed} was killed midway.`);
+  } else if (values.simple || values.interactive) {
     if (!(await runSimpleDemo(values.interactive, say, values.revision))) process.exitCode = 1;
   } else {
     const { runFullDemo } = await import("./full/story.js");

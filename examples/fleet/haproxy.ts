@@ -43,7 +43,8 @@ export interface Haproxy {
 export function haproxyConfig(options: HaproxyOptions): string {
   const pins = options.backends.map((b) => `  use-server ${b.name} if { req.hdr(${PIN}) -m str ${b.name} }`);
   const servers = options.backends.map(
-    (b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 200ms fall 1 rise 1 observe layer4 error-limit 1 on-error mark-down`,
+    (b) =>
+      `  server ${b.name} 127.0.0.1:${b.port} check inter 200ms fall 1 rise 1 observe layer4 error-limit 1 on-error mark-down`,
   );
   return [
     "global",

@@ -12,27 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { connectPostgres } from "../../src/postgres/index.js";
 import { connectRedis } from "../../src/redis/index.js";
 import { startItemsServer } from "../demo/full/items-server.js";
-
-/** What world.ts gives each instance; the byte strings are hex. */
-export interface InstanceConfig {
-  name: string;
-  port: number;
-  /** The load balancer's origin: the public origin of `/mcp` and of the connect pages. */
-  origin: string;
-  redisUrl: string;
-  keyPrefix: string;
-  databaseUrl: string;
-  schema: string;
-  /** 32-byte keys; the first signs `requestState`, all verify. */
-  requestStateKeys: string[];
-  vaultKey: string;
-  cookieSecret: string;
-  mcpIssuer: string;
-  thirdParty: { issuer: string; clientId: string; clientSecret: string };
-}
-
-/** The environment variable holding the JSON `InstanceConfig`. */
-export const CONFIG_VARIABLE = "FLEET_INSTANCE";
+import { CONFIG_VARIABLE, type InstanceConfig } from "./instance-config.js";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 

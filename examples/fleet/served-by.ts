@@ -3,6 +3,7 @@
  * the `X-Served-By` of every response from the load balancer, and can send the next requests to
  * a chosen instance (`X-Fleet-Pin`, which HAProxy honours while that instance is up).
  */
+import { createParser } from "eventsource-parser";
 import { Browser, type RequestInit } from "../demo/full/browser.js";
 import { hopLine } from "../demo/full/narrated-browser.js";
 import { PIN, SERVED_BY } from "./haproxy.js";
@@ -19,6 +20,8 @@ export interface Served {
   sessionId: string | null;
   /** The request's `Last-Event-ID`, if it sent one. */
   lastEventId: string | null;
+  /** A GET stream's events so far, as the client read them (`id` and the JSON-RPC `method` of `data`). */
+  events: { id: string | undefined; method: string | undefined }[];
 }
 
 /** The MCP client's side: `fetch` pins requests by HTTP method and records every response. */
@@ -40,7 +43,13 @@ export class ClientTrace {
         rpc = undefined;
       }
     }
-    const response = await fetch(request);
+    let response = await fetch(request);
+    const events: Served["events"] = [];
+    if (request.method === "GET" && response.body !== null) {
+      const [mine, theirs] = response.body.tee();
+      void record(mine, events);
+      response = new Response(theirs, response);
+    }
     this.served.push({
       method: request.method,
       rpc,
@@ -48,6 +57,7 @@ export class ClientTrace {
       servedBy: response.headers.get(SERVED_BY) ?? "?",
       sessionId: request.headers.get("mcp-session-id"),
       lastEventId: request.headers.get("last-event-id"),
+      events,
     });
     return response;
   };
@@ -55,6 +65,30 @@ export class ClientTrace {
   /** The responses to `method` requests (and JSON-RPC `rpc`, if given), in order. */
   of(method: string, rpc?: string): Served[] {
     return this.served.filter((s) => s.method === method && (rpc === undefined || s.rpc === rpc));
+  }
+}
+
+/** Reads an SSE body into `events` until it ends or breaks. */
+async function record(body: ReadableStream<Uint8Array>, events: Served["events"]): Promise<void> {
+  const parser = createParser({
+    onEvent: (event) => {
+      let method: string | undefined;
+      try {
+        method = (JSON.parse(event.data) as { method?: string }).method;
+      } catch {
+        method = undefined;
+      }
+      events.push({ id: event.id, method });
+    },
+  });
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      parser.feed(decoder.decode(read.value, { stream: true }));
+    }
+  } catch {
+    // The stream broke (its instance was killed): what arrived before is recorded.
   }
 }
 

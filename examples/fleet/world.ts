@@ -14,7 +14,7 @@ import { startThirdParty } from "../demo/full/authorization-servers.js";
 import { startMcpAuthorizationServer } from "../demo/full/mcp-authorization-server.js";
 import { THIRD_PARTY_CLIENT } from "../demo/full/world.js";
 import { type Haproxy, startHaproxy, stopChild } from "./haproxy.js";
-import { CONFIG_VARIABLE, type InstanceConfig } from "./instance.js";
+import { CONFIG_VARIABLE, type InstanceConfig } from "./instance-config.js";
 
 export const NAMES = ["A", "B", "C"] as const;
 export type InstanceName = (typeof NAMES)[number];
@@ -91,7 +91,9 @@ export async function startFleetWorld(options: FleetWorldOptions): Promise<Fleet
   const schema = `fleet_${run}`;
   const cleanups: (() => Promise<unknown>)[] = [];
   const children = new Map<InstanceName, ChildProcess>();
+  let haproxy: Haproxy | undefined;
   const close = async () => {
+    await haproxy?.stop();
     for (const child of children.values()) await stopChild(child);
     for (const cleanup of cleanups.reverse()) {
       try {
@@ -143,12 +145,11 @@ export async function startFleetWorld(options: FleetWorldOptions): Promise<Fleet
       say(`setup    instance ${name} at 127.0.0.1:${config.port}`);
     };
     await Promise.all(NAMES.map(start));
-    const haproxy: Haproxy = await startHaproxy({
+    haproxy = await startHaproxy({
       port,
       backends: NAMES.map((name) => ({ name, port: (configs.get(name) as InstanceConfig).port })),
       log: (line) => say(`[haproxy] ${line}`),
     });
-    cleanups.splice(2, 0, () => haproxy.stop());
     say(`setup    HAProxy at ${origin}: round robin over A, B, C, no stickiness; MCP at ${resource}`);
     return {
       resource,
