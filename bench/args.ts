@@ -11,6 +11,8 @@ export interface BenchOptions {
   only: ImplName[] | undefined;
   /** Workload ids to run; default all. */
   workloads: string[] | undefined;
+  /** Only the fleet rows (several instances of our server sharing Redis), reported in results/fleet. */
+  fleet: boolean;
   /** Folder for <date>.md and latest.md; undefined with --no-write. */
   outDir: string | undefined;
   /** Where to write the raw figures as JSON, if anywhere. */
@@ -18,7 +20,9 @@ export interface BenchOptions {
 }
 
 export const USAGE = `usage: npm run bench -- [--quick] [--rounds N] [--scale F] [--only bare,ours,sdk-v1,sdk-v2]
-                           [--workloads id,...] [--out DIR | --no-write] [--json FILE]`;
+                           [--workloads id,... | --fleet] [--out DIR | --no-write] [--json FILE]
+  --fleet  only the fleet rows (instances sharing the Redis at BENCH_REDIS_URL, default
+           redis://127.0.0.1:6379; HAProxy); the report goes to results/fleet/`;
 
 const NAMES: readonly ImplName[] = ["bare", "ours", "sdk-v1", "sdk-v2"];
 
@@ -48,12 +52,15 @@ export function parseBenchArgs(argv: string[], defaultOutDir: string): BenchOpti
       scale: { type: "string" },
       only: { type: "string" },
       workloads: { type: "string" },
+      fleet: { type: "boolean", default: false },
       out: { type: "string" },
       "no-write": { type: "boolean", default: false },
       json: { type: "string" },
     },
   });
   const quick = values.quick === true;
+  const fleet = values.fleet === true;
+  if (fleet && values.workloads !== undefined) throw new Error("--fleet and --workloads cannot be combined");
   const only = list(values.only);
   const unknown = only?.filter((name) => !NAMES.includes(name as ImplName));
   if (unknown !== undefined && unknown.length > 0) throw new Error(`unknown implementation: ${unknown.join(", ")}`);
@@ -63,7 +70,8 @@ export function parseBenchArgs(argv: string[], defaultOutDir: string): BenchOpti
     scale: positive(values.scale, "scale", quick ? 0.1 : 1),
     only: only as ImplName[] | undefined,
     workloads: list(values.workloads),
-    outDir: values["no-write"] ? undefined : (values.out ?? defaultOutDir),
+    fleet,
+    outDir: values["no-write"] ? undefined : (values.out ?? (fleet ? `${defaultOutDir}/fleet` : defaultOutDir)),
     jsonPath: values.json,
   };
 }

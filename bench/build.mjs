@@ -1,6 +1,7 @@
 /**
  * The build step of `npm run bench`: the package to dist/ as `npm run build` makes it, then bench/
- * to bench/.build, so that every implementation runs as compiled JavaScript on plain `node`. Type
+ * (with the HAProxy launcher of examples/fleet it uses) to bench/.build, where each keeps its path
+ * from the repository root, so that every implementation runs as compiled JavaScript on plain `node`. Type
  * errors are printed but do not stop the run: the JavaScript measured is emitted regardless.
  */
 import { spawnSync } from "node:child_process";
@@ -21,7 +22,7 @@ for (const step of [[tsc, "-p", "tsconfig.build.json"], ["scripts/bundle.mjs"], 
 const { status } = spawnSync(process.execPath, [tsc, "-p", "bench/tsconfig.json"], { cwd: root, stdio: "inherit" });
 if (status !== 0)
   process.stderr.write("bench: tsc -p bench/tsconfig.json reported errors; measuring what it emitted\n");
-if (!existsSync(fileURLToPath(new URL("./.build/run.js", import.meta.url)))) {
-  process.stderr.write("bench: bench/.build/run.js was not built\n");
+if (!existsSync(fileURLToPath(new URL("./.build/bench/run.js", import.meta.url)))) {
+  process.stderr.write("bench: bench/.build/bench/run.js was not built\n");
   process.exit(1);
 }

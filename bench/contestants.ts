@@ -14,8 +14,12 @@ export const SPLITS = ["ours@bare", "bare@ours"] as const satisfies readonly Con
 /** Every column of the report, in its order. */
 export const CONTESTANT_NAMES: readonly ContestantName[] = ["bare", "ours", "sdk-v1", "sdk-v2", ...SPLITS];
 
-/** Whether `impl` can take part in `workload` (the 2026 rows need the stateless revision). */
+/**
+ * Whether `impl` can take part in `workload`: the 2026 rows need the stateless revision, the
+ * fleet rows run our server only (the others have no fleet to measure).
+ */
 function serves(workload: Workload, impl: Implementation): boolean {
+  if (workload.fleet === true && impl.name !== "ours") return false;
   return workload.stateless !== true || (impl.openStateless !== undefined && impl.statelessServer !== undefined);
 }
 

@@ -49,7 +49,7 @@ function machineSection(results: RunResults): string {
 
 function summarySection(results: RunResults): string {
   const rows: string[][] = [];
-  for (const workload of results.workloads) {
+  for (const workload of results.workloads.filter((w) => w.fleet !== true)) {
     for (const figure of workload.figures) {
       const of = (impl: ContestantName) => valuesOf(results, workload.id, figure.id, impl);
       const ratio = (impl: ContestantName, base: ContestantName) => formatRatio(medianRatio(of(impl), of(base)));
@@ -105,6 +105,10 @@ function withinTable(results: RunResults, workload: WorkloadInfo, columns: reado
 function workloadSection(results: RunResults, index: number): string {
   const workload = results.workloads[index]!;
   const columns = columnsOf(results, workload);
+  const skipped = results.skipped?.find((s) => s.workload === workload.id);
+  if (skipped !== undefined && columns.length === 0) {
+    return [`### ${workload.title}`, "", workload.description, "", `Skipped: ${skipped.reason}.`].join("\n");
+  }
   const rows = workload.figures.map((figure) => [
     figure.label,
     figure.unit,
@@ -113,6 +117,20 @@ function workloadSection(results: RunResults, index: number): string {
   const parts = [`### ${workload.title}`, "", workload.description, "", table(["figure", "unit", ...columns], rows)];
   if ((workload.within ?? []).length > 0) parts.push("", withinTable(results, workload, columns));
   return parts.join("\n");
+}
+
+/** How the fleet rows run, when the report has any. */
+function fleetMethod(results: RunResults): string[] {
+  if (!results.workloads.some((w) => w.fleet === true)) return [];
+  return [
+    "The fleet rows (titles starting with Fleet) run our server only: each instance is a child process of its own",
+    "(bench/impl/ours/fleet-server.ts) with the interaction store, the event store, the bus and the session directory",
+    "of `mcp-handoff/redis` on one Redis, under a key prefix fresh for each run and deleted after it; the bench starts",
+    "and stops the instances (and HAProxy) itself, and skips a row, saying why, when Redis or haproxy is missing. The",
+    "Redis is the machine's own on 127.0.0.1, shared with whatever else runs there. Their tables compare two figures",
+    "of the same run (the ratios below them); latencies give the p50 and p99 of every round's samples.",
+    "",
+  ];
 }
 
 export function renderReport(results: RunResults): string {
@@ -150,14 +168,17 @@ export function renderReport(results: RunResults): string {
       results.implementations.map(({ name, label }) => [name, label]),
     ),
     "",
-    "## Summary (ratios)",
-    "",
-    summarySection(results),
-    "",
+    ...fleetMethod(results),
+    ...(results.workloads.some((w) => w.fleet !== true)
+      ? ["## Summary (ratios)", "", summarySection(results), ""]
+      : []),
     "## Figures",
     "",
     ...results.workloads.flatMap((_, i) => [workloadSection(results, i), ""]),
   ];
+  if ((results.skipped ?? []).length > 0) {
+    parts.push("## Skipped", "", ...results.skipped.map((s) => `- ${s.workload}: ${s.reason}`), "");
+  }
   if (results.failures.length > 0) {
     parts.push("## Failures", "", ...results.failures.map((f) => `- ${f}`), "");
   }

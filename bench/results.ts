@@ -10,6 +10,8 @@ export interface WorkloadInfo {
   description: string;
   figures: readonly FigureSpec[];
   within?: readonly WithinRatio[];
+  /** A fleet row: our server only, several instances sharing Redis. */
+  fleet?: boolean;
 }
 
 export interface RunResults {
@@ -24,6 +26,8 @@ export interface RunResults {
   values: Record<string, Record<string, Partial<Record<ContestantName, number[]>>>>;
   /** One line per failed run: round, workload, implementation and the error. */
   failures: string[];
+  /** Workloads that could not run on this machine (no Redis, no haproxy), and why. */
+  skipped: { workload: string; reason: string }[];
   machineAtStart: MachineInfo;
   machineAtEnd: MachineInfo;
 }

@@ -13,6 +13,7 @@ import { machineInfo } from "./machine.js";
 import { renderReport } from "./report.js";
 import { type RunResults, record } from "./results.js";
 import { WORKLOADS } from "./workloads/index.js";
+import { Skipped } from "./workloads/types.js";
 
 const RESULTS_DIR = `${ROOT}bench/results`;
 /** ms one workload may take for one implementation before it counts as failed. */
@@ -38,7 +39,9 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<RunResults> {
   const impls = IMPLEMENTATIONS.filter((impl) => options.only?.includes(impl.name) ?? true);
-  const workloads = WORKLOADS.filter((w) => options.workloads?.includes(w.id) ?? true);
+  const workloads = WORKLOADS.filter((w) =>
+    options.fleet ? w.fleet === true : (options.workloads?.includes(w.id) ?? true),
+  );
   const missing = options.workloads?.filter((id) => !WORKLOADS.some((w) => w.id === id)) ?? [];
   if (missing.length > 0) throw new Error(`unknown workload: ${missing.join(", ")}`);
   const results: RunResults = {
@@ -47,15 +50,17 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     scale: options.scale,
     compiled: COMPILED,
     implementations: impls.map(({ name, label }) => ({ name, label })),
-    workloads: workloads.map(({ id, title, description, figures, within }) => ({
+    workloads: workloads.map(({ id, title, description, figures, within, fleet }) => ({
       id,
       title,
       description,
       figures,
       ...(within === undefined ? {} : { within }),
+      ...(fleet === true ? { fleet } : {}),
     })),
     values: {},
     failures: [],
+    skipped: [],
     machineAtStart: machineInfo(),
     machineAtEnd: machineInfo(),
   };
@@ -66,6 +71,12 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
         try {
           figures = await withTimeout(workload.run(contestant, { factor: options.scale }), RUN_TIMEOUT_MS);
         } catch (error) {
+          if (error instanceof Skipped) {
+            if (!results.skipped.some((s) => s.workload === workload.id))
+              results.skipped.push({ workload: workload.id, reason: error.message });
+            log(`round ${round + 1}/${options.rounds} ${workload.id} ${contestant.name}: skipped, ${error.message}`);
+            continue;
+          }
           results.failures.push(`round ${round + 1}, ${workload.id}, ${contestant.name}: ${String(error)}`);
         }
         record(results, workload, contestant.name, figures);

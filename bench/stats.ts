@@ -47,3 +47,14 @@ export function summarize(values: readonly number[]): Summary {
   const { min, max } = spread(values);
   return { median: median(values), min, max, rounds: values.filter((v) => !Number.isNaN(v)).length };
 }
+
+/**
+ * The `p`-th percentile (0 < p ≤ 100) by nearest rank: the smallest value with at least p % of
+ * the values at or below it; NaN when empty.
+ */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}

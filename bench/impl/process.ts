@@ -66,12 +66,16 @@ const START_TIMEOUT_MS = 60_000;
 
 /**
  * Runs an HTTP server entry with `--expose-gc` and resolves once it printed its port; `answers`
- * says how it answers a POST (see `AnswerForm`).
+ * says how it answers a POST (see `AnswerForm`); `extra` goes at the end of its command line.
  */
-export function startHttpServer(path: string, answers: AnswerForm = "default"): Promise<HttpServerProcess> {
+export function startHttpServer(
+  path: string,
+  answers: AnswerForm = "default",
+  extra: readonly string[] = [],
+): Promise<HttpServerProcess> {
   const command = serverCommand(path, ["--expose-gc"]);
   const args = answers === "default" ? command.args : [...command.args, "--answers", answers];
-  return spawnHttpServer(path, command.command, args);
+  return spawnHttpServer(path, command.command, [...args, ...extra]);
 }
 
 function spawnHttpServer(path: string, command: string, args: string[]): Promise<HttpServerProcess> {

@@ -5,8 +5,12 @@
  */
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, request } from "node:http";
 
-/** The bench process's kept-alive connections, shared by every raw client as fetch shares its own. */
-const agent = new Agent({ keepAlive: true });
+/**
+ * The bench process's kept-alive connections, shared by every raw client as fetch shares its own.
+ * A connection idle for 4 s is dropped before a `node:http` server's 5 s keep-alive timeout could
+ * close it just as a request goes out on it ("socket hang up" between two phases of a workload).
+ */
+const agent = new Agent({ keepAlive: true, timeout: 4_000 });
 
 export interface RawAnswer {
   status: number;
@@ -61,7 +65,8 @@ type Message = Record<string, unknown>;
 
 /**
  * The JSON-RPC message of an answer that answers request `id`: the body of a JSON answer, or the
- * data of the SSE event that holds it.
+ * data of the SSE event that holds it (events without data, as a server with an event store
+ * primes its streams, are passed over).
  * @throws Error when there is none.
  */
 export function answerTo(answer: RawAnswer, id: number): Message {
@@ -71,7 +76,8 @@ export function answerTo(answer: RawAnswer, id: number): Message {
   for (const line of answer.body.split("\n")) {
     if (line.startsWith("data:")) data.push(line.slice(line.charCodeAt(5) === 32 ? 6 : 5));
     else if (line === "" || line === "\r") {
-      if (data.length > 0) {
+      // An event without data is a priming event (its id is where to resume), no message.
+      if (data.length > 0 && (data.length > 1 || data[0] !== "")) {
         const message = JSON.parse(data.join("\n")) as Message;
         if (message.id === id && message.method === undefined) return message;
       }

@@ -16,6 +16,12 @@ export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 
 export const ECHO_TOOL = "echo";
 export const ASK_TOOL = "ask";
+/** The fleet instances' tool that hands the user off to `HANDOFF_PAGE` (-32042 in revision 2025-11-25). */
+export const LINK_TOOL = "link";
+export const HANDOFF_PAGE = "https://connect.example.com/connect/{interactionId}";
+export const HANDOFF_MESSAGE = "Link your account so the server can go on.";
+/** The issuer of the fleet instances' users, each named by `Bearer <name>`. */
+export const FLEET_USER_ISSUER = "https://bench.example";
 
 export const ELICIT_MESSAGE = "Which colour?";
 export const ELICIT_SCHEMA = {

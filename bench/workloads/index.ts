@@ -1,5 +1,8 @@
 /** Every workload, in the order of the report. */
 import { elicitation } from "./elicitation.js";
+import { fleetHandoff } from "./fleet-handoff.js";
+import { fleetHaproxy } from "./fleet-haproxy.js";
+import { fleetSessionCalls } from "./fleet-session-calls.js";
 import { httpCalls } from "./http-calls.js";
 import { httpMemory } from "./http-memory.js";
 import { httpPayload } from "./http-payload.js";
@@ -20,4 +23,7 @@ export const WORKLOADS: readonly Workload[] = [
   httpPayload,
   httpMemory,
   elicitation,
+  fleetHandoff,
+  fleetSessionCalls,
+  fleetHaproxy,
 ];

@@ -36,6 +36,11 @@ export interface Workload {
   splits?: boolean;
   /** Revision 2026-07-28 only: run by the implementations that speak it. */
   stateless?: boolean;
+  /**
+   * Runs only for our implementation, several instances of our server sharing Redis; picked by
+   * `--fleet` (see `Skipped` for a run without Redis or HAProxy).
+   */
+  fleet?: boolean;
   /** Ratios of two of its figures within each contestant, e.g. how 32 MiB scales against 8 MiB. */
   within?: readonly WithinRatio[];
   /** Runs every figure once; the values are keyed by figure id. */
@@ -50,4 +55,12 @@ export function scaledCount(count: number, scale: Scale): number {
 /** A time bound (ms) scaled down, never below 100 ms. */
 export function scaledTime(ms: number, scale: Scale): number {
   return Math.max(100, Math.round(ms * scale.factor));
+}
+
+/**
+ * Thrown by a workload that cannot run on this machine (no Redis, no haproxy): the run is left
+ * out of the figures and the report says why, instead of counting as failed.
+ */
+export class Skipped extends Error {
+  override readonly name = "Skipped";
 }

@@ -1,6 +1,6 @@
 /**
  * Who runs each workload: every implementation against itself, the 2026-07-28 rows only where
- * the revision is spoken, and the two splits (our client with the bare server, the bare client
+ * the revision is spoken, the fleet rows for ours alone, and the two splits (our client with the bare server, the bare client
  * with ours) where a workload judges client and server apart.
  */
 import { describe, expect, it } from "vitest";
@@ -32,6 +32,12 @@ describe("bench contestants", () => {
     for (const id of ["stdio-calls", "stdio-payload", "stdio-cold-start", "elicitation", "http-memory"]) {
       expect(names(id)).toEqual(["bare", "ours", "sdk-v1", "sdk-v2"]);
     }
+  });
+
+  it("runs the fleet rows for our server only, which is the one with a fleet", () => {
+    for (const id of ["fleet-handoff", "fleet-session-calls", "fleet-haproxy"]) expect(names(id)).toEqual(["ours"]);
+    const others = IMPLEMENTATIONS.filter((impl) => impl.name !== "ours");
+    expect(names("fleet-handoff", others)).toEqual([]);
   });
 
   it("runs a split only when both of its sides were chosen", () => {

@@ -60,6 +60,7 @@ function results(): RunResults {
       },
     },
     failures: [],
+    skipped: [],
     machineAtStart: machine,
     machineAtEnd: { ...machine, load: [2, 1.25, 0.75] },
   };
@@ -92,5 +93,30 @@ describe("the bench report", () => {
     expect(report).toContain("| figure | unit | bare | ours | ours@bare | bare@ours |");
     expect(report).toContain("| figure | unit | bare | ours |\n");
     expect(report).toContain("| 32 MiB ÷ 8 MiB, SSE answer | 4.00× | 4.10× |");
+  });
+
+  it("reports a fleet row with its ratios, leaves it out of the summary, and says why a row was skipped", () => {
+    const run = results();
+    const fleetRow = (id: string) => ({
+      id,
+      title: `Fleet ${id}`,
+      description: "Two instances.",
+      figures: [
+        { id: "other", label: "on B", unit: "calls/s", better: "higher" as const },
+        { id: "owner", label: "on A", unit: "calls/s", better: "higher" as const },
+      ],
+      within: [{ label: "B ÷ A", figure: "other", base: "owner" }],
+      fleet: true,
+    });
+    run.workloads.push(fleetRow("fleet-calls"), fleetRow("fleet-proxy"));
+    run.values["fleet-calls"] = { other: { ours: [80, 90, 70] }, owner: { ours: [100, 100, 100] } };
+    run.skipped = [{ workload: "fleet-proxy", reason: "haproxy is not installed" }];
+    const text = renderReport(run);
+    expect(text).toContain("| B ÷ A | 0.80× |");
+    expect(text).not.toContain("| Fleet fleet-calls: on B |");
+    expect(text).toContain("### Fleet fleet-proxy\n\nTwo instances.\n\nSkipped: haproxy is not installed.");
+    expect(text).toContain("## Skipped\n\n- fleet-proxy: haproxy is not installed");
+    expect(text).toMatch(/The fleet rows .* run our server only/);
+    expect(report).not.toContain("fleet rows");
   });
 });

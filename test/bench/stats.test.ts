@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatNumber, formatRatio } from "../../bench/report.js";
-import { median, medianRatio, ratio, spread, summarize } from "../../bench/stats.js";
+import { median, medianRatio, percentile, ratio, spread, summarize } from "../../bench/stats.js";
 import { runBounded } from "../../bench/workloads/loop.js";
 
 describe("bench statistics", () => {
@@ -14,6 +14,15 @@ describe("bench statistics", () => {
     expect(median([Number.NaN, 5, 1])).toBe(3);
     expect(median([])).toBeNaN();
     expect(median([Number.NaN])).toBeNaN();
+  });
+
+  it("takes a percentile by nearest rank, leaving out NaN", () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect(percentile(hundred, 50)).toBe(50);
+    expect(percentile(hundred, 99)).toBe(99);
+    expect(percentile([3, Number.NaN, 1, 2], 100)).toBe(3);
+    expect(percentile([4], 1)).toBe(4);
+    expect(percentile([], 50)).toBeNaN();
   });
 
   it("gives the spread as min and max", () => {
