@@ -5,12 +5,8 @@
  */
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, request } from "node:http";
 
-/**
- * The bench process's kept-alive connections, shared by every raw client as fetch shares its own.
- * A connection idle for 4 s is dropped before a `node:http` server's 5 s keep-alive timeout could
- * close it just as a request goes out on it ("socket hang up" between two phases of a workload).
- */
-const agent = new Agent({ keepAlive: true, timeout: 4_000 });
+/** The bench process's kept-alive connections, shared by every raw client as fetch shares its own. */
+const agent = new Agent({ keepAlive: true });
 
 export interface RawAnswer {
   status: number;
@@ -35,6 +31,8 @@ export function rawRequest(
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: whole.toString("utf8") });
       });
       res.on("error", reject);
+      // A connection cut before the answer ended rejects (once ended, the promise is settled already).
+      res.on("close", () => reject(new Error(`The connection closed before the answer to ${method} ${url} ended`)));
     });
     req.on("error", reject);
     req.end(body);
