@@ -209,7 +209,6 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<ServerSession> {
     if (ownsStdout(transport)) this.#onStdout = true;
-    if (!this.#tracing.settled) await this.#tracing.ready();
     // One host for every connection: thousands of idle HTTP sessions need not each hold these closures.
     this.#host ??= {
       serverInfo: this.#info,
@@ -227,9 +226,19 @@ export class McpServer {
     const session = new ServerConnection(this.#host);
     this.#sessions.add(session);
     try {
+      // Attached before anything is awaited: a transport may deliver its first message at once
+      // (a stateless POST), served untraced while `@opentelemetry/api` still loads.
       await session.connect(transport);
     } catch (error) {
       this.#sessions.delete(session);
+      throw error;
+    }
+    try {
+      await this.#tracing.ready();
+    } catch (error) {
+      // Tracing asked for outright without the API: the connection is refused (DEPENDENCY_MISSING).
+      this.#sessions.delete(session);
+      await session.close().catch(() => undefined);
       throw error;
     }
     return session;
