@@ -81,7 +81,7 @@ export class StreamableHttpServer {
   private closed = false;
   /** Fleet: what this instance shares with the others; `undefined` outside a fleet. */
   private readonly fleet: Fleet | undefined;
-  /** Fleet: replicas being made from the directory, by session id, so that one is made once. */
+  /** Fleet: replicas being made from the directory, by session id and caller, so that one is made once. */
   private readonly adopting = new Map<string, Promise<StreamableHttpSessionTransport | HttpReply>>();
 
   /**
@@ -390,10 +390,12 @@ export class StreamableHttpServer {
     sessionId: string,
     caller: string | undefined,
   ): Promise<StreamableHttpSessionTransport | HttpReply> {
-    let making = this.adopting.get(sessionId);
+    // Shared only by one caller's requests: another caller's 404 must not become the owner's.
+    const key = JSON.stringify([sessionId, caller ?? null]);
+    let making = this.adopting.get(key);
     if (making === undefined) {
-      making = this.makeReplica(sessionId, caller).finally(() => this.adopting.delete(sessionId));
-      this.adopting.set(sessionId, making);
+      making = this.makeReplica(sessionId, caller).finally(() => this.adopting.delete(key));
+      this.adopting.set(key, making);
     }
     const made = await making;
     if (!(made instanceof StreamableHttpSessionTransport)) return made;
