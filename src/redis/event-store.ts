@@ -44,6 +44,8 @@ return {first[1][1], redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2
 
 const PAGE = 200;
 const ENTRY_ID = /^(\d+)-(\d+)$/;
+/** The `prev` of a stream's first entry. */
+const NO_ENTRY = "0-0";
 
 type Entry = [id: string, fields: string[]];
 
@@ -103,7 +105,8 @@ export class RedisEventStore implements EventStore {
     const slash = lastEventId.lastIndexOf("/");
     const streamId = lastEventId.slice(0, Math.max(0, slash));
     const after = lastEventId.slice(slash + 1);
-    if (slash < 0 || !ENTRY_ID.test(after)) throw unknownId(lastEventId);
+    // `0-0` is the `prev` of a stream's first entry, never an id the store gave.
+    if (slash < 0 || !ENTRY_ID.test(after) || after === NO_ENTRY) throw unknownId(lastEventId);
     const key = this.#redis.key("events", streamId);
     const [first, page] = (await this.#redis.script("events.replayEventsAfter", FIRST_PAGE, [key], [after, PAGE])) as [
       string | null,
@@ -118,7 +121,10 @@ export class RedisEventStore implements EventStore {
       // No entry follows an id the store gave: the newest entry is never trimmed.
       if (next === undefined) throw unknownId(lastEventId);
       if (fieldOf(next, "prev") !== after) {
-        if (compareIds(after, first) < 0) throw new EventsEvictedError(lastEventId);
+        // Before the oldest entry of a stream never trimmed, nothing was ever given.
+        if (compareIds(after, first) < 0 && fieldOf(next, "prev") !== NO_ENTRY) {
+          throw new EventsEvictedError(lastEventId);
+        }
         throw unknownId(lastEventId);
       }
     }

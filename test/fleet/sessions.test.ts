@@ -147,4 +147,58 @@ describe("fleet: another caller's session id", () => {
     const again = await post(rig, sessionId, "mallory", target);
     expect(again.status).toBe(404);
   });
+  it("an intruder's request racing the owner's to an instance without a replica: the owner is served, the intruder gets 404", async () => {
+    rig = await fleetRig();
+    rig.pin("A");
+    await rig.client({ protocolVersion: "2025-11-25" });
+    const sessionId = rig.instances.A.mcp.sessions[0]?.id as string;
+    await vi.waitFor(() =>
+      expect(Object.values(rig?.instances ?? {}).some((i) => i.served.includes("GET"))).toBe(true),
+    );
+    const target = (["B", "C"] as const).find((name) => rig?.instances[name].http.sessionCount === 0) as Name;
+    expect(target).toBeDefined();
+    const { http } = rig.instances[target];
+    // The directory every instance shares: the first look-up (the intruder's) waits for a gate.
+    const directory = (http as unknown as { fleet: { directory: { get(id: string): Promise<unknown> } } }).fleet
+      .directory;
+    const get = directory.get.bind(directory);
+    let calls = 0;
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    directory.get = async (id) => {
+      calls += 1;
+      if (calls === 1) await gate;
+      return get(id);
+    };
+    const ask = (user: string) =>
+      http.handle(
+        new Request("http://mcp.example/mcp", {
+          method: "POST",
+          headers: {
+            accept: "application/json, text/event-stream",
+            "content-type": "application/json",
+            "mcp-session-id": sessionId,
+            "mcp-protocol-version": "2025-11-25",
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }),
+        }),
+        { authInfo: { token: `token-of-${user}`, issuer: "https://as.example", subject: user } as never },
+      );
+    try {
+      const intruder = ask("mallory");
+      const owner = ask("alice");
+      // Until the owner's request has looked the session up too (or has had every chance to).
+      for (let turn = 0; turn < 2_000 && calls < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+      open();
+      expect((await intruder).status).toBe(404);
+      const answer = await owner;
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain('"tools"');
+    } finally {
+      open();
+      delete (directory as { get?: unknown }).get;
+    }
+  });
 });

@@ -46,6 +46,25 @@ describe.skipIf(redis === undefined)("Redis", () => {
       await expect(replay(store, "s/not-an-entry")).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
     });
 
+    it("refuses ids it never gave from before a stream's first event (0-0 among them) as unknown, replaying nothing", async () => {
+      const store = new RedisEventStore({ client, keyPrefix: freshPrefix() });
+      const first = await store.storeEvent("s", note(1));
+      await store.storeEvent("s", note(2));
+      const sent: unknown[] = [];
+      for (const forged of ["s/0-0", "s/0-1", "s/1-0"]) {
+        const refused = await store
+          .replayEventsAfter(forged, async (_id, message) => {
+            sent.push(message);
+          })
+          .catch((error: unknown) => error);
+        expect(refused).toMatchObject({ code: "INVALID_ARGUMENT" });
+        expect(refused).not.toBeInstanceOf(EventsEvictedError);
+      }
+      expect(sent).toEqual([]);
+      // Positive control: the id it gave for the first event resumes after it.
+      expect((await replay(store, first)).messages).toEqual([note(2)]);
+    });
+
     it("refuses limits that are no number", () => {
       for (const options of [{ maxEventsPerStream: 0 }, { ttlMs: -1 }, { trim: "sometimes" as never }]) {
         expect(() => new RedisEventStore({ client, ...options })).toThrow(

@@ -82,7 +82,7 @@ export class StreamableHttpServer {
   private closed = false;
   /** Fleet: what this instance shares with the others; `undefined` outside a fleet. */
   private readonly fleet: Fleet | undefined;
-  /** Fleet: replicas being made from the directory, by session id, so that one is made once. */
+  /** Fleet: replicas being made from the directory, by session id and caller, so that one is made once. */
   private readonly adopting = new Map<string, Promise<StreamableHttpSessionTransport | HttpReply>>();
 
   /**
@@ -406,7 +406,8 @@ export class StreamableHttpServer {
     sessionId: string,
     caller: string | undefined,
   ): Promise<StreamableHttpSessionTransport | HttpReply> {
-    const made = await this.replicaOf(sessionId, (owner) => mayUseSession(owner, caller));
+    // Shared only by one caller's requests: another caller's 404 must not become the owner's.
+    const made = await this.replicaOf(sessionId, `caller ${caller ?? ""}`, (owner) => mayUseSession(owner, caller));
     if (!(made instanceof StreamableHttpSessionTransport)) return made;
     // Another caller's request may have made the replica: the owner is checked for each request.
     return this.findSession(request, caller);
@@ -426,8 +427,8 @@ export class StreamableHttpServer {
         return true;
       }
       if (this.closed) return false;
-      const joined = this.adopting.has(sessionId);
-      const made = await this.replicaOf(sessionId, () => true).catch((error: unknown) => {
+      const joined = this.adopting.has(JSON.stringify([sessionId, "server"]));
+      const made = await this.replicaOf(sessionId, "server", () => true).catch((error: unknown) => {
         this.reportError(error);
         return undefined;
       });
@@ -436,15 +437,21 @@ export class StreamableHttpServer {
     return false;
   }
 
-  /** The replica of `sessionId` being made (by whichever request asked first), else a new one. */
+  /**
+   * The replica of `sessionId` being made for `who` (one caller, or the server itself), else a new
+   * one: a lookup is shared only by the requests of one caller, so another caller's refusal never
+   * becomes theirs.
+   */
   private replicaOf(
     sessionId: string,
+    who: string,
     allowed: (owner: string | undefined) => boolean,
   ): Promise<StreamableHttpSessionTransport | HttpReply> {
-    let making = this.adopting.get(sessionId);
+    const key = JSON.stringify([sessionId, who]);
+    let making = this.adopting.get(key);
     if (making === undefined) {
-      making = this.makeReplica(sessionId, allowed).finally(() => this.adopting.delete(sessionId));
-      this.adopting.set(sessionId, making);
+      making = this.makeReplica(sessionId, allowed).finally(() => this.adopting.delete(key));
+      this.adopting.set(key, making);
     }
     return making;
   }
@@ -463,6 +470,9 @@ export class StreamableHttpServer {
     }
     // Another caller's session is answered as unknown, and costs no replica.
     if (record === undefined || this.closed || !allowed(record.owner)) return sessionNotFound();
+    // Made meanwhile for another caller's lookup (or the server's own): one replica per session.
+    const existing = this.sessions.get(sessionId);
+    if (existing !== undefined) return existing.transport;
     const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
     transport.presumedHandshake = {
       protocolVersion: record.protocolVersion,
