@@ -61,7 +61,7 @@ async function openClients(url: URL): Promise<HttpSession[]> {
 export const fleetHaproxy: Workload = {
   id: "fleet-haproxy",
   title: "Fleet: 2026-07-28 tools/call through HAProxy",
-  description: `Three instance processes sharing Redis behind HAProxy on 127.0.0.1 as examples/fleet/haproxy.ts configures it (round robin, no stickiness, one request per backend connection: \`option http-server-close\`), against one of them directly; our 2026-07-28 client, echo of "hello", up to ${TIME_MS} ms per figure after a warm-up.`,
+  description: `Three instance processes sharing Redis behind HAProxy on 127.0.0.1 as examples/fleet/haproxy.ts configures it (round robin, no stickiness, backend connections kept and reused: \`option http-keep-alive\`, \`http-reuse safe\`, each request still balanced on its own), against one of them directly; our 2026-07-28 client, echo of "hello", up to ${TIME_MS} ms per figure after a warm-up.`,
   fleet: true,
   figures: [
     { id: "proxy-one", label: `through HAProxy (${INSTANCES} instances), 1 client`, unit: "calls/s", better: "higher" },
@@ -88,7 +88,7 @@ export const fleetHaproxy: Workload = {
         name: `i${i}`,
         port: Number(instance.url.port),
       }));
-      proxy = await startHaproxy({ port: await freePort(), backends });
+      proxy = await startHaproxy({ port: await freePort(), backends, reuseConnections: true });
       const proxied = new URL("/mcp", proxy.origin);
       const direct = fleet.instances[0]?.url as URL;
       // Which way goes first alternates from run to run, as the contestants' order does.

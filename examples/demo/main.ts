@@ -6,8 +6,8 @@
  *
  * `npm run demo -- --simple` runs the smaller story instead (see simple.ts): a forecast tool whose
  * API key the user types on the server's own page, announced by a URL-mode elicitation.
- * `npm run demo -- --fleet` runs the full story on three instances behind HAProxy, sharing Redis
- * and PostgreSQL (see ../fleet/demo.ts), killing one midway.
+ * `npm run demo -- --fleet` runs the full story on three instances behind HAProxy (round robin,
+ * no stickiness), sharing Redis and PostgreSQL (see ../fleet/demo.ts), killing one midway.
  * `npm run demo -- --help` prints the usage. A bad flag or value is one line on stderr and exit
  * code 2; a step that fails is one line on stderr and exit code 1, every server closed.
  */
@@ -27,9 +27,9 @@ to its own page, the user connects there, and the retried call returns.
 Options:
   --full                 the full story (default): sign-in, a third-party OAuth grant, the vault
   --simple               the smaller story: an API key typed on the server's own page
-  --fleet                the full story on three instances behind HAProxy (Redis, PostgreSQL),
-                         one of them killed midway; MCP_HANDOFF_REDIS_URL, MCP_HANDOFF_DATABASE_URL
-                         say where (default redis://127.0.0.1:6379, postgres://postgres@127.0.0.1:5432/postgres)
+  --fleet                the full story on three instances behind HAProxy (round robin, no
+                         stickiness; Redis, PostgreSQL), one of them killed midway;
+                         MCP_HANDOFF_REDIS_URL, MCP_HANDOFF_DATABASE_URL say where (default redis://127.0.0.1:6379, postgres://postgres@127.0.0.1:5432/postgres)
   --interactive          (simple story) ask for consent at the terminal and leave the page to you
   --revision <version>   pin the client to ${REVISIONS.join(" or ")}; default: the client probes
   --browser <choice>     (full story) auto (default: headless Chromium if installed), chromium, scripted
@@ -103,7 +103,13 @@ try {
       ...(values.revision === undefined ? {} : { revision: values.revision }),
     });
     if (result.isError) process.exitCode = 1;
-    else say(`done     alice's items came back through three instances; instance ${result.killed} was killed midway.`);
+    else {
+      const served = [...result.client.served, ...result.browser.steps].map((s) => s.servedBy);
+      const names = [...new Set(served)].filter((name) => name !== "?").sort();
+      say(
+        `done     alice's items came back; instances ${names.join(", ")} served the steps, ${result.killed} was killed midway.`,
+      );
+    }
   } else if (values.simple || values.interactive) {
     if (!(await runSimpleDemo(values.interactive, say, values.revision))) process.exitCode = 1;
   } else {

@@ -1,11 +1,14 @@
 /**
  * `npm run demo -- --fleet`: the full demo's hand-off on three instances (A, B, C) behind HAProxy,
- * sharing Redis and PostgreSQL (see world.ts). The tool call is served by A, the user's browser
- * (connect page, login, callback) by B and the retried call by C; midway the demo SIGKILLs an
- * instance: on 2025-11-25 the one holding the client's GET stream (A), which the client resumes
- * on another instance with `Last-Event-ID` in the same session, receiving the completion there;
- * on 2026-07-28 the one that started the hand-off (A), whose signed `requestState` C verifies.
- * Each step says which instance served it. The browser is the scripted HTTP user agent.
+ * sharing Redis and PostgreSQL (see world.ts). HAProxy's round robin chooses who serves each
+ * request, and each step says which instance served it as it happens: the tool call, the connect
+ * pages, the callback, the stream that carried the completion, the retried call. Right after the
+ * hand-off starts the demo SIGKILLs an instance and the browser goes on at once: on 2025-11-25
+ * the one holding the client's GET stream, which the client resumes on another instance with
+ * `Last-Event-ID` in the same session, the completion arriving there from the instance where the
+ * page was done; on 2026-07-28 the one that started the hand-off, whose signed `requestState`
+ * another verifies. With `pinned` the steps are steered instead (`X-Fleet-Pin`): the call on A,
+ * the browser on B, the retry on C. The browser is the scripted HTTP user agent.
  */
 import { McpClient } from "../../src/client/index.js";
 import { createConsentPolicy, HandoffClient, type UrlInteraction } from "../../src/interaction/client/index.js";
@@ -25,6 +28,11 @@ export interface FleetDemoOptions {
   revision?: string;
   /** See `FleetWorldOptions.keysOfTheirOwn`; default none. */
   keysOfTheirOwn?: readonly InstanceName[];
+  /**
+   * Steer the steps with `X-Fleet-Pin` (the call and the GET stream on A, the browser on B, the
+   * calls after the hand-off on C) instead of leaving every choice to the round robin. Default false.
+   */
+  pinned?: boolean;
 }
 
 export interface FleetDemoResult {
@@ -64,7 +72,7 @@ export async function runFleetDemo(say: (line: string) => void, options: FleetDe
     { protocolVersion: options.revision ?? "2025-11-25" },
   );
   try {
-    return await tell(world, client, say);
+    return await tell(world, client, say, options.pinned === true);
   } finally {
     await client.close().catch(() => {});
     await world.close();
@@ -72,7 +80,14 @@ export async function runFleetDemo(say: (line: string) => void, options: FleetDe
   }
 }
 
-async function tell(world: FleetWorld, client: McpClient, say: (line: string) => void): Promise<FleetDemoResult> {
+const COMPLETE = "notifications/elicitation/complete";
+
+async function tell(
+  world: FleetWorld,
+  client: McpClient,
+  say: (line: string) => void,
+  pinned: boolean,
+): Promise<FleetDemoResult> {
   const trace = new ClientTrace();
   const browser = new FleetBrowser(new URL(world.origin).host, world.labels, say);
   const statuses: InteractionStatus[] = [];
@@ -87,28 +102,28 @@ async function tell(world: FleetWorld, client: McpClient, say: (line: string) =>
   let killed: InstanceName = "A";
   let shown: UrlInteraction | undefined;
   let browsing: Promise<void> = Promise.resolve();
+  // Every GET stream after the first, as it opens.
+  trace.onserved = (served) => {
+    const streams = trace.of("GET");
+    if (served.method !== "GET" || streams.length < 2) return;
+    const session = served.sessionId === streams[0]?.sessionId ? "same session" : `session ${served.sessionId}`;
+    say(
+      served.status === 200
+        ? `client   GET stream resumed on instance ${served.servedBy} with Last-Event-ID ${served.lastEventId}, ${session}`
+        : `client   GET stream refused by instance ${served.servedBy}: HTTP ${served.status}`,
+    );
+  };
   const handOff = async (url: string) => {
     if (stateful) {
-      const holder = trace.of("GET").find((s) => s.status === 200)?.servedBy as InstanceName;
-      killed = holder;
-      const before = trace.of("GET").length;
-      await world.kill(holder);
-      say(`fleet    SIGKILL instance ${holder}, which holds the client's GET stream`);
-      const resumed = await eventually("the GET stream to resume", () =>
-        trace
-          .of("GET")
-          .slice(before)
-          .find((s) => s.status === 200),
-      );
-      say(
-        `client   GET stream resumed on instance ${resumed.servedBy} with Last-Event-ID ${resumed.lastEventId}, same session`,
-      );
+      killed = trace.of("GET").find((s) => s.status === 200)?.servedBy as InstanceName;
+      await world.kill(killed);
+      say(`fleet    SIGKILL instance ${killed}, which holds the client's GET stream; the browser goes on at once`);
     } else {
       killed = trace.of("POST", "tools/call")[0]?.servedBy as InstanceName;
       await world.kill(killed);
-      say(`fleet    SIGKILL instance ${killed}, which started the hand-off`);
+      say(`fleet    SIGKILL instance ${killed}, which started the hand-off; the browser goes on at once`);
     }
-    browser.pin = "B";
+    if (pinned) browser.pin = "B";
     const page = await browser.goSigningIn(url, "alice");
     say(`browser  the last page says: ${clip(visibleText(page.text))}`);
     if (!stateful && shown !== undefined) handoff.userDone(shown.id);
@@ -129,20 +144,29 @@ async function tell(world: FleetWorld, client: McpClient, say: (line: string) =>
       shown = interaction;
       const call = trace.of("POST", "tools/call")[0];
       say(`client   tools/call list_items served by instance ${call?.servedBy}: a hand-off to ${interaction.url}`);
-      trace.pins.set("POST", "C");
+      if (pinned) trace.pins.set("POST", "C");
       return consent(interaction, ctx);
     },
   });
   handoff.onstatus = (interaction, status) => {
     statuses.push(status);
-    const stream = trace.of("GET").at(-1);
-    const from =
-      status === "completed" && stream !== undefined ? ` (on the GET stream from instance ${stream.servedBy})` : "";
-    say(`client   hand-off ${interactionIdOf(interaction)}: ${status}${from}`);
+    const id = interactionIdOf(interaction);
+    if (status !== "completed" || !stateful) {
+      say(`client   hand-off ${id}: ${status}`);
+      return;
+    }
+    // The client has read the notification; the trace's copy of the stream is parsed alongside.
+    void eventually("the completion in the trace", () =>
+      trace.of("GET").find((s) => s.events.some((e) => e.method === COMPLETE)),
+    ).then(
+      (stream) => say(`client   hand-off ${id}: completed (on the GET stream from instance ${stream.servedBy})`),
+      () => say(`client   hand-off ${id}: completed`),
+    );
   };
-  // Who serves what is chosen with X-Fleet-Pin so that the story is the same on every run.
-  trace.pins.set("POST", "A");
-  trace.pins.set("GET", "A");
+  if (pinned) {
+    trace.pins.set("POST", "A");
+    trace.pins.set("GET", "A");
+  }
   await client.connect(
     new StreamableHttpClientTransport(new URL(world.resource), {
       headers: { authorization: `Bearer ${token}` },

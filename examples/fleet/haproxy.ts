@@ -1,11 +1,13 @@
 /**
  * HAProxy in front of the fleet, on 127.0.0.1: round robin over the instances with no stickiness,
- * one request per connection to a backend (`option http-server-close`), so consecutive requests
- * really reach different instances; long server and tunnel timeouts for SSE streams. Every
- * response names the instance that served it in `X-Served-By`. A request with `X-Fleet-Pin: <name>`
- * goes to that instance while it is up (the tests use it to choose who serves a step); an instance
- * that stops answering is taken out of the rotation by the health check and its requests go to
- * another (`option redispatch`).
+ * each request balanced on its own; by default one request per connection to a backend
+ * (`option http-server-close`), or with `reuseConnections` idle backend connections kept and
+ * reused (`option http-keep-alive`, `http-reuse safe`). Long server and tunnel timeouts for SSE
+ * streams. Every response names the instance that served it in `X-Served-By`. A request with
+ * `X-Fleet-Pin: <name>` goes to that instance while it is up (the tests use it to choose who
+ * serves a step). An instance that stops answering is taken out of the rotation by the health
+ * check, or at its first refused connection (`observe layer4`); a request sent to it before that
+ * is retried on another instance (`retry-on conn-failure empty-response`, `option redispatch 1`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -28,6 +30,12 @@ export interface HaproxyOptions {
   /** The port HAProxy listens on, 127.0.0.1. */
   port: number;
   backends: readonly Backend[];
+  /**
+   * Keep idle connections to the instances and send later requests over them (`option
+   * http-keep-alive`, `http-reuse safe`); every request is still balanced on its own. Default
+   * false: one request per backend connection (`option http-server-close`).
+   */
+  reuseConnections?: boolean;
   /** Where HAProxy's own messages go (one line each); default: dropped. */
   log?: (line: string) => void;
 }
@@ -51,8 +59,13 @@ export function haproxyConfig(options: HaproxyOptions): string {
     "  maxconn 256",
     "defaults",
     "  mode http",
-    "  option http-server-close",
-    "  option redispatch",
+    ...(options.reuseConnections === true
+      ? ["  option http-keep-alive", "  http-reuse safe"]
+      : ["  option http-server-close"]),
+    // A refused connection, or one closed before any answer (an instance killed a moment ago),
+    // is retried on another instance at once.
+    "  retry-on conn-failure empty-response",
+    "  option redispatch 1",
     "  retries 3",
     "  timeout connect 2s",
     "  timeout client 10m",

@@ -1,7 +1,8 @@
 /**
  * Who served what behind HAProxy: a `fetch` for the MCP client and a scripted browser that record
  * the `X-Served-By` of every response from the load balancer, and can send the next requests to
- * a chosen instance (`X-Fleet-Pin`, which HAProxy honours while that instance is up).
+ * a chosen instance (`X-Fleet-Pin`, which HAProxy honours while that instance is up); without a
+ * pin, HAProxy's round robin chooses.
  */
 import { createParser } from "eventsource-parser";
 import { Browser, type RequestInit } from "../demo/full/browser.js";
@@ -29,6 +30,8 @@ export class ClientTrace {
   readonly served: Served[] = [];
   /** Instance to send POSTs (or GETs, DELETEs) to, while it is up; none: round robin. */
   readonly pins = new Map<string, string>();
+  /** Called with each response as it arrives (a GET's `events` fill in afterwards). */
+  onserved: (served: Served) => void = () => {};
 
   readonly fetch: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
@@ -50,7 +53,7 @@ export class ClientTrace {
       void record(mine, events);
       response = new Response(theirs, response);
     }
-    this.served.push({
+    const served: Served = {
       method: request.method,
       rpc,
       status: response.status,
@@ -58,7 +61,9 @@ export class ClientTrace {
       sessionId: request.headers.get("mcp-session-id"),
       lastEventId: request.headers.get("last-event-id"),
       events,
-    });
+    };
+    this.served.push(served);
+    this.onserved(served);
     return response;
   };
 

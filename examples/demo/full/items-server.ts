@@ -164,6 +164,10 @@ export function startItemsServer(config: ItemsServerConfig): {
       ? {}
       : { eventStore: shared.eventStore, fleet: { sessions: shared.sessions, bus: shared.bus } }),
   });
+  // In a fleet, this instance delivers a hand-off completed on its connect pages into the
+  // session's shared stream even when it has served none of that session's requests.
+  const fleetSessions = endpoint.fleetSessions;
+  if (fleetSessions !== undefined) mcp.serveFleet(fleetSessions);
   const handleMcp = toNodeHandler(endpoint);
   const verifier = createBearerVerifier({ issuer: mcpIssuer, audience: resource, jwksUri: `${mcpIssuer}/jwks` });
   const auth = nodeBearerAuth(verifier, {
