@@ -69,6 +69,34 @@ describe.skipIf(!available)("three instances behind HAProxy", () => {
     expect(lines.join("\n")).not.toContain(result.storedSecret as string);
   }, 120_000);
 
+  it("2025-11-25 on round robin alone (no pins): the GET holder SIGKILLed mid-hand-off, the same session goes on and the retry returns alice's items", async () => {
+    const lines: string[] = [];
+    const result = await runFleetDemo((line) => lines.push(line), {
+      redisUrl: redisUrl(),
+      databaseUrl: databaseUrl(),
+      revision: "2025-11-25",
+    });
+    expect(result).toMatchObject({ text: ITEMS, isError: false, protocolVersion: "2025-11-25" });
+    const { client, browser } = result;
+    expect(client.of("POST", "initialize")).toHaveLength(1);
+    const sessionId = client.served[1]?.sessionId;
+    expect(sessionId).toEqual(expect.any(String));
+    expect(client.served.slice(1).every((s) => s.sessionId === sessionId)).toBe(true);
+    // The first GET stream was on the instance killed; another took the stream up where it stopped.
+    const streams = client.of("GET").filter((s) => s.status === 200);
+    expect(streams[0]?.servedBy).toBe(result.killed);
+    expect(streams[1]?.servedBy).not.toBe(result.killed);
+    expect(streams[1]?.lastEventId).toBe(streams[0]?.events.map((e) => e.id).at(-1));
+    const completions = streams
+      .flatMap((s) => s.events)
+      .filter((e) => e.method === "notifications/elicitation/complete");
+    expect(completions).toHaveLength(1);
+    // Round robin spread the steps: more than one instance served them.
+    const servers = new Set([...client.served, ...browser.steps].map((s) => s.servedBy).filter(Boolean));
+    expect(servers.size).toBeGreaterThan(1);
+    expect(lines.join("\n")).not.toContain(result.storedSecret as string);
+  }, 120_000);
+
   it("2026-07-28: a requestState signed by A is verified by C after A is SIGKILLed, and the call succeeds", async () => {
     const lines: string[] = [];
     const result = await runFleetDemo((line) => lines.push(line), {
