@@ -1,6 +1,6 @@
 import { SdkError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../jsonrpc/messages.js";
-import { type EventStore, EventsEvictedError } from "../transports/http/event-store.js";
+import { type EventStore, EventsEvictedError, streamIdBeforeSlash } from "../transports/http/event-store.js";
 import { luaScript, RedisCommands, type RedisStoreOptions } from "./commands.js";
 
 export interface RedisEventStoreOptions extends RedisStoreOptions {
@@ -92,6 +92,10 @@ export class RedisEventStore implements EventStore {
 
   async primingEventId(streamId: string): Promise<string> {
     return this.#append("events.primingEventId", streamId, undefined);
+  }
+
+  streamIdOf(eventId: string): string | undefined {
+    return streamIdBeforeSlash(eventId);
   }
 
   /**

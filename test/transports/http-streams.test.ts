@@ -258,6 +258,31 @@ describe("Streamable HTTP server: resumability", () => {
     expect(stolen.status).toBe(410);
     expect((await stolen.json()).error.message).toMatch(/no event of this session/);
   });
+
+  it("never reads another session's stream to refuse its Last-Event-ID; its own id is read and resumed", async () => {
+    const store = new MemoryEventStore();
+    const replayed: string[] = [];
+    const replay = store.replayEventsAfter.bind(store);
+    store.replayEventsAfter = (lastEventId, send) => {
+      replayed.push(lastEventId);
+      return replay(lastEventId, send);
+    };
+    const { url } = await start({ eventStore: store });
+    const first = await initialize(url);
+    const events = sseEvents(await openGet(url, first));
+    await (await post(url, announce(2), { "mcp-session-id": first })).text();
+    const { eventId } = await nextMessage(events);
+    await events.return(undefined);
+
+    const second = await initialize(url);
+    expect((await openGet(url, second, eventId)).status).toBe(410);
+    expect(replayed).toEqual([]);
+    // Positive control: the owner's own resumption reads the store and is served.
+    const resumed = await openGet(url, first, eventId);
+    expect(resumed.status).toBe(200);
+    expect(replayed).toContain(eventId);
+    await resumed.body?.cancel();
+  });
 });
 
 describe("Streamable HTTP server: stateless mode", () => {

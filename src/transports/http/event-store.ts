@@ -35,6 +35,18 @@ export interface EventStore {
     lastEventId: string,
     send: (eventId: string, message: JsonRpcMessage) => Promise<void>,
   ): Promise<string>;
+  /**
+   * Optional: the stream an event id of this store names, read from the id alone (no lookup), or
+   * `undefined` when it has no such form. Given it, a resumption whose `Last-Event-ID` names
+   * another session's stream is refused before the store reads that stream.
+   */
+  streamIdOf?(eventId: string): string | undefined;
+}
+
+/** The stream of an id of the form `<streamId>/<position>`, as the memory and Redis stores give them. */
+export function streamIdBeforeSlash(eventId: string): string | undefined {
+  const slash = eventId.lastIndexOf("/");
+  return slash > 0 ? eventId.slice(0, slash) : undefined;
 }
 
 /**
@@ -106,6 +118,10 @@ export class MemoryEventStore implements EventStore {
       }
     }
     return `${streamId}/${++this.seq}`;
+  }
+
+  streamIdOf(eventId: string): string | undefined {
+    return streamIdBeforeSlash(eventId);
   }
 
   /** @throws SdkError "INVALID_ARGUMENT" when the id does not name a stored or primed stream. */

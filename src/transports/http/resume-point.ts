@@ -22,6 +22,10 @@ export async function placeLastEventId(
 ): Promise<ResumePoint> {
   const cannot = `Gone: the stream of Last-Event-ID "${lastEventId}" cannot be resumed`;
   if (store === undefined) return { gone: `${cannot}: this server stores no events` };
+  const named = store.streamIdOf?.(lastEventId);
+  // Another session's stream is never read, so its ids cost nothing and tell nothing of it.
+  if (named !== undefined && !named.startsWith(`${tag()}.`))
+    return { gone: `${cannot}: it is no event of this session` };
   let streamId: string;
   try {
     streamId = await store.replayEventsAfter(lastEventId, async () => {});
