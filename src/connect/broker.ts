@@ -6,6 +6,7 @@
 
 import { INTERACTION_ID_IN_URL, InteractionRequired } from "../interaction/server/index.js";
 import { SdkError } from "../jsonrpc/errors.js";
+import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import type { StoredCredential, UserInteraction } from "../model/interaction.js";
 import type { CredentialRequest, CredentialSource, InteractionService, RequestContext } from "../server/index.js";
 import { MemoryExpiringNotes } from "../stores/memory-expiring-notes.js";
@@ -17,6 +18,7 @@ import type { AuthorizationServerConfig } from "./oauth-server.js";
 import { PageDeclines } from "./page-declines.js";
 import { secretName } from "./purpose.js";
 import { CredentialRenewal } from "./renewal.js";
+import { SharedPageDeclines } from "./shared-page-declines.js";
 
 export interface CredentialBrokerOptions {
   /** Finds the request's user (`userFor`). */
@@ -168,13 +170,30 @@ const RETRIED = "retried";
  * declined…") instead of handing the user off again: once, before the page's deadline, and only
  * when no credential is stored by then.
  * @param options.now ms since the epoch, the interactions' clock; default `Date.now`.
+ * @param options.declines where declines are noted for the retry; default this process's memory.
+ *   In a fleet, give the shared notes (`connectRedis(…).notes`), so that a retry landing on
+ *   another instance than the page still ends declined.
+ * @param options.logger hears a decline that could not be noted (the shared notes failed: the
+ *   retry then hands the user off again); default `consoleLogger()`.
  */
 export function withCredentials(
   service: InteractionService,
   source: CredentialSource,
-  options: { now?: () => number } = {},
+  options: { now?: () => number; declines?: ExpiringNotes; logger?: Logger } = {},
 ): InteractionService {
-  const declines = new PageDeclines(options.now);
+  const declines =
+    options.declines === undefined
+      ? new PageDeclines(options.now)
+      : new SharedPageDeclines(options.declines, options.now);
+  const logger = options.logger ?? consoleLogger();
+  // A decline not noted costs the user a second page, never the completion's delivery.
+  const note = async (interaction: UserInteraction): Promise<void> => {
+    try {
+      await declines.note(interaction);
+    } catch (error) {
+      logger.error({ err: error }, "Could not note a page's decline for the client's retry");
+    }
+  };
   const credentials: CredentialSource = {
     async require(provider, request, ctx) {
       try {
@@ -183,7 +202,11 @@ export function withCredentials(
         if (!(error instanceof InteractionRequired)) throw error;
         // Only where the user would be handed off again: a credential stored meanwhile (another
         // page of the session saved) is returned, and a decline never outlives its page.
-        if (declines.take(ctx.session.id, provider)) {
+        const declined = await Promise.resolve(declines.take(ctx.session.id, provider)).catch((failure: unknown) => {
+          logger.error({ err: failure }, "Could not read the page declines; the user is handed off again");
+          return false;
+        });
+        if (declined) {
           throw new SdkError(
             "REQUEST_CANCELLED",
             `The user declined to connect ${provider} on the page; nothing was stored`,
@@ -217,7 +240,7 @@ export function withCredentials(
           .then(
             (interaction) => {
               if (interaction?.purpose?.[RETRIED] === true && interaction.sessionId === sessionId) {
-                declines.note(interaction);
+                return note(interaction);
               }
             },
             // The listener reads the store again, and reports its failure to the server's logger.
@@ -229,9 +252,9 @@ export function withCredentials(
       ? {}
       : {
           deliverCompletionsWith: (deliver: (interaction: UserInteraction) => Promise<boolean>) =>
-            service.deliverCompletionsWith?.((interaction) => {
+            service.deliverCompletionsWith?.(async (interaction) => {
               // Here too the decline is noted before the client is told to retry.
-              if (interaction.purpose?.[RETRIED] === true) declines.note(interaction);
+              if (interaction.purpose?.[RETRIED] === true) await note(interaction);
               return deliver(interaction);
             }) ?? (() => {}),
         }),

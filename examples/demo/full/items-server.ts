@@ -131,7 +131,8 @@ export function startItemsServer(config: ItemsServerConfig): {
   });
 
   const mcp = new McpServer(serverInfo, {
-    interactions: withCredentials(manager, broker),
+    // In a fleet a decline on the page is noted where the retry's instance reads it.
+    interactions: withCredentials(manager, broker, shared === undefined ? {} : { declines: shared.notes }),
     ...(shared === undefined ? {} : { requestStateKeys: shared.requestStateKeys }),
   });
   mcp.registerTool(
