@@ -5,20 +5,7 @@
  * keeps it in `input`), but as a plain `Error` with its code and a message without any password.
  */
 import { SdkError } from "../jsonrpc/errors.js";
-
-/** Error codes of Node's sockets and name lookups that mean PostgreSQL cannot be reached. */
-const NETWORK_CODES: ReadonlySet<string> = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ECONNABORTED",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EPIPE",
-  "ENOENT",
-]);
+import { codeOf, NETWORK_CODES, plainError, redactUrls } from "../stores/driver-errors.js";
 
 /**
  * SQLSTATEs of a server that will not serve: class 08 (connection exception), class 28 (the login
@@ -78,15 +65,6 @@ function isUnavailable(error: Error, code: string | undefined): boolean {
   return UNAVAILABLE_MESSAGE.test(error.message);
 }
 
-function codeOf(error: Error): string | undefined {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string") return code;
-  // Node reports a connection to every address of a name that failed as an AggregateError.
-  const inner = (error as { errors?: unknown }).errors;
-  if (Array.isArray(inner) && inner[0] instanceof Error) return codeOf(inner[0]);
-  return undefined;
-}
-
 /** The error's message (or its parts' messages, or its code), with any password of a URL cut out. */
 function describe(error: Error): string {
   const inner = (error as { errors?: unknown }).errors;
@@ -98,15 +76,4 @@ function describe(error: Error): string {
         : [];
   const text = parts.join("; ") || codeOf(error) || error.name;
   return redactUrls(text);
-}
-
-/** `scheme://user:password@host` → `scheme://user:***@host`, wherever a URL with credentials appears. */
-export function redactUrls(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s/:@]*):[^\s/@]*@/gi, "$1:***@");
-}
-
-function plainError(message: string, code: string | undefined): Error {
-  const error = new Error(message);
-  if (code !== undefined) (error as { code?: string }).code = code;
-  return error;
 }

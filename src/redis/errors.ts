@@ -5,20 +5,7 @@
  * with its code and a message in which any password of a URL is cut out.
  */
 import { SdkError } from "../jsonrpc/errors.js";
-
-/** Error codes of Node's sockets and name lookups that mean Redis cannot be reached. */
-const NETWORK_CODES: ReadonlySet<string> = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ECONNABORTED",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EPIPE",
-  "ENOENT",
-]);
+import { codeOf, NETWORK_CODES, plainError, redactUrls } from "../stores/driver-errors.js";
 
 /**
  * What ioredis and Redis say when a command cannot be served: the connection is down (and no
@@ -52,24 +39,4 @@ export function storeError(error: unknown, operation: string, closed = false): u
     );
   }
   return plainError(`Redis failed ${operation}: ${reason}`, code);
-}
-
-function codeOf(error: Error): string | undefined {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string") return code;
-  // Node reports a connection to every address of a name that failed as an AggregateError.
-  const inner = (error as { errors?: unknown }).errors;
-  if (Array.isArray(inner) && inner[0] instanceof Error) return codeOf(inner[0]);
-  return undefined;
-}
-
-/** `scheme://user:password@host` → `scheme://user:***@host`, wherever a URL with credentials appears. */
-export function redactUrls(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s/:@]*):[^\s/@]*@/gi, "$1:***@");
-}
-
-function plainError(message: string, code: string | undefined): Error {
-  const error = new Error(message);
-  if (code !== undefined) (error as { code?: string }).code = code;
-  return error;
 }
