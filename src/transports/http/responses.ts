@@ -2,7 +2,7 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { encodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import type { JsonRpcErrorResponse } from "../../jsonrpc/messages.js";
-import { JSON_MEDIA_TYPE } from "./constants.js";
+import { JSON_MEDIA_TYPE, TRANSPORT_ERROR_CODE } from "./constants.js";
 import type { HttpReply } from "./exchange.js";
 
 /** An HTTP error whose body is a JSON-RPC error response without a request id. */
@@ -25,4 +25,9 @@ export function jsonResponse(
 /** The HTTP answer to a POST the protocol layer refused as a whole (a batch): 400, or 500 for -32603. */
 export function refusalReply(refusal: JsonRpcErrorResponse, headers: Record<string, string>): HttpReply {
   return jsonResponse(refusal.error.code === ErrorCode.InternalError ? 500 : 400, refusal, headers);
+}
+
+/** The 404 of a session this server does not know, or that is another caller's (the same answer). */
+export function sessionNotFound(): HttpReply {
+  return httpError(404, TRANSPORT_ERROR_CODE, "Session not found: it ended or expired; initialize a new session");
 }

@@ -31,12 +31,12 @@ import {
 } from "./eras/stateless.js";
 import { type HttpReply, PostExtra, type RequestView } from "./exchange.js";
 import { Fleet } from "./fleet.js";
+import { FleetReplicas, type SessionEntry } from "./fleet-replicas.js";
 import { acceptsMediaType, isValidSessionId, mediaTypeOf } from "./headers.js";
 import { KeepAliveSweep } from "./keep-alive.js";
 import { checkOrigin } from "./origin.js";
-import { httpError, jsonResponse } from "./responses.js";
+import { httpError, jsonResponse, sessionNotFound } from "./responses.js";
 import { type HandleExtra, type StreamableHttpServerOptions, timerOption } from "./server-options.js";
-import type { SessionRecord } from "./session-directory.js";
 import { mayUseSession, sessionOwner } from "./session-owner.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
 import { SseSink } from "./sinks.js";
@@ -44,14 +44,6 @@ import { SweepTimer } from "./sweep-timer.js";
 import { toWebResponse, WebRequestView } from "./web.js";
 
 export type { HandleExtra, StreamableHttpServerOptions } from "./server-options.js";
-
-interface SessionEntry {
-  transport: StreamableHttpSessionTransport;
-  /** Date.now() of the last request for this session. */
-  activeAt: number;
-  /** Who opened the session (`sessionOwner` of its `initialize`); only they may use it. */
-  owner: string | undefined;
-}
 
 /**
  * One MCP endpoint over Streamable HTTP, as a web-standard handler (`handle`); `toNodeHandler`
@@ -82,8 +74,8 @@ export class StreamableHttpServer {
   private closed = false;
   /** Fleet: what this instance shares with the others; `undefined` outside a fleet. */
   private readonly fleet: Fleet | undefined;
-  /** Fleet: replicas being made from the directory, by session id and caller, so that one is made once. */
-  private readonly adopting = new Map<string, Promise<StreamableHttpSessionTransport | HttpReply>>();
+  /** Fleet: the replicas this instance makes of sessions opened elsewhere; `undefined` outside a fleet. */
+  private readonly replicas: FleetReplicas | undefined;
 
   /**
    * @throws TypeError with `fleet` but no `eventStore`, or in stateless mode.
@@ -126,7 +118,7 @@ export class StreamableHttpServer {
         options.eventStore,
         idle,
         (error) => this.reportError(error),
-        (sessionId) => this.replicate(sessionId),
+        (sessionId) => this.replicas?.replicate(sessionId) ?? Promise.resolve(false),
       );
     }
     this.transportOptions = {
@@ -135,6 +127,17 @@ export class StreamableHttpServer {
       closeWhenIdle: stateless,
       onterminate: (transport) => this.forget(transport),
     };
+    if (this.fleet !== undefined) {
+      this.replicas = new FleetReplicas({
+        fleet: this.fleet,
+        sessions: this.sessions,
+        transportOptions: this.transportOptions,
+        isClosed: () => this.closed,
+        onsession: (transport) => this.options.onsession(transport),
+        touch: (transport) => this.touch(transport),
+        reportError: (error) => this.reportError(error),
+      });
+    }
   }
 
   /**
@@ -407,92 +410,12 @@ export class StreamableHttpServer {
     caller: string | undefined,
   ): Promise<StreamableHttpSessionTransport | HttpReply> {
     // Shared only by one caller's requests: another caller's 404 must not become the owner's.
-    const made = await this.replicaOf(sessionId, `caller ${caller ?? ""}`, (owner) => mayUseSession(owner, caller));
+    const made = await (this.replicas as FleetReplicas).replicaOf(sessionId, `caller ${caller ?? ""}`, (owner) =>
+      mayUseSession(owner, caller),
+    );
     if (!(made instanceof StreamableHttpSessionTransport)) return made;
     // Another caller's request may have made the replica: the owner is checked for each request.
     return this.findSession(request, caller);
-  }
-
-  /**
-   * Fleet (`FleetSessions.replicate`): serves session `sessionId` here for the server itself (a
-   * notice it must store on the session's GET stream), whoever owns it. The session's id comes
-   * from the server's own records, never from a request.
-   */
-  private async replicate(sessionId: string): Promise<boolean> {
-    // Tried again only after joining a replica being made for another caller: it is refused to all but its owner.
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const entry = this.sessions.get(sessionId);
-      if (entry !== undefined) {
-        this.touch(entry.transport);
-        return true;
-      }
-      if (this.closed) return false;
-      const joined = this.adopting.has(JSON.stringify([sessionId, "server"]));
-      const made = await this.replicaOf(sessionId, "server", () => true).catch((error: unknown) => {
-        this.reportError(error);
-        return undefined;
-      });
-      if (made === undefined || (!(made instanceof StreamableHttpSessionTransport) && !joined)) return false;
-    }
-    return false;
-  }
-
-  /**
-   * The replica of `sessionId` being made for `who` (one caller, or the server itself), else a new
-   * one: a lookup is shared only by the requests of one caller, so another caller's refusal never
-   * becomes theirs.
-   */
-  private replicaOf(
-    sessionId: string,
-    who: string,
-    allowed: (owner: string | undefined) => boolean,
-  ): Promise<StreamableHttpSessionTransport | HttpReply> {
-    const key = JSON.stringify([sessionId, who]);
-    let making = this.adopting.get(key);
-    if (making === undefined) {
-      making = this.makeReplica(sessionId, allowed).finally(() => this.adopting.delete(key));
-      this.adopting.set(key, making);
-    }
-    return making;
-  }
-
-  private async makeReplica(
-    sessionId: string,
-    allowed: (owner: string | undefined) => boolean,
-  ): Promise<StreamableHttpSessionTransport | HttpReply> {
-    const fleet = this.fleet as Fleet;
-    let record: SessionRecord | undefined;
-    try {
-      record = await fleet.directory.get(sessionId);
-    } catch (error) {
-      this.reportError(error);
-      return httpError(503, TRANSPORT_ERROR_CODE, "Service Unavailable: the session directory did not answer; retry");
-    }
-    // Another caller's session is answered as unknown, and costs no replica.
-    if (record === undefined || this.closed || !allowed(record.owner)) return sessionNotFound();
-    // Made meanwhile for another caller's lookup (or the server's own): one replica per session.
-    const existing = this.sessions.get(sessionId);
-    if (existing !== undefined) return existing.transport;
-    const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
-    transport.presumedHandshake = {
-      protocolVersion: record.protocolVersion,
-      session: {
-        clientCapabilities: record.clientCapabilities,
-        clientInfo: record.clientInfo,
-        subscriptions: record.subscriptions,
-        ...(record.logLevel === undefined ? {} : { logLevel: record.logLevel }),
-      },
-    };
-    transport.setProtocolVersion(record.protocolVersion);
-    this.sessions.set(sessionId, { transport, activeAt: Date.now(), owner: record.owner });
-    try {
-      await transport.joinFleet(fleet, record.owner, record.streamStart);
-      await this.options.onsession(transport);
-    } catch (error) {
-      await transport.close();
-      throw error;
-    }
-    return transport;
   }
 
   /** 400 for an `MCP-Protocol-Version` that is unknown or differs from the negotiated one. */
@@ -560,10 +483,6 @@ export class StreamableHttpServer {
     const allow = this.generateId === undefined ? "POST" : "GET, POST, DELETE";
     return httpError(405, TRANSPORT_ERROR_CODE, `Method Not Allowed: ${method} (allowed: ${allow})`, { allow });
   }
-}
-
-function sessionNotFound(): HttpReply {
-  return httpError(404, TRANSPORT_ERROR_CODE, "Session not found: it ended or expired; initialize a new session");
 }
 
 /** What a POST without a session says of the handshake it follows: the revision it names, if any. */
