@@ -14,6 +14,12 @@ export interface AuthorizationServerConfig {
   clientSecret?: string;
   /** How the connect pages name this server to the user, e.g. `GitHub`; default its name in `providers`. */
   displayName?: string;
+  /**
+   * The API hosts the provider's access token may be sent to by `ctx.credentials.fetch`: exact
+   * host names (with a port when not 443), https only; loopback over http only in development.
+   * Default: none, so `fetch` refuses every destination until they are listed.
+   */
+  apiHosts?: readonly string[];
 }
 
 export interface OAuthServer {

@@ -64,4 +64,14 @@ export interface StoredCredential {
   expiresAt?: number;
   /** ms since the epoch. */
   updatedAt: number;
+  /**
+   * The account at the provider the grant belongs to, as the provider names it (its userinfo's
+   * `preferred_username` or `email`, else the ID token's or the secret's label); shown to the user
+   * on the connections page. Holds no secret.
+   */
+  account?: string;
+  /** ms since the epoch, when the user first connected this provider (kept across renewals). */
+  createdAt?: number;
+  /** ms since the epoch, when a tool last used the credential (`CredentialVault.markUsed`). */
+  lastUsedAt?: number;
 }

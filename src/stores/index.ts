@@ -21,6 +21,10 @@ export type { SqliteDatabase, SqliteFileOptions, SqliteStatement, SqliteTransact
 export { SqliteCredentialVault, type SqliteCredentialVaultOptions } from "./sqlite-credential-vault.js";
 export { SqliteInteractionStore, type SqliteInteractionStoreOptions } from "./sqlite-interaction-store.js";
 export type {
+  AuditEntry,
+  AuditEvent,
+  AuditLog,
+  AuditRecord,
   CredentialVault,
   ExpiringNotes,
   GrantStateStore,

@@ -39,6 +39,82 @@ export interface CredentialVault {
   get(user: UserRef, provider: string): Promise<StoredCredential | undefined>;
   /** @returns whether something was removed. */
   delete(user: UserRef, provider: string): Promise<boolean>;
+  /**
+   * Every credential the user has stored, ordered by provider name (the connections page and
+   * `CredentialBroker.connections`). The built-in vaults implement it; a vault without it has no
+   * connections to list.
+   */
+  list?(user: UserRef): Promise<StoredCredential[]>;
+  /**
+   * Records that a tool used the user's credential for `provider` at `at` (ms since the epoch):
+   * `lastUsedAt`. Does nothing when none is stored. The built-in vaults implement it.
+   */
+  markUsed?(user: UserRef, provider: string, at: number): Promise<void>;
+}
+
+/** What an audit record is about. */
+export type AuditEvent =
+  /** A hand-off (interaction) was created for the user. */
+  | "handoff.created"
+  /** The user opened its connect page, signed in as the interaction's user. */
+  | "handoff.opened"
+  | "handoff.completed"
+  | "handoff.declined"
+  | "handoff.expired"
+  /** A grant or secret was stored in the vault. */
+  | "grant.stored"
+  | "grant.refreshed"
+  /** The user (or the server) disconnected a provider: revoked upstream where possible, deleted locally. */
+  | "grant.revoked"
+  /** A tool sent a request with the credential attached (`ctx.credentials.fetch`). */
+  | "credential.used";
+
+/** One audit record as it is appended. Never holds a secret, a token or a code. */
+export interface AuditEntry {
+  /** ms since the epoch. */
+  at: number;
+  event: AuditEvent;
+  /** Who: the verified user (issuer and subject). */
+  user: UserRef;
+  /** Which client, as it names itself (`clientInfo`; unverified). */
+  client?: { name?: string; version?: string };
+  /** The MCP session, when there was one. */
+  sessionId?: string;
+  /** The hand-off the record is about, if any. */
+  interactionId?: string;
+  /** The provider, e.g. `"github"`. */
+  provider?: string;
+  /** `ok`: it happened; `refused`: a check stopped it; `failed`: something broke. */
+  outcome: "ok" | "refused" | "failed";
+  /** Details without secrets: the host, method and status of a use, the scopes of a grant, why it was refused. */
+  detail?: {
+    host?: string;
+    method?: string;
+    /** The HTTP status the provider answered. */
+    status?: number;
+    scopes?: string[];
+    /** Plain text, no secret. */
+    reason?: string;
+  };
+}
+
+/** An audit record as it is read back: the entry and its place in the log. */
+export interface AuditRecord extends AuditEntry {
+  /** Increasing with each append (per log). */
+  seq: number;
+}
+
+/**
+ * An append-only audit log of hand-offs, grants and credential uses. Records are never changed or
+ * deleted by the library; each append is atomic. SQLite and PostgreSQL implementations.
+ */
+export interface AuditLog {
+  /** Appends one record. @throws SdkError "INVALID_ARGUMENT" for a malformed entry; "STORE_UNAVAILABLE". */
+  append(entry: AuditEntry): Promise<void>;
+  /** The user's records, newest first; `limit` default 50, `before` a `seq` to page back from. */
+  forUser(user: UserRef, options?: { limit?: number; before?: number }): Promise<AuditRecord[]>;
+  /** Every record (or the user's), oldest first, as JSON lines: one `AuditRecord` per line, each ending in `\n`. */
+  exportJsonLines(options?: { user?: UserRef }): AsyncIterable<string>;
 }
 
 export type { MessageBus } from "../model/bus.js";
