@@ -7,12 +7,14 @@
 /** How long a hand-off stays open when its creator names no deadline: 10 minutes, in ms. */
 export const DEFAULT_INTERACTION_TTL_MS = 600_000;
 
+export { auditTo, checkAuditEntry } from "./audit.js";
 export {
   INSECURE_PLAINTEXT_VAULT_FOR_TESTS,
   type VaultEncryption,
   type VaultKeys,
 } from "./credential-cipher.js";
 export { InProcessMessageBus, type InProcessMessageBusOptions } from "./in-process-message-bus.js";
+export { MemoryAuditLog } from "./memory-audit-log.js";
 export { MemoryCredentialVault, type MemoryCredentialVaultOptions } from "./memory-credential-vault.js";
 export { MemoryExpiringNotes, type MemoryExpiringNotesOptions } from "./memory-expiring-notes.js";
 export { MemoryInteractionStore, type MemoryInteractionStoreOptions } from "./memory-interaction-store.js";
