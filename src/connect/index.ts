@@ -5,6 +5,8 @@
  * @module mcp-handoff/connect
  */
 export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from "./broker.js";
+export { DEFAULT_MAX_REDIRECTS } from "./credential-fetch.js";
+export type { SecretDestination } from "./destination.js";
 export { type ConnectHandlerOptions, createConnectHandler } from "./handler.js";
 export {
   createLocalConnectHandler,

@@ -162,16 +162,32 @@ class Context implements RequestContext {
 
   get credentials(): RequestContext["credentials"] {
     const host = this.#host;
+    const source = (): CredentialSource => {
+      if (host.credentials === undefined) {
+        throw new SdkError(
+          "INVALID_ARGUMENT",
+          "This server keeps no credentials: its `interactions` lack `credentials`",
+        );
+      }
+      return host.credentials;
+    };
     return {
       require: async (provider, request = {}) => {
-        if (host.credentials === undefined) {
+        // The handler learns what is connected; the secret stays with the source (`fetch` uses it).
+        const { secret: _secret, refreshToken: _refresh, ...info } = await source().require(provider, request, this);
+        return info;
+      },
+      fetch: async (provider, input, init = {}) => {
+        const credentials = source();
+        if (credentials.fetch === undefined) {
           throw new SdkError(
             "INVALID_ARGUMENT",
-            "This server keeps no credentials: its `interactions` lack `credentials`",
+            "This server's credentials cannot be used with `ctx.credentials.fetch`",
           );
         }
-        return host.credentials.require(provider, request, this);
+        return credentials.fetch(provider, input, init, this);
       },
+      unsafeRevealSecret: async (provider, request = {}) => source().require(provider, request, this),
     };
   }
 }

@@ -58,6 +58,7 @@ export function requestContext(
   // Without a credential source a request is handed no secrets, so there is nothing to redact.
   if (source === undefined) return createRequestContext(contextHost(hooks, clientCapabilities, log), inbound);
   const redactor = new SecretRedactor();
+  const fetch = source.fetch?.bind(source);
   const ctx = createRequestContext(
     contextHost(
       hooks,
@@ -72,6 +73,8 @@ export function requestContext(
           if (first && !redactor.isEmpty) redactNotifications(ctx, redactor);
           return credential;
         },
+        // The credential never reaches the handler here; the source scrubs it from the response.
+        ...(fetch === undefined ? {} : { fetch }),
       },
     ),
     inbound,
