@@ -223,7 +223,7 @@ type Recorder = (
 /** Appends "credential.used" records naming the user, the client and the session of `use`. */
 function auditor(settings: CredentialFetchSettings, use: CredentialUse): Recorder {
   const session = use.ctx.session;
-  const info = session.clientInfo;
+  const info = use.ctx.clientInfo ?? session.clientInfo;
   const client =
     info === undefined
       ? undefined

@@ -10,7 +10,7 @@ import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest } from "../jsonrpc/session.js";
 import type { AuthInfo } from "../model/identity.js";
 import type { UserInteraction } from "../model/interaction.js";
-import type { CreateMessageResult, ElicitResult, ListRootsResult } from "../revisions/index.js";
+import type { CreateMessageResult, ElicitResult, Implementation, ListRootsResult } from "../revisions/index.js";
 import { applyDefaults, checkRequestedSchema, messageContainsUrl, validateElicitContent } from "../revisions/index.js";
 import type { FormElicitation } from "./elicit-types.js";
 import type {
@@ -61,6 +61,8 @@ export interface ContextHost {
   readonly credentials?: CredentialSource | undefined;
   /** The client's capabilities for this request. */
   readonly clientCapabilities: Record<string, unknown>;
+  /** The client's `clientInfo` as it applies to `inbound`; default the session's. */
+  clientInfo?(inbound: InboundRequest): Implementation | undefined;
 }
 
 /**
@@ -89,6 +91,10 @@ class Context implements RequestContext {
     this.authInfo = inbound.extra?.authInfo;
     this.meta = inbound.meta;
     this.clientCapabilities = host.clientCapabilities;
+  }
+
+  get clientInfo(): Implementation | undefined {
+    return this.#host.clientInfo?.(this.#inbound) ?? this.session.clientInfo;
   }
 
   get signal(): AbortSignal {

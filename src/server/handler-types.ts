@@ -64,6 +64,11 @@ export interface RequestContext {
    * capabilities, or (revision 2026-07-28) the request's own `_meta` capabilities.
    */
   readonly clientCapabilities: Record<string, unknown>;
+  /**
+   * The client as it names itself (unverified), as it applies to this request: `initialize`'s
+   * `clientInfo`, or (revision 2026-07-28) the request's own `_meta` one.
+   */
+  readonly clientInfo: Implementation | undefined;
 
   /**
    * Sends `notifications/progress` (spec: basic/utilities/progress) when the client asked for it

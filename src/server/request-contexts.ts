@@ -35,6 +35,7 @@ export function contextHost(
     log,
     report,
     elicitationStarted: hooks.elicitationStarted,
+    ...(hooks.clientInfo === undefined ? {} : { clientInfo: hooks.clientInfo }),
     get interactions() {
       return hooks.interactions;
     },
@@ -137,6 +138,7 @@ export function withHandoffs(hooks: ConnectionHooks, handoffs: HandoffApi): Conn
     log: hooks.log,
     report: hooks.report,
     elicitationStarted: hooks.elicitationStarted,
+    ...(hooks.clientInfo === undefined ? {} : { clientInfo: hooks.clientInfo }),
     interactions: handoffs,
   };
 }
