@@ -143,7 +143,10 @@ describe("ctx.credentials.fetch: what comes back", () => {
     const response = await broker.fetch("forecast", "https://api.forecast.example/v1?city=Oslo", {}, contextFor());
     expect(listed.received[0]?.headers["x-api-key"]).toBe(KEY);
     const body = await response.text();
-    const headers = [...response.headers.entries()].map(([name, value]) => `${name}: ${value}`).join("\n");
+    let headers = "";
+    response.headers.forEach((value, name) => {
+      headers += `${name}: ${value}\n`;
+    });
     for (const text of [body, headers, response.statusText]) expect(quotes(text, KEY)).toBe(false);
     expect(quotes(Buffer.from(body).toString(), KEY)).toBe(false);
     expect(JSON.parse(body)).toMatchObject({ forecast: "sunny", debug: { headers: { "x-api-key": "[redacted]" } } });

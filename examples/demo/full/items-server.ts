@@ -109,12 +109,15 @@ export function startItemsServer(config: ItemsServerConfig): {
     shared?.vault ?? new MemoryCredentialVault({ encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" } }),
     say,
   );
-  const providers = { items: thirdParty };
+  // The token goes to the third party's API host only (ctx.credentials.fetch checks every request).
+  const providers = { items: { ...thirdParty, apiHosts: [new URL(thirdParty.issuer).host] } };
   const broker = new CredentialBroker({
     service: manager,
     vault,
     baseUrl: web.origin,
     providers,
+    // The demo's third party is plain http on 127.0.0.1; a deployed server never sets this.
+    unsafeHttpLoopbackForDevelopment: true,
     ...(shared === undefined ? {} : { locks: shared.locks, notes: shared.notes }),
   });
   const serverInfo = { name: "items-demo", version: "1.0.0", title: "Items (demo)" };
@@ -144,11 +147,11 @@ export function startItemsServer(config: ItemsServerConfig): {
     },
     async ({ limit }, ctx) => {
       say(`server   list_items for ${ctx.authInfo?.subject}: asking ctx.credentials for an "items" grant`);
-      const credential = await ctx.credentials.require("items", { scopes: ["repo"], wait: waitInRequest === true });
-      say("server   found the grant in the vault; calling the third-party /api/items with it");
-      const response = await fetch(`${thirdParty.issuer}/api/items`, {
-        headers: { authorization: `Bearer ${credential.secret}` },
+      // The grant is found in the vault (or obtained first) and attached here, for its API host only.
+      const response = await ctx.credentials.fetch("items", `${thirdParty.issuer}/api/items`, {
+        credential: { scopes: ["repo"], wait: waitInRequest === true },
       });
+      say("server   found the grant in the vault; it went to the third-party /api/items host only");
       const items = ((await response.json()) as string[]).slice(0, limit);
       return { content: [{ type: "text", text: items.join(", ") }] };
     },
