@@ -79,6 +79,22 @@ describe("ctx.credentials.fetch: a 401 renews once", () => {
     expect((await vault.get(ALICE, "github"))?.secret).toBe("access-token-2-of-alice");
   });
 
+  it("two calls meeting a 401 at once spend the refresh token once and both go on with the new token", async () => {
+    const endpoint = await tokenEndpoint();
+    const listed = await api((request, response) => {
+      if (request.headers.authorization === "Bearer access-token-2-of-alice") response.writeHead(200).end("repos");
+      else response.writeHead(401).end("expired");
+    });
+    const { broker } = await oauthWorld(endpoint, listed);
+    const held = endpoint.hold();
+    const calls = [1, 2].map(() => broker.fetch("github", "https://api.github.example/user", {}, contextFor()));
+    await held.received(1);
+    held.release();
+    const responses = await Promise.all(calls);
+    expect(responses.map((response) => response.status)).toEqual([200, 200]);
+    expect(endpoint.refreshGrants).toBe(1);
+  });
+
   it("a second 401 is returned as it is: no second refresh, no loop", async () => {
     const endpoint = await tokenEndpoint();
     const listed = await api((_request, response) => response.writeHead(401).end("no"));
