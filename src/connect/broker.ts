@@ -2,6 +2,7 @@
  * `CredentialBroker`: what `ctx.credentials.require` runs. It returns the user's stored credential
  * (renewed through its refresh token when expired) or starts the hand-off that obtains one: an
  * interaction whose URL is this server's connect page and whose purpose says what to do there.
+ * `ctx.credentials.fetch` uses the same credential for a request to the provider's own API hosts.
  */
 
 import { INTERACTION_ID_IN_URL, InteractionRequired } from "../interaction/server/index.js";
@@ -165,7 +166,7 @@ export class CredentialBroker implements CredentialSource {
     const label =
       request.label ??
       own(this.#options.secrets, provider)?.label ??
-      this.#options.secretLabels?.[provider] ??
+      own(this.#options.secretLabels, provider) ??
       "API key";
     const params = {
       url: `${this.#options.baseUrl.replace(/\/+$/, "")}/connect/${INTERACTION_ID_IN_URL}`,
