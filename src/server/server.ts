@@ -6,11 +6,16 @@
 import { consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
 import type { Transport } from "../jsonrpc/transport.js";
 import type { UserInteraction } from "../model/interaction.js";
-import type { Icon, Implementation, RequestStateKey, ServerCapabilities } from "../revisions/index.js";
+import type { Icon, Implementation, ServerCapabilities } from "../revisions/index.js";
 import { Tracing, type TracingOption } from "../tracing/index.js";
 import { type FleetSessions, ownsStdout, sharedSessionOf } from "../transports/features.js";
 import { ServerDefinition } from "./definition.js";
-import { type CacheHints, type StatelessSettings, statelessSettings } from "./eras/request-state.js";
+import {
+  type CacheHints,
+  type RequestStateKey,
+  type StatelessSettings,
+  statelessSettings,
+} from "./eras/request-state.js";
 import type { InteractionService, ServerSession } from "./handler-types.js";
 import { type MethodTable, serverMethods } from "./methods.js";
 import { type PromptCallback, type PromptConfig, type PromptHandle, PromptRegistry } from "./prompts.js";

@@ -21,7 +21,7 @@ import {
 import type { InteractionService } from "../handler-types.js";
 import { DEFAULT_HANDOFF_HOLD_MS } from "./handoff-hold.js";
 
-export type { CacheHints };
+export type { CacheHints, RequestStateKey };
 
 /** How the server serves stateless requests; set from `McpServerOptions`. */
 export interface StatelessSettings {
