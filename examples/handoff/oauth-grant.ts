@@ -52,7 +52,7 @@ const broker = new CredentialBroker({
 
 const server = new McpServer(
   { name: "repos", version: "1.0.0" },
-  // requestStateSecret signs the `requestState` of a 2026-07-28 hand-off: the retry may reach any instance.
+  // requestStateSecret seals the `requestState` of a 2026-07-28 hand-off: the retry may reach any instance.
   { interactions: withCredentials(manager, broker), requestStateSecret: secret("REQUEST_STATE_SECRET") },
 );
 server.registerTool("list_repos", { description: "Your GitHub repositories" }, async (_args, ctx) => {

@@ -96,6 +96,10 @@ export interface RequestContext {
    *   The result carries the `elicitationId` to complete with `session.notifyElicitationComplete`
    *   (a notification in revision 2025-11-25; on 2026-07-28 the retried call is the completion
    *   and that call sends nothing, so one handler serves both).
+   * - On 2026-07-28 the handler runs again on the retry, and an answer is used only for the very
+   *   question it answered (the same method and params under the same `inputKey`): a handler that
+   *   asks something else there, say a new price, ends the call with -32602 rather than taking a
+   *   yes given to the old question, so ask nothing that varies from run to run (a clock, a nonce).
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare that elicitation
    *   mode (nothing is sent), "INVALID_ARGUMENT" for a bad schema or a URL in the message or in the
    *   schema's titles and descriptions,

@@ -55,7 +55,7 @@ export interface SharedStores {
   notes: ExpiringNotes;
   eventStore: EventStore;
   sessions: SessionDirectory;
-  /** 2026-07-28 `requestState` keys, the same list on every instance: the first signs, all verify. */
+  /** 2026-07-28 `requestState` keys, the same list on every instance: the first seals, all open. */
   requestStateKeys: readonly Uint8Array[];
   /** Seals the connect pages' cookie: the same secret on every instance (at least 32 bytes). */
   cookieSecret: Uint8Array;
