@@ -127,7 +127,7 @@ const KEY = "fc-live/4f9Qe+3vN1=xLr7~tYp&q";
 /** A forecast API that echoes the key it was sent in every way an API might. */
 function echoingApi(request: Received, response: ServerResponse) {
   const key = String(request.headers["x-api-key"] ?? "");
-  response.writeHead(200, "OK " + key, {
+  response.writeHead(200, `OK ${key}`, {
     "content-type": "application/json",
     "x-echo": key,
     "x-echo-encoded": encodeURIComponent(key),
