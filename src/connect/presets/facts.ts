@@ -71,7 +71,7 @@ export interface ProviderFacts {
   readonly refresh: Fact<RefreshFact>;
   readonly revocation: Fact<RevocationFact>;
   readonly tokenEndpointAuth: Fact<"client_secret_post" | "client_secret_basic">;
-  /** Exact host names (lowercase, no scheme, port or path) its access tokens are meant for. */
+  /** Exact host names (lowercase, no scheme, port or path) its access tokens are meant for; operators may add a port. */
   readonly apiHosts: Fact<readonly string[]>;
 }
 
@@ -87,12 +87,13 @@ export interface PresetOptions {
   displayName?: string;
 }
 
-/** A bare lowercase host name: no scheme, port, path or upper case. */
-const HOST = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+/** A bare lowercase host name (no scheme, path or upper case), with a port only when it is not 443. */
+const HOST =
+  /^(?=[^:]{1,253}(?::|$))[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::(?!443$)[1-9]\d{0,4})?$/;
 
-/** Whether `host` is a bare lowercase host name, as `apiHosts` lists them. */
+/** Whether `host` is a bare lowercase host name, with a port when not 443, as `apiHosts` lists them. */
 export function isBareHost(host: string): boolean {
-  return HOST.test(host);
+  return HOST.test(host) && Number(host.split(":")[1] ?? 1) <= 65_535;
 }
 
 /** The provider-specific parts of a config that no fact names: wire details each preset documents where it sets them. */

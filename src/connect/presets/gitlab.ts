@@ -27,7 +27,7 @@ export function gitlabFacts(baseUrl = "https://gitlab.com"): ProviderFacts {
       note: `RFC 7009 at ${base}/oauth/revoke, which discovery names as revocation_endpoint.`,
     },
     tokenEndpointAuth: { value: "client_secret_post", source: OAUTH2 },
-    apiHosts: { value: [new URL(base).hostname], source: "https://docs.gitlab.com/api/rest/" },
+    apiHosts: { value: [new URL(base).host], source: "https://docs.gitlab.com/api/rest/" },
   };
 }
 
