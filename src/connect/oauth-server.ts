@@ -100,7 +100,17 @@ export class OAuthServers {
   readonly #found = new Map<string, Promise<OAuthServer>>();
 
   get(config: AuthorizationServerConfig): Promise<OAuthServer> {
-    const key = `${config.issuer}\n${config.clientId}`;
+    // Everything that shapes the server as found, except the secret itself.
+    const key = JSON.stringify([
+      config.issuer,
+      config.clientId,
+      config.clientSecret === undefined,
+      config.metadata ?? null,
+      config.requireIss === true,
+      config.tokenEndpointAuthMethod ?? null,
+      config.bearerTokenTypes ?? [],
+      config.tokenErrorsWithStatus200 === true,
+    ]);
     let found = this.#found.get(key);
     if (found === undefined) {
       found = discover(config);
