@@ -42,7 +42,11 @@ function providerConfig(deps: Pick<ProviderFlowDeps, "providers">, provider: str
   return config;
 }
 
-/** Stores a fresh `state` for the grant and returns the provider's authorization URL. */
+/**
+ * Stores a fresh `state` for the grant and returns the provider's authorization URL: the
+ * config's `authorizationParams`, then the flow's own parameters, with the config's `scopes` and
+ * the grant's joined by its `scopeDelimiter`.
+ */
 export async function startGrant(deps: ProviderFlowDeps, grant: Omit<PendingGrant, "verifier">): Promise<string> {
   const config = providerConfig(deps, grant.provider);
   const server = await deps.servers.get(config);
@@ -87,8 +91,9 @@ function credentialOf(
 
 /**
  * Exchanges the code of a callback whose `state` was already taken and checked, and which came to
- * `grant.provider`'s own redirect URI. `iss` is checked when the provider sends it or says it does
- * (RFC 9207).
+ * `grant.provider`'s own redirect URI. `iss` is checked when the provider sends it, and required
+ * when its metadata says it is sent or the config has `requireIss` (RFC 9207). The granted
+ * `scope` is split by the config's `grantedScopeDelimiter`.
  */
 export async function finishGrant(
   deps: ProviderFlowDeps,
