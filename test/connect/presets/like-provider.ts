@@ -44,8 +44,10 @@ export interface Behaviour {
   /** Authorization parameters that grant offline access, as `offline_access` does. */
   offlineParams?: Readonly<Record<string, string>>;
   authMethod?: "client_secret_post" | "client_secret_basic";
-  /** Provider names whose callback `<CONNECT_BASE>connect/callback/<name>` is registered; default `["p"]`. */
+  /** Provider names whose callback `<connectBase>connect/callback/<name>` is registered; default `["p"]`. */
   providers?: readonly string[];
+  /** Where the connect pages are, ending in `/`; default `CONNECT_BASE`. */
+  connectBase?: string;
 }
 
 export interface LikeProvider {
@@ -119,7 +121,26 @@ export async function startLikeProvider(
   preset: AuthorizationServerConfig,
   behaviour: Behaviour,
 ): Promise<LikeProvider> {
-  const { server, origin, handle } = await listen("127.0.0.1");
+  return (await reserveLikeProvider()).start(preset, behaviour);
+}
+
+/**
+ * A port for a like-provider, known before it starts: for a test whose connect pages must be
+ * told the provider's origin before the provider can be told theirs.
+ */
+export async function reserveLikeProvider(): Promise<{
+  origin: string;
+  start(preset: AuthorizationServerConfig, behaviour: Behaviour): LikeProvider;
+}> {
+  const listening = await listen("127.0.0.1");
+  return { origin: listening.origin, start: (preset, behaviour) => startOn(listening, preset, behaviour) };
+}
+
+function startOn(
+  { server, origin, handle }: Awaited<ReturnType<typeof listen>>,
+  preset: AuthorizationServerConfig,
+  behaviour: Behaviour,
+): LikeProvider {
   const refresh = behaviour.refresh ?? "always";
   const routes = routesOf(preset);
   const configuration: Record<string, unknown> = {
@@ -128,7 +149,7 @@ export async function startLikeProvider(
         client_id: CLIENT.clientId,
         client_secret: CLIENT.clientSecret,
         redirect_uris: (behaviour.providers ?? ["p"]).map(
-          (name) => new URL(`connect/callback/${name}`, CONNECT_BASE).href,
+          (name) => new URL(`connect/callback/${name}`, behaviour.connectBase ?? CONNECT_BASE).href,
         ),
         grant_types: refresh === "none" ? ["authorization_code"] : ["authorization_code", "refresh_token"],
         response_types: ["code"],
