@@ -9,10 +9,11 @@ import { SdkError } from "../jsonrpc/errors.js";
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import type { StoredCredential, UserInteraction } from "../model/interaction.js";
 import type { CredentialRequest, CredentialSource, InteractionService, RequestContext } from "../server/index.js";
+import { auditTo } from "../stores/audit.js";
 import { MemoryExpiringNotes } from "../stores/memory-expiring-notes.js";
 import { MemoryKeyedLock } from "../stores/memory-keyed-lock.js";
 import { tracedLock, tracedVault } from "../stores/traced.js";
-import type { CredentialVault, ExpiringNotes, KeyedLock } from "../stores/types.js";
+import type { AuditLog, CredentialVault, ExpiringNotes, KeyedLock } from "../stores/types.js";
 import { Tracing, type TracingOption } from "../tracing/index.js";
 import type { AuthorizationServerConfig } from "./oauth-server.js";
 import { PageDeclines } from "./page-declines.js";
@@ -58,6 +59,11 @@ export interface CredentialBrokerOptions {
    * installed, else none; `false`: none.
    */
   tracing?: TracingOption;
+  /**
+   * Where refreshes are recorded (`grant.refreshed`, ok or failed, `docs/audit.md`); a log that
+   * fails is reported to the console, and the refresh goes on.
+   */
+  audit?: AuditLog;
 }
 
 export class CredentialBroker implements CredentialSource {
@@ -78,6 +84,7 @@ export class CredentialBroker implements CredentialSource {
       waitMs: options.renewalWaitMs ?? 25_000,
       outageMs: options.renewalOutageMs ?? 5_000,
       now,
+      ...(options.audit === undefined ? {} : { audit: auditTo(options.audit, consoleLogger()) }),
     });
   }
 
