@@ -13,7 +13,7 @@ import type { InteractionService } from "../../server/index.js";
 import { InProcessMessageBus } from "../../stores/in-process-message-bus.js";
 import { MemoryCredentialVault } from "../../stores/memory-credential-vault.js";
 import { MemoryInteractionStore } from "../../stores/memory-interaction-store.js";
-import type { CredentialVault } from "../../stores/types.js";
+import type { AuditLog, CredentialVault } from "../../stores/types.js";
 import { withCredentials } from "../broker.js";
 import type { PageBranding, PageServerInfo } from "../templates/index.js";
 import { LocalCredentials } from "./credentials.js";
@@ -58,6 +58,11 @@ export interface LocalConnectOptions {
    * `stderrLogger()`, never stdout: a local server is usually a stdio one.
    */
   logger?: Logger;
+  /**
+   * Where each hand-off step and each stored secret is recorded (`docs/audit.md`), by the default
+   * manager and the pages (a `manager` given here records only if it was given the log too).
+   */
+  audit?: AuditLog;
 }
 
 export interface LocalConnect {
@@ -98,6 +103,7 @@ export async function startLocalConnect(options: LocalConnectOptions = {}): Prom
       now,
       ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
       unsafeLocalUser: options.user ?? { issuer: "local", subject: osUser() },
+      ...(options.audit === undefined ? {} : { audit: options.audit }),
     });
   const vault =
     options.vault ?? new MemoryCredentialVault({ encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" } });
@@ -110,6 +116,7 @@ export async function startLocalConnect(options: LocalConnectOptions = {}): Prom
         port,
         now,
         logger,
+        ...(options.audit === undefined ? {} : { audit: options.audit }),
         ...(options.serverInfo === undefined ? {} : { serverInfo: options.serverInfo }),
         ...(options.branding === undefined ? {} : { branding: options.branding }),
       }),

@@ -244,8 +244,9 @@ export class InteractionManager implements InteractionService {
         ...trace,
       }),
     );
-    const clientVersion = input.clientVersion === undefined ? "" : cleanClientName(input.clientVersion);
-    await this.#record("handoff.created", created, "ok", clientVersion === "" ? undefined : clientVersion);
+    // The client's own release, cleaned as its name is; an empty one is left out.
+    const release = cleanClientName(input.clientVersion ?? "") || undefined;
+    await this.#record("handoff.created", created, "ok", release);
     return created;
   }
 
