@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { migrate, PostgresAuditLog } from "../../src/postgres/index.js";
+import { connectPostgres, migrate, PostgresAuditLog } from "../../src/postgres/index.js";
+import { INSECURE_PLAINTEXT_VAULT_FOR_TESTS } from "../../src/stores/index.js";
 import { alice, fullEntry, runAuditLogContract } from "../stores/audit-log.contract.js";
 import { testDatabase } from "./database.js";
 
 const db = await testDatabase();
 
 describe.skipIf(db === undefined)("PostgreSQL", () => {
-  const { pool, freshSchema } = db as NonNullable<typeof db>;
+  const { pool, url, freshSchema } = db as NonNullable<typeof db>;
   const schema = freshSchema();
   const table = `"${schema}".mcp_handoff_audit_log`;
 
@@ -29,6 +30,21 @@ describe.skipIf(db === undefined)("PostgreSQL", () => {
       expect(rows).toEqual([
         { user_issuer: alice.issuer, user_subject: alice.subject, event: "credential.used", provider: "github" },
       ]);
+    });
+
+    it("is built by connectPostgres on the migrated schema, beside the other engines", async () => {
+      const own = freshSchema();
+      const stores = await connectPostgres({
+        connectionString: url,
+        schema: own,
+        vault: { encryption: INSECURE_PLAINTEXT_VAULT_FOR_TESTS },
+      });
+      try {
+        await stores.audit.append(fullEntry());
+        expect((await stores.audit.forUser(alice)).map((r) => r.event)).toEqual(["credential.used"]);
+      } finally {
+        await stores.close();
+      }
     });
 
     it("numbers on from the last record for every instance sharing the table", async () => {
