@@ -38,6 +38,8 @@ async function main(config: InstanceConfig): Promise<void> {
     mcpIssuer: config.mcpIssuer,
     thirdParty: config.thirdParty,
     say,
+    // One log for the fleet: each instance appends the steps it served.
+    audit: postgres.audit,
     shared: {
       interactions: redis.interactions,
       bus: redis.bus,

@@ -50,8 +50,10 @@ export interface CredentialBrokerOptions {
   /** Form labels of secret providers, e.g. `{ forecast: "API key" }`, where `secrets` gives no `label`; default "API key". */
   secretLabels?: Readonly<Record<string, string>>;
   /**
-   * Where each use of a credential by `ctx.credentials.fetch` is recorded ("credential.used": the
-   * provider, host, method and status, the user, client and session). Default: none.
+   * Where the broker's steps are recorded (`docs/audit.md`): each use of a credential by
+   * `ctx.credentials.fetch` ("credential.used": the provider, host, method and status, the user,
+   * client and session) and each refresh ("grant.refreshed", ok or failed). A log that fails is
+   * reported to `logger` and the step goes on. Default: none.
    */
   audit?: AuditLog;
   /** Hears a failed audit append, a failed `markUsed` or a failed renewal after a 401; default `consoleLogger()`. */
@@ -132,6 +134,7 @@ export class CredentialBroker implements CredentialSource {
       waitMs: options.renewalWaitMs ?? 25_000,
       outageMs: options.renewalOutageMs ?? 5_000,
       now,
+      ...(options.audit === undefined ? {} : { audit: auditTo(options.audit, logger) }),
     });
   }
 

@@ -11,9 +11,11 @@ import { InteractionError, type InteractionManager } from "../interaction/server
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import { sameUser } from "../model/identity.js";
 import type { StoredCredential, UserInteraction } from "../model/interaction.js";
+import { auditTo } from "../stores/audit.js";
 import { tracedGrantStates, tracedVault } from "../stores/traced.js";
-import type { CredentialVault } from "../stores/types.js";
+import type { AuditEntry, AuditLog, CredentialVault } from "../stores/types.js";
 import { Tracing, type TracingOption } from "../tracing/index.js";
+import { interactionRecord } from "./audit-records.js";
 import { accountOf, type ConnectPageDeps, connectPage, frameOf, ID, switchForm } from "./connect-page.js";
 import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
 import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
@@ -85,6 +87,15 @@ export interface ConnectHandlerOptions {
    * SdkError "DEPENDENCY_MISSING".
    */
   tracing?: TracingOption;
+  /**
+   * Where the pages' steps are recorded (`docs/audit.md`): `handoff.opened` when the
+   * interaction's user opens its page (`refused` when someone else signed in opens it, recorded
+   * for the interaction's user), `grant.stored` with the provider and scopes when a credential is
+   * stored (`failed` when the provider did not grant or the vault failed, `refused` for an answer
+   * at another provider's redirect URI). Never a secret, a code or a token. A log that fails goes to
+   * `logger`; the page goes on.
+   */
+  audit?: AuditLog;
 }
 
 /**
@@ -132,6 +143,7 @@ interface ConnectSite {
   now: () => number;
   report: Report;
   tracing: Tracing;
+  audit: (entry: AuditEntry) => Promise<void>;
 }
 
 /** @throws RangeError as `createConnectHandler` says. */
@@ -167,10 +179,38 @@ function siteOf(options: ConnectHandlerOptions): ConnectSite {
   if (!loginPath.startsWith(prefix)) {
     throw new RangeError(`login.redirectPath must lie under ${prefix}, where the login cookie is sent`);
   }
-  const report = reporterOf(options.logger ?? consoleLogger());
+  const logger = options.logger ?? consoleLogger();
+  const report = reporterOf(logger);
+  const audit = auditTo(options.audit, logger);
   const { manager, providers } = options;
   const vault = tracedVault(options.vault, tracing);
-  return { manager, vault, providers, baseUrl, prefix, loginPath, login, flow, sealer, theme, now, report, tracing };
+  return {
+    manager,
+    vault,
+    providers,
+    baseUrl,
+    prefix,
+    loginPath,
+    login,
+    flow,
+    sealer,
+    theme,
+    now,
+    report,
+    tracing,
+    audit,
+  };
+}
+
+/** A record about `interaction`, for its user, with its session and client. */
+function record(
+  site: ConnectSite,
+  interaction: UserInteraction,
+  event: AuditEntry["event"],
+  outcome: AuditEntry["outcome"],
+  extra: { provider?: string; detail?: AuditEntry["detail"] } = {},
+): Promise<void> {
+  return site.audit(interactionRecord(interaction, event, outcome, site.now(), extra));
 }
 
 /**
@@ -184,6 +224,10 @@ async function openInteraction(
 ): Promise<UserInteraction | Response> {
   const interaction = ID.test(id) ? await site.manager.get(id) : undefined;
   if (interaction === undefined || !sameUser(interaction.user, session.user)) {
+    // Told to the interaction's user, who may want to know; the other user learns nothing.
+    if (interaction !== undefined) {
+      await record(site, interaction, "handoff.opened", "refused", { detail: { reason: "signed in as another user" } });
+    }
     return linkNotFound(site.theme, { account: accountOf(session), switchForm: await switchForm(site, session) });
   }
   const frame = frameOf(site.theme, interaction, accountOf(session));
@@ -217,6 +261,7 @@ async function storeCredential(
   const interaction = await openInteraction(site, id, session);
   if (interaction instanceof Response) return interaction;
   const frame = frameOf(site.theme, interaction, accountOf(session));
+  const scopes = credential.scopes === undefined ? {} : { scopes: [...credential.scopes] };
   try {
     const outcome = await completeWithCredential(
       site.manager,
@@ -225,9 +270,14 @@ async function storeCredential(
       session.user,
       credential,
       site.tracing,
+      () => record(site, interaction, "grant.stored", "ok", { provider: credential.provider, detail: scopes }),
     );
     if (!outcome.stored) {
       site.report("Could not store the credential", outcome.error);
+      await record(site, interaction, "grant.stored", "failed", {
+        provider: credential.provider,
+        detail: { ...scopes, reason: "the vault failed" },
+      });
       return notice("not-saved", frame);
     }
   } catch (error) {
@@ -247,6 +297,22 @@ async function declineInteraction(site: ConnectSite, id: string, session: Browse
     return refusalPage(error, frame);
   }
   return notice("declined", frame);
+}
+
+/**
+ * `pageDeps` for one request: a GET that finds the interaction open for its user is the user
+ * opening the hand-off, and is recorded (`handoff.opened`).
+ */
+function pageDepsFor(site: ConnectSite, pageDeps: ConnectPageDeps, request: Request): ConnectPageDeps {
+  if (request.method !== "GET") return pageDeps;
+  return {
+    ...pageDeps,
+    open: async (id, session) => {
+      const opened = await pageDeps.open(id, session);
+      if (!(opened instanceof Response)) await record(site, opened, "handoff.opened", "ok");
+      return opened;
+    },
+  };
 }
 
 /** What `connectPage` needs, with this site's interactions. */
@@ -280,6 +346,13 @@ async function providerCallback(site: ConnectSite, request: Request, provider: s
   if (grant === undefined || !sameUser(grant.user, session.user)) return refused();
   if (grant.provider !== provider) {
     // Mix-up (RFC 9700 § 4.4): the grant was started with one provider, and another answered.
+    const started = await site.manager.get(grant.interactionId);
+    if (started !== undefined) {
+      await record(site, started, "grant.stored", "refused", {
+        provider: grant.provider,
+        detail: { reason: "answered at another provider's redirect URI" },
+      });
+    }
     site.report(
       "A third-party answer came back to another provider's redirect URI",
       new Error(
@@ -301,6 +374,10 @@ async function providerCallback(site: ConnectSite, request: Request, provider: s
         credential = await finishGrant(site.flow, grant, url, state);
       } catch (error) {
         site.report("The provider did not grant access", error);
+        await record(site, interaction, "grant.stored", "failed", {
+          provider,
+          detail: { scopes: [...grant.scopes], reason: "the provider did not grant access" },
+        });
         return notice("not-connected", frameOf(site.theme, interaction, accountOf(session)));
       }
       return storeCredential(site, interaction.id, session, credential);
@@ -350,7 +427,7 @@ async function route(site: ConnectSite, pageDeps: ConnectPageDeps, request: Requ
         (known) => site.manager.get(known),
         id,
         request.method,
-        () => connectPage(pageDeps, request, id),
+        () => connectPage(pageDepsFor(site, pageDeps, request), request, id),
       );
     }
     return notice("nothing-here", { theme });

@@ -8,7 +8,7 @@ import { ResponseBodyError } from "oauth4webapi";
 import { SdkError } from "../jsonrpc/errors.js";
 import type { UserRef } from "../model/identity.js";
 import type { StoredCredential } from "../model/interaction.js";
-import type { CredentialVault, ExpiringNotes, KeyedLock } from "../stores/types.js";
+import type { AuditEntry, CredentialVault, ExpiringNotes, KeyedLock } from "../stores/types.js";
 import type { AuthorizationServerConfig } from "./oauth-server.js";
 import { OAuthServers } from "./oauth-server.js";
 import { refreshCredential } from "./provider-flow.js";
@@ -28,6 +28,8 @@ export interface RenewalOptions {
   outageMs: number;
   /** ms since the epoch. */
   now: () => number;
+  /** Records each refresh (`grant.refreshed`, ok or failed); made with `auditTo`, so it never throws. */
+  audit?: (entry: AuditEntry) => Promise<void>;
 }
 
 /**
@@ -125,6 +127,7 @@ export class CredentialRenewal {
     if (!sameVersion(current, stale) && (force || !this.due(current))) return current;
     if (current.refreshToken === undefined) {
       await vault.delete(user, current.provider);
+      await this.#record(user, current, "failed", "expired without a refresh token; removed");
       return undefined;
     }
     if ((await notes.get(key)) === versionOf(current)) return this.#outage(current);
@@ -139,14 +142,38 @@ export class CredentialRenewal {
       // Only a refusal (revoked, expired) ends the credential; an outage must not throw it away.
       if (error instanceof ResponseBodyError) {
         await vault.delete(user, current.provider);
+        await this.#record(user, current, "failed", "the provider refused the refresh token; removed");
         return undefined;
       }
       await notes.put(key, versionOf(current), this.#options.outageMs);
+      await this.#record(user, current, "failed", "the provider did not answer");
       return this.#outage(current, error);
     }
     // Written before the lock is released, so the next holder reads the rotated refresh token.
     await vault.put(user, renewed);
+    await this.#record(user, renewed, "ok");
     return renewed;
+  }
+
+  /** One `grant.refreshed` record: the provider and scopes, never a token. */
+  async #record(
+    user: UserRef,
+    credential: StoredCredential,
+    outcome: AuditEntry["outcome"],
+    reason?: string,
+  ): Promise<void> {
+    if (this.#options.audit === undefined) return;
+    const detail: NonNullable<AuditEntry["detail"]> = {};
+    if (credential.scopes !== undefined) detail.scopes = [...credential.scopes];
+    if (reason !== undefined) detail.reason = reason;
+    await this.#options.audit({
+      at: this.#options.now(),
+      event: "grant.refreshed",
+      user: { issuer: user.issuer, subject: user.subject },
+      provider: credential.provider,
+      outcome,
+      ...(Object.keys(detail).length === 0 ? {} : { detail }),
+    });
   }
 
   /** An access token that still works is used while the provider is away; an expired one cannot be. */

@@ -15,7 +15,9 @@ export type StoreOutcome = { stored: true } | { stored: false; error: unknown };
 
 /**
  * Completes interaction `id` for `user`, writing `credential` to `vault` as the completion's commit
- * (inside a `STEP.vaultWrite` span when `tracing` is on).
+ * (inside a `STEP.vaultWrite` span when `tracing` is on). `onStored` runs right after the vault
+ * write, inside the claim (the audit record of the grant), before the completion is recorded and
+ * announced; it must not throw.
  * @throws what `manager.complete` throws for any other reason than the vault: `InteractionError`
  *   "EXPIRED", "NOT_FOUND", an already completed or declined interaction, a store failure.
  */
@@ -26,6 +28,7 @@ export async function completeWithCredential(
   user: UserRef,
   credential: StoredCredential,
   tracing: Tracing = Tracing.off,
+  onStored?: () => Promise<void>,
 ): Promise<StoreOutcome> {
   let saving: unknown;
   try {
@@ -40,6 +43,7 @@ export async function completeWithCredential(
           saving = error ?? new Error("The vault failed");
           throw error;
         }
+        await onStored?.();
       },
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import { SdkError } from "../jsonrpc/errors.js";
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import { CredentialCipher, type VaultEncryption } from "../stores/credential-cipher.js";
+import { PostgresAuditLog } from "./audit-log.js";
 import { PostgresCredentialVault } from "./credential-vault.js";
 import { openPostgresPool, type PostgresPool } from "./driver.js";
 import { storeError } from "./errors.js";
@@ -47,6 +48,8 @@ export interface PostgresStores {
   vault: PostgresCredentialVault;
   locks: PostgresKeyedLock;
   grantStates: PostgresGrantStateStore;
+  /** The audit log of hand-offs, grants and credential uses. */
+  audit: PostgresAuditLog;
   pool: PostgresPool;
   /** Ends the pool when `connectPostgres` opened it; afterwards calls reject with SdkError "CONNECTION_CLOSED". */
   close(): Promise<void>;
@@ -54,7 +57,7 @@ export interface PostgresStores {
 
 /**
  * Opens (or takes) a pool, applies the migrations unless `migrate: false`, and builds the
- * interaction store, credential vault, keyed lock and grant-state store on it.
+ * interaction store, credential vault, keyed lock, grant-state store and audit log on it.
  * @throws SdkError "INVALID_ARGUMENT" when the schema, table prefix, vault keys or a
  *   `postgres://` connection string are malformed (nothing is connected, and the message shows no
  *   part of the string); SdkError "DEPENDENCY_MISSING" when a connection string is given and pg is
@@ -69,6 +72,7 @@ export async function connectPostgres(options: ConnectPostgresOptions): Promise<
     vault: new PostgresCredentialVault({ ...location, pool, encryption: options.vault?.encryption }),
     locks: new PostgresKeyedLock({ ...location, pool, logger }),
     grantStates: new PostgresGrantStateStore({ ...location, pool, now: options.now }),
+    audit: new PostgresAuditLog({ ...location, pool }),
   });
   let pool: PostgresPool;
   let owned: boolean;

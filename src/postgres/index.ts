@@ -1,12 +1,13 @@
 /**
  * The PostgreSQL engines of the shared stores, for a fleet of instances behind one load balancer:
  * the interaction store, the credential vault (sealed as the other vaults are), a keyed lock on
- * advisory locks, and the `state` of third-party grants; their tables made and kept up to date by
+ * advisory locks, the `state` of third-party grants, and the audit log; their tables made and kept up to date by
  * versioned migrations (`migrate`, or `handoff migrate`). pg is an optional peer dependency,
  * loaded only when `connectPostgres` opens a pool from a connection string.
  * @module mcp-handoff/postgres
  */
 
+export { PostgresAuditLog, type PostgresAuditLogOptions } from "./audit-log.js";
 export { type ConnectPostgresOptions, connectPostgres, migrateDatabase, type PostgresStores } from "./connect.js";
 export { PostgresCredentialVault, type PostgresCredentialVaultOptions } from "./credential-vault.js";
 export type {

@@ -88,6 +88,22 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE ${t.interactions} ADD COLUMN traceparent text;
       ALTER TABLE ${t.interactions} ADD COLUMN tracestate text;`,
   },
+  {
+    version: 5,
+    name: "audit log",
+    // Append-only: the stores only insert and read. `record` holds the checked entry; the user and
+    // event are columns of their own so that an operator can query them.
+    sql: (t) => `
+      CREATE TABLE ${t.auditLog} (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at double precision NOT NULL,
+        event text NOT NULL,
+        user_issuer text NOT NULL,
+        user_subject text NOT NULL,
+        record jsonb NOT NULL
+      );
+      CREATE INDEX ${t.index("audit_log_user")} ON ${t.auditLog} (user_issuer, user_subject, seq);`,
+  },
 ];
 
 /** A step that `migrate` applied. */

@@ -43,6 +43,7 @@ export interface PostgresTables {
   credentials: string;
   keyChecks: string;
   grantStates: string;
+  auditLog: string;
 }
 
 /**
@@ -76,5 +77,6 @@ export function tablesOf(location: PostgresLocation = {}): PostgresTables {
     credentials: table("credentials"),
     keyChecks: table("credential_key_checks"),
     grantStates: table("grant_states"),
+    auditLog: table("audit_log"),
   };
 }

@@ -22,6 +22,8 @@ export interface InteractionInput {
   purpose?: Record<string, unknown>;
   /** The requesting client's self-declared name (`clientInfo`), shown on the page marked as unverified. */
   clientName?: string;
+  /** The requesting client's self-declared version (`clientInfo.version`), for the audit log. */
+  clientVersion?: string;
 }
 
 /** What `ctx.interact` asks for. */

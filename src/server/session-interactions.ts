@@ -31,6 +31,8 @@ export interface InteractionsHost {
   report(message: string, error: unknown): void;
   /** The requesting client's self-declared name for this request (`clientInfo`: its title, else its name). */
   clientName(inbound: InboundRequest): string | undefined;
+  /** The client's self-declared version (`clientInfo.version`), if it gave one. */
+  clientVersion?(inbound: InboundRequest): string | undefined;
   /** Where the span of telling the client about a completion goes. */
   readonly tracing: Tracing;
 }
@@ -270,6 +272,7 @@ export class SessionInteractions {
       );
     }
     const clientName = this.host.clientName(inbound);
+    const clientVersion = this.host.clientVersion?.(inbound);
     const interaction = await service.create({
       url: params.url,
       message: params.message,
@@ -277,6 +280,7 @@ export class SessionInteractions {
       sessionId: this.host.sessionId(),
       ...(params.purpose === undefined ? {} : { purpose: params.purpose }),
       ...(clientName === undefined ? {} : { clientName }),
+      ...(clientVersion === undefined ? {} : { clientVersion }),
     });
     if (wire.completionNotice(interaction.id) !== undefined) await this.#watch(service, wire);
     return { wire, service, interaction };

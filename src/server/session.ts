@@ -188,6 +188,10 @@ export class ServerConnection implements ServerSession, EraConnection {
           const name = info?.title ?? info?.name;
           return typeof name === "string" ? name : undefined;
         },
+        clientVersion: (inbound) => {
+          const version = driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound)?.version;
+          return typeof version === "string" ? version : undefined;
+        },
       });
       const negotiated = this.#negotiated;
       if (negotiated !== undefined) this.#interactions.start(negotiated.revision, negotiated.clientCapabilities);

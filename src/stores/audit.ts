@@ -5,7 +5,7 @@
  */
 import { SdkError } from "../jsonrpc/errors.js";
 import type { Logger } from "../jsonrpc/logger.js";
-import type { AuditEntry, AuditLog } from "./types.js";
+import type { AuditEntry, AuditLog, AuditRecord } from "./types.js";
 
 const EVENTS = new Set<AuditEntry["event"]>([
   "handoff.created",
@@ -21,19 +21,164 @@ const EVENTS = new Set<AuditEntry["event"]>([
 
 const OUTCOMES = new Set<AuditEntry["outcome"]>(["ok", "refused", "failed"]);
 
+/** The only fields a record may have: anything else (a `token`, a `secret`, a `headers`) is refused. */
+const ENTRY_FIELDS = new Set([
+  "at",
+  "event",
+  "user",
+  "client",
+  "sessionId",
+  "interactionId",
+  "provider",
+  "outcome",
+  "detail",
+]);
+const USER_FIELDS = new Set(["issuer", "subject"]);
+const CLIENT_FIELDS = new Set(["name", "version"]);
+const DETAIL_FIELDS = new Set(["host", "method", "status", "scopes", "reason"]);
+
+/** Characters at most of an identifier (issuer, subject, ids, provider, client name and version, scope). */
+export const AUDIT_MAX_FIELD_LENGTH = 512;
+/** Characters at most of `detail.reason`: a short phrase, not a place for a response body. */
+export const AUDIT_MAX_REASON_LENGTH = 200;
+/** Scopes at most in `detail.scopes`. */
+export const AUDIT_MAX_SCOPES = 64;
+
+/** A host name or address as a URL shows it (`[::1]`, `api.example.com:8443`), no userinfo, path or query. */
+const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
+/** An HTTP method token (RFC 9110 section 9.1). */
+const METHOD = /^[A-Z]{1,20}$/;
+
 /**
- * Checks the shape of an entry before it is stored.
+ * Checks the shape of an entry before it is stored: the fixed fields only, each of its type and
+ * length, so that a producer cannot put a token, a header or a body into a record by accident.
  * @throws SdkError "INVALID_ARGUMENT" naming the field (never its value).
  */
 export function checkAuditEntry(entry: AuditEntry): void {
   const invalid = (field: string) => new SdkError("INVALID_ARGUMENT", `Audit entry field ${field} is invalid.`);
-  if (!Number.isFinite(entry?.at)) throw invalid("at");
+  if (!isPlainObject(entry)) throw new SdkError("INVALID_ARGUMENT", "An audit entry must be an object.");
+  onlyFields(entry, ENTRY_FIELDS, "");
+  if (!Number.isFinite(entry.at) || entry.at < 0) throw invalid("at");
   if (!EVENTS.has(entry.event)) throw invalid("event");
   if (!OUTCOMES.has(entry.outcome)) throw invalid("outcome");
-  if (typeof entry.user?.issuer !== "string" || typeof entry.user.subject !== "string") throw invalid("user");
+  if (!isPlainObject(entry.user)) throw invalid("user");
+  onlyFields(entry.user, USER_FIELDS, "user.");
+  if (!isIdentifier(entry.user.issuer)) throw invalid("user.issuer");
+  if (!isIdentifier(entry.user.subject)) throw invalid("user.subject");
   for (const field of ["sessionId", "interactionId", "provider"] as const) {
-    if (entry[field] !== undefined && typeof entry[field] !== "string") throw invalid(field);
+    if (entry[field] !== undefined && !isIdentifier(entry[field])) throw invalid(field);
   }
+  if (entry.client !== undefined) {
+    if (!isPlainObject(entry.client)) throw invalid("client");
+    onlyFields(entry.client, CLIENT_FIELDS, "client.");
+    for (const field of ["name", "version"] as const) {
+      if (entry.client[field] !== undefined && !isIdentifier(entry.client[field])) throw invalid(`client.${field}`);
+    }
+  }
+  if (entry.detail !== undefined) {
+    const { detail } = entry;
+    if (!isPlainObject(detail)) throw invalid("detail");
+    onlyFields(detail, DETAIL_FIELDS, "detail.");
+    if (
+      detail.host !== undefined &&
+      !(typeof detail.host === "string" && detail.host.length <= 260 && HOST.test(detail.host))
+    ) {
+      throw invalid("detail.host");
+    }
+    if (detail.method !== undefined && !(typeof detail.method === "string" && METHOD.test(detail.method))) {
+      throw invalid("detail.method");
+    }
+    if (
+      detail.status !== undefined &&
+      !(Number.isInteger(detail.status) && detail.status >= 100 && detail.status <= 599)
+    ) {
+      throw invalid("detail.status");
+    }
+    if (
+      detail.scopes !== undefined &&
+      !(Array.isArray(detail.scopes) && detail.scopes.length <= AUDIT_MAX_SCOPES && detail.scopes.every(isIdentifier))
+    ) {
+      throw invalid("detail.scopes");
+    }
+    if (
+      detail.reason !== undefined &&
+      !(typeof detail.reason === "string" && detail.reason.length <= AUDIT_MAX_REASON_LENGTH)
+    ) {
+      throw invalid("detail.reason");
+    }
+  }
+}
+
+/**
+ * The record of `entry` at `seq`, holding only the checked fields (so a store writes exactly what
+ * was checked, in a fixed key order that its JSON lines keep).
+ */
+export function auditRecordOf(entry: AuditEntry, seq: number): AuditRecord {
+  const record: AuditRecord = {
+    seq,
+    at: entry.at,
+    event: entry.event,
+    user: { issuer: entry.user.issuer, subject: entry.user.subject },
+    outcome: entry.outcome,
+  };
+  if (entry.client !== undefined) {
+    record.client = {};
+    if (entry.client.name !== undefined) record.client.name = entry.client.name;
+    if (entry.client.version !== undefined) record.client.version = entry.client.version;
+  }
+  if (entry.sessionId !== undefined) record.sessionId = entry.sessionId;
+  if (entry.interactionId !== undefined) record.interactionId = entry.interactionId;
+  if (entry.provider !== undefined) record.provider = entry.provider;
+  if (entry.detail !== undefined) {
+    const detail: NonNullable<AuditEntry["detail"]> = {};
+    if (entry.detail.host !== undefined) detail.host = entry.detail.host;
+    if (entry.detail.method !== undefined) detail.method = entry.detail.method;
+    if (entry.detail.status !== undefined) detail.status = entry.detail.status;
+    if (entry.detail.scopes !== undefined) detail.scopes = [...entry.detail.scopes];
+    if (entry.detail.reason !== undefined) detail.reason = entry.detail.reason;
+    record.detail = detail;
+  }
+  return record;
+}
+
+/**
+ * `forUser`'s options, checked: `limit` an integer from 1 to 1000 (default 50), `before` a `seq`.
+ * @throws SdkError "INVALID_ARGUMENT".
+ */
+export function auditPage(options: { limit?: number; before?: number } = {}): { limit: number; before?: number } {
+  const limit = options.limit ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    throw new SdkError("INVALID_ARGUMENT", "The audit page limit must be an integer from 1 to 1000.");
+  }
+  if (options.before !== undefined && !Number.isInteger(options.before)) {
+    throw new SdkError("INVALID_ARGUMENT", "The audit page cursor (before) must be an integer seq.");
+  }
+  return options.before === undefined ? { limit } : { limit, before: options.before };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isIdentifier(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= AUDIT_MAX_FIELD_LENGTH;
+}
+
+function onlyFields(value: object, allowed: ReadonlySet<string>, path: string): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.has(key)) {
+      // The key is named (a producer's own mistake); its value never is.
+      throw new SdkError(
+        "INVALID_ARGUMENT",
+        `Audit entry field ${path}${safeKey(key)} is not one an audit record holds.`,
+      );
+    }
+  }
+}
+
+/** A key as a message may show it: short and printable, since even a key could be pasted from a secret. */
+function safeKey(key: string): string {
+  return /^[A-Za-z0-9_$-]{1,40}$/.test(key) ? key : "(unnamed)";
 }
 
 /**
@@ -47,7 +192,10 @@ export function auditTo(log: AuditLog | undefined, logger: Logger): (entry: Audi
       await log.append(entry);
     } catch (error) {
       try {
-        logger.error({ err: error, event: entry.event }, "Could not write an audit record");
+        logger.error(
+          { err: error, event: EVENTS.has(entry?.event) ? entry.event : "(invalid)" },
+          "Could not write an audit record",
+        );
       } catch {
         // A logger that throws must not fail the step either.
       }

@@ -7,7 +7,13 @@
 /** How long a hand-off stays open when its creator names no deadline: 10 minutes, in ms. */
 export const DEFAULT_INTERACTION_TTL_MS = 600_000;
 
-export { auditTo, checkAuditEntry } from "./audit.js";
+export {
+  AUDIT_MAX_FIELD_LENGTH,
+  AUDIT_MAX_REASON_LENGTH,
+  AUDIT_MAX_SCOPES,
+  auditTo,
+  checkAuditEntry,
+} from "./audit.js";
 export {
   INSECURE_PLAINTEXT_VAULT_FOR_TESTS,
   type VaultEncryption,
@@ -20,6 +26,7 @@ export { MemoryExpiringNotes, type MemoryExpiringNotesOptions } from "./memory-e
 export { MemoryInteractionStore, type MemoryInteractionStoreOptions } from "./memory-interaction-store.js";
 export { MemoryKeyedLock } from "./memory-keyed-lock.js";
 export type { SqliteDatabase, SqliteFileOptions, SqliteStatement, SqliteTransaction } from "./sqlite.js";
+export { SqliteAuditLog, type SqliteAuditLogOptions } from "./sqlite-audit-log.js";
 export { SqliteCredentialVault, type SqliteCredentialVaultOptions } from "./sqlite-credential-vault.js";
 export { SqliteInteractionStore, type SqliteInteractionStoreOptions } from "./sqlite-interaction-store.js";
 export type {

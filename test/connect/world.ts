@@ -16,6 +16,7 @@ import {
 import { InteractionManager } from "../../src/interaction/server/index.js";
 import { type Logger, McpServer } from "../../src/server/index.js";
 import {
+  type AuditLog,
   type CredentialVault,
   InProcessMessageBus,
   MemoryCredentialVault,
@@ -50,6 +51,8 @@ export interface WorldOptions {
   providers?: Record<string, AuthorizationServerConfig>;
   /** The vault the pages and the broker use, made around the world's own; default that one. */
   vault?: (inner: CredentialVault) => CredentialVault;
+  /** The audit log the manager, the pages and the broker write to; default none. */
+  audit?: AuditLog;
 }
 
 export async function startWorld(options: WorldOptions = {}) {
@@ -64,7 +67,8 @@ export async function startWorld(options: WorldOptions = {}) {
     alsoRedirectTo: options.thirdParty?.sharedCallback ? [`${baseUrl}/connect/callback`] : [],
   });
   const store = new MemoryInteractionStore({ now: clock.now });
-  const manager = new InteractionManager({ store, bus: new InProcessMessageBus(), now: clock.now });
+  const audit = options.audit === undefined ? {} : { audit: options.audit };
+  const manager = new InteractionManager({ store, bus: new InProcessMessageBus(), now: clock.now, ...audit });
   const vaultKey = randomBytes(32);
   const cookieSecret = "a cookie secret of at least thirty-two bytes";
   const inner = new MemoryCredentialVault({ encryption: { keys: { k1: vaultKey }, currentKeyId: "k1" } });
@@ -101,6 +105,7 @@ export async function startWorld(options: WorldOptions = {}) {
     ...(options.states ? { states: options.states } : {}),
     now: clock.now,
     logger: pagesLogger,
+    ...audit,
   });
   // Served as an operator would: the package's own node:http adapter for web-standard handlers.
   const serve = toNodeHandler(options.wrap?.(handler) ?? handler, { logger: pagesLogger });
@@ -114,6 +119,7 @@ export async function startWorld(options: WorldOptions = {}) {
     now: clock.now,
     // The third party listens on plain http on loopback, as a developer's stand-in would.
     unsafeHttpLoopbackForDevelopment: true,
+    ...audit,
   });
   const server = new McpServer(serverInfo, {
     interactions: withCredentials(manager, broker),

@@ -38,6 +38,7 @@ describe.skipIf(db === undefined)("PostgreSQL migrations", () => {
     const first = await migrate(pool, { schema });
     expect(first.map((step) => step.version)).toEqual(ALL);
     expect(await tablesIn(schema)).toEqual([
+      "mcp_handoff_audit_log",
       "mcp_handoff_credential_key_checks",
       "mcp_handoff_credentials",
       "mcp_handoff_grant_states",

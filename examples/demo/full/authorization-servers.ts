@@ -37,6 +37,9 @@ export function close(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
+/** The key the providers sign their own cookies with. */
+export const PROVIDER_COOKIE_KEY = "connect-test-cookie-key-0123456789";
+
 interface ProviderSpec {
   host: string;
   clientId: string;
@@ -53,6 +56,8 @@ interface ProviderSpec {
    * Browsers keep cookies per host, not per port, so two providers on one host need two prefixes.
    */
   cookiePrefix?: string;
+  /** Called with the provider before it serves anything, e.g. to add a middleware that watches what it issues. */
+  observe?: (provider: Provider) => void;
 }
 
 /** Takes `iss` out of authorization responses and their announcement in discovery. */
@@ -93,7 +98,7 @@ async function startProvider(
     scopes: spec.scopes,
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, RefreshToken: 86_400, IdToken: 3600 },
     cookies: {
-      keys: ["connect-test-cookie-key-0123456789"],
+      keys: [PROVIDER_COOKIE_KEY],
       ...(spec.cookiePrefix === undefined ? {} : { names: cookieNames(spec.cookiePrefix) }),
     },
     // Every login name is an account, alice@example.com for "alice"; its ID token says so.
@@ -104,6 +109,7 @@ async function startProvider(
     features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
   });
   if (spec.sendIss === false) withoutIss(provider);
+  spec.observe?.(provider);
   const callback = provider.callback();
   const own = extra?.(provider);
   handle((req, res) => {
@@ -144,7 +150,7 @@ export async function startMcpAuthorizationServer(connectOrigin: string) {
 export async function startThirdParty(
   connectOrigin: string,
   provider: string,
-  options: { sendIss?: boolean; alsoRedirectTo?: string[]; host?: string } = {},
+  options: { sendIss?: boolean; alsoRedirectTo?: string[]; host?: string; observe?: (provider: Provider) => void } = {},
 ) {
   return startProvider(
     {
@@ -155,6 +161,7 @@ export async function startThirdParty(
       redirectUris: [`${connectOrigin}/connect/callback/${provider}`, ...(options.alsoRedirectTo ?? [])],
       scopes: ["openid", "offline_access", "repo"],
       ...(options.sendIss === undefined ? {} : { sendIss: options.sendIss }),
+      ...(options.observe === undefined ? {} : { observe: options.observe }),
     },
     (provider) => (req, res) => {
       if (req.url !== "/api/items") return false;

@@ -24,6 +24,7 @@ import type { UserRef } from "../../../src/model/identity.js";
 import type { StoredCredential } from "../../../src/model/interaction.js";
 import { consoleLogger, McpServer } from "../../../src/server/index.js";
 import {
+  type AuditLog,
   type CredentialVault,
   type ExpiringNotes,
   InProcessMessageBus,
@@ -78,6 +79,14 @@ export interface ItemsServerConfig {
    * error for the client to retry (-32042 or -32003). Default false.
    */
   waitInRequest?: boolean;
+  /** Where the hand-off steps, grants and refreshes are recorded (`docs/audit.md`); default none. */
+  audit?: AuditLog;
+}
+
+/** A key as the text that could quote it: base64, base64url and hex. */
+function spellingsOf(key: Uint8Array): string[] {
+  const bytes = Buffer.from(key);
+  return [bytes.toString("base64"), bytes.toString("base64url"), bytes.toString("hex")];
 }
 
 /** A vault that says when it stores a grant (never what): the step a newcomer wants to see. */
@@ -97,16 +106,25 @@ export function startItemsServer(config: ItemsServerConfig): {
   resource: string;
   /** The third-party token stored for `subject`, for the demo's own check that the client never saw it. */
   storedSecret(subject: string): Promise<string | undefined>;
+  /**
+   * Every secret this server holds or was given, for checks that none appears where it must not:
+   * its keys (as base64, base64url and hex), its client secrets, and the tokens stored for `subjects`.
+   */
+  secretsUsed(subjects: readonly string[]): Promise<string[]>;
   close(): Promise<void>;
 } {
-  const { web, mcpIssuer, thirdParty, say, waitInRequest, shared } = config;
+  const { web, mcpIssuer, thirdParty, say, waitInRequest, shared, audit } = config;
   const resource = `${web.origin}/mcp`;
+  const logged = audit === undefined ? {} : { audit };
   const manager = new InteractionManager({
     store: shared?.interactions ?? new MemoryInteractionStore(),
     bus: shared?.bus ?? new InProcessMessageBus(),
+    ...logged,
   });
+  const vaultKey = randomBytes(32);
+  const cookieSecret = shared?.cookieSecret ?? randomBytes(32);
   const vault = tellingVault(
-    shared?.vault ?? new MemoryCredentialVault({ encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" } }),
+    shared?.vault ?? new MemoryCredentialVault({ encryption: { keys: { k1: vaultKey }, currentKeyId: "k1" } }),
     say,
   );
   // The token goes to the third party's API host only (ctx.credentials.fetch checks every request).
@@ -119,6 +137,7 @@ export function startItemsServer(config: ItemsServerConfig): {
     // The demo's third party is plain http on 127.0.0.1; a deployed server never sets this.
     unsafeHttpLoopbackForDevelopment: true,
     ...(shared === undefined ? {} : { locks: shared.locks, notes: shared.notes }),
+    ...logged,
   });
   const serverInfo = { name: "items-demo", version: "1.0.0", title: "Items (demo)" };
   const connect = createConnectHandler({
@@ -128,9 +147,10 @@ export function startItemsServer(config: ItemsServerConfig): {
     baseUrl: web.origin,
     login: { issuer: mcpIssuer, ...CONNECT_CLIENT, redirectPath: "/connect/login" },
     providers,
-    cookieSecret: shared?.cookieSecret ?? randomBytes(32),
+    cookieSecret,
     ...(shared === undefined ? {} : { states: shared.grantStates }),
     logger: { ...consoleLogger(), error: (_fields, message) => say(`server   connect pages: ${message}`) },
+    ...logged,
   });
 
   const mcp = new McpServer(serverInfo, {
@@ -194,6 +214,16 @@ export function startItemsServer(config: ItemsServerConfig): {
   return {
     resource,
     storedSecret: async (subject) => (await vault.get({ issuer: mcpIssuer, subject }, "items"))?.secret,
+    secretsUsed: async (subjects) => {
+      const held = [...spellingsOf(cookieSecret), thirdParty.clientSecret, CONNECT_CLIENT.clientSecret];
+      if (shared?.vault === undefined) held.push(...spellingsOf(vaultKey));
+      for (const subject of subjects) {
+        const stored = await vault.get({ issuer: mcpIssuer, subject }, "items");
+        if (stored?.secret !== undefined) held.push(stored.secret);
+        if (stored?.refreshToken !== undefined) held.push(stored.refreshToken);
+      }
+      return held;
+    },
     close: async () => {
       await endpoint.close();
       await mcp.close();

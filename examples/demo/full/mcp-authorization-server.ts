@@ -18,6 +18,8 @@ export const MCP_CLIENT_ID = "demo-mcp-client";
  */
 export const MCP_CLIENT_REDIRECT = "http://127.0.0.1/callback";
 export const MCP_SCOPE = "mcp:tools";
+/** The key the MCP authorization server signs its own cookies with. */
+export const MCP_AS_COOKIE_KEY = "mcp-demo-cookie-key-0123456789abcdef";
 
 export interface McpAuthorizationServer {
   issuer: string;
@@ -25,9 +27,11 @@ export interface McpAuthorizationServer {
 }
 
 /** Starts it on 127.0.0.1; `mcpOrigin` serves the connect pages, `resource` is the MCP endpoint. */
+/** `options.observe` is called with the provider before it serves anything (see `collectIssuedSecrets`). */
 export async function startMcpAuthorizationServer(
   mcpOrigin: string,
   resource: string,
+  options: { observe?: (provider: Provider) => void } = {},
 ): Promise<McpAuthorizationServer> {
   const { server, origin: issuer, handle } = await listen("127.0.0.1");
   const provider = new Provider(issuer, {
@@ -56,7 +60,7 @@ export async function startMcpAuthorizationServer(
     // Refresh tokens for the clients registered with the `refresh_token` grant (as mcp-remote
     // registers); this also lets registration accept that grant type.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
-    cookies: { keys: ["mcp-demo-cookie-key-0123456789abcdef"] },
+    cookies: { keys: [MCP_AS_COOKIE_KEY] },
     // Every login name is an account, alice@example.com for "alice"; its ID token says so.
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...accountClaims(id) }) }),
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username"] },
@@ -76,6 +80,7 @@ export async function startMcpAuthorizationServer(
       },
     },
   });
+  options.observe?.(provider);
   const callback = provider.callback();
   handle((req, res) => {
     // RFC 8414 metadata: the same document as OpenID Connect discovery, at the OAuth well-known path.

@@ -19,6 +19,8 @@
  */
 import { McpClient } from "../../../src/client/index.js";
 import { createConsentPolicy, HandoffClient, type UrlInteraction } from "../../../src/interaction/client/index.js";
+import type { UserRef } from "../../../src/model/identity.js";
+import type { AuditLog } from "../../../src/stores/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/index.js";
 import { failIfAsked } from "../fail.js";
 import { type BrowserChoice, type Browsers, openBrowsers } from "./browsers.js";
@@ -30,6 +32,10 @@ export interface FullDemoResult {
   text: string;
   isError: boolean;
   storedSecret: string | undefined;
+  /** Alice as the MCP server knows her: the MCP authorization server's issuer and her subject. */
+  alice: UserRef;
+  /** Every secret of the run (`FullWorld.secretsUsed`), for checks that none leaked. */
+  secretsUsed: string[];
 }
 
 export interface FullDemoOptions {
@@ -40,6 +46,8 @@ export interface FullDemoOptions {
    * none: the client probes with `server/discover` and speaks 2026-07-28 with this server.
    */
   revision?: string;
+  /** The MCP server's audit log (`docs/audit.md`); default one in memory, dropped with the run. */
+  audit?: AuditLog;
 }
 
 /** How the hand-off reached the client, for the narration: the wire form, not just the URL. */
@@ -73,7 +81,7 @@ export function clip(text: string, max = 160): string {
 }
 
 export async function runFullDemo(say: (line: string) => void, options: FullDemoOptions = {}): Promise<FullDemoResult> {
-  const world = await startFullWorld({ say });
+  const world = await startFullWorld({ say, ...(options.audit === undefined ? {} : { audit: options.audit }) });
   let browsers: Browsers | undefined;
   let client: McpClient | undefined;
   // Whatever step fails, everything started so far is closed before the error goes on.
@@ -159,5 +167,11 @@ async function tell(
   await browsing;
   const text = result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
   say(`client   the call returned${result.isError ? " an error" : ""}: ${text}`);
-  return { text, isError: result.isError === true, storedSecret: await world.storedSecret("alice") };
+  return {
+    text,
+    isError: result.isError === true,
+    storedSecret: await world.storedSecret("alice"),
+    alice: { issuer: world.mcpIssuer, subject: "alice" },
+    secretsUsed: await world.secretsUsed(["alice"]),
+  };
 }

@@ -16,7 +16,9 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { InteractionError, type InteractionManager } from "../../interaction/server/index.js";
 import { type Logger, stderrLogger } from "../../jsonrpc/logger.js";
 import type { UserInteraction } from "../../model/interaction.js";
-import type { CredentialVault } from "../../stores/types.js";
+import { auditTo } from "../../stores/audit.js";
+import type { AuditLog, CredentialVault } from "../../stores/types.js";
+import { interactionRecord } from "../audit-records.js";
 import { ID } from "../connect-page.js";
 import { redirect } from "../pages.js";
 import { readPurpose } from "../purpose.js";
@@ -54,6 +56,12 @@ export interface LocalConnectHandlerOptions {
    * usually a stdio one, whose stdout carries JSON-RPC.
    */
   logger?: Logger;
+  /**
+   * Where the pages' steps are recorded (`docs/audit.md`): `handoff.opened` when the browser that
+   * claimed the link opens its form, `grant.stored` (or `failed`) when the secret is saved. Never
+   * the secret or the link's token. A log that fails goes to `logger`; the page goes on.
+   */
+  audit?: AuditLog;
 }
 
 const CLAIM_COOKIE = "handoff-claim";
@@ -122,6 +130,7 @@ export function createLocalConnectHandler(
     ...(options.branding === undefined ? {} : { branding: options.branding }),
   });
   const refusal = (kind: Parameters<typeof localNotice>[0]) => localNotice(kind, theme);
+  const audit = auditTo(options.audit, logger);
   const sealer = new CookieSealer(randomBytes(32));
   const claims = new Map<string, Claim>();
 
@@ -156,6 +165,7 @@ export function createLocalConnectHandler(
     const declineText = `local-decline\n${interaction.id}\n${held.value}`;
     if (request.method === "GET") {
       const forms = { save: { csrf: sealer.tag(saveText) }, decline: { csrf: sealer.tag(declineText) } };
+      await audit(interactionRecord(interaction, "handoff.opened", "ok", now()));
       return localSecretForm(frame, { provider: purpose.provider, label: purpose.label }, forms);
     }
     const form = await readLocalForm(request);
@@ -175,9 +185,17 @@ export function createLocalConnectHandler(
         interaction.id,
         interaction.user,
         credential,
+        undefined,
+        () => audit(interactionRecord(interaction, "grant.stored", "ok", now(), { provider: purpose.provider })),
       );
       if (!outcome.stored) {
         report("Could not store the credential", outcome.error);
+        await audit(
+          interactionRecord(interaction, "grant.stored", "failed", now(), {
+            provider: purpose.provider,
+            detail: { reason: "the vault failed" },
+          }),
+        );
         return localNotice("not-saved", frame);
       }
     } catch (error) {

@@ -64,7 +64,11 @@ export interface LocalConnectOptions {
    * hosts: ["api.weather.example"], header: "X-Api-Key", label: "Weather API key" } }`.
    */
   secrets?: Readonly<Record<string, SecretDestination>>;
-  /** Where each use by `ctx.credentials.fetch` is recorded ("credential.used"); default none. */
+  /**
+   * Where each hand-off step, each stored secret and each use by `ctx.credentials.fetch` is
+   * recorded (`docs/audit.md`), by the default manager, the pages and the credentials (a
+   * `manager` given here records only if it was given the log too); default none.
+   */
   audit?: AuditLog;
   /**
    * Development only: lets `ctx.credentials.fetch` send a secret over plain http to a listed
@@ -111,6 +115,7 @@ export async function startLocalConnect(options: LocalConnectOptions = {}): Prom
       now,
       ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
       unsafeLocalUser: options.user ?? { issuer: "local", subject: osUser() },
+      ...(options.audit === undefined ? {} : { audit: options.audit }),
     });
   const vault =
     options.vault ?? new MemoryCredentialVault({ encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" } });
@@ -123,6 +128,7 @@ export async function startLocalConnect(options: LocalConnectOptions = {}): Prom
         port,
         now,
         logger,
+        ...(options.audit === undefined ? {} : { audit: options.audit }),
         ...(options.serverInfo === undefined ? {} : { serverInfo: options.serverInfo }),
         ...(options.branding === undefined ? {} : { branding: options.branding }),
       }),

@@ -10,8 +10,9 @@ import { sameUser, userOf } from "../../model/identity.js";
 import type { InteractionStatus, UserInteraction } from "../../model/interaction.js";
 import { messageContainsUrl } from "../../revisions/index.js";
 import type { InteractionAction, InteractionInput, InteractionService } from "../../server/index.js";
+import { auditTo } from "../../stores/audit.js";
 import { tracedBus, tracedInteractionStore } from "../../stores/traced.js";
-import type { InteractionStore, MessageBus } from "../../stores/types.js";
+import type { AuditEntry, AuditLog, InteractionStore, MessageBus } from "../../stores/types.js";
 import { ATTR, STEP, Tracing, type TracingOption } from "../../tracing/index.js";
 import { InteractionError } from "./errors.js";
 import { waitForSettled } from "./wait.js";
@@ -60,6 +61,14 @@ export interface InteractionManagerOptions {
    * reject with SdkError "DEPENDENCY_MISSING".
    */
   tracing?: TracingOption;
+  /**
+   * Where each step of a hand-off is recorded (`docs/audit.md`): `handoff.created`,
+   * `handoff.completed` (or `failed` when `commit` threw), `handoff.declined` (on the page or in
+   * the client) and `handoff.expired` (once, when a read first finds it past its deadline), each
+   * with the user, the session, the interaction id and the client's name. A log that fails goes to
+   * `onerror`; the step goes on.
+   */
+  audit?: AuditLog;
 }
 
 /** Written in an interaction's `url`, replaced by its id: the id is only known once it is created. */
@@ -133,6 +142,7 @@ export class InteractionManager implements InteractionService {
   /** What tells a session's client here that its interaction is done (`deliverCompletionsWith`). */
   readonly #deliverers = new Set<(interaction: UserInteraction) => Promise<boolean>>();
   readonly #tracing: Tracing;
+  readonly #audit: ((entry: AuditEntry) => Promise<void>) | undefined;
 
   /** @throws RangeError when `sweepIntervalMs` or `keepExpiredMs` is negative or not a number. */
   constructor(options: InteractionManagerOptions) {
@@ -148,6 +158,12 @@ export class InteractionManager implements InteractionService {
     if (!(interval >= 0) || !(keep >= 0)) throw new RangeError("sweepIntervalMs and keepExpiredMs must be ms >= 0");
     const onerror = options.onerror ?? ((error) => console.error("InteractionManager: the store failed:", error));
     this.#onerror = onerror;
+    const toOnerror = (fields: object) => onerror((fields as { err?: unknown }).err);
+    const ignore = () => {};
+    this.#audit =
+      options.audit === undefined
+        ? undefined
+        : auditTo(options.audit, { error: toOnerror, warn: ignore, info: ignore, debug: ignore });
     if (interval > 0) {
       this.#sweepTimer = setInterval(() => {
         // One sweep at a time: a slow store is not asked again before it answered.
@@ -220,7 +236,7 @@ export class InteractionManager implements InteractionService {
     if (!this.#tracing.settled) await this.#tracing.ready();
     // The request's own context, so that the pages hang beside this step under the request.
     const trace = this.#tracing.carrier();
-    return this.#tracing.step(STEP.created, { [ATTR.provider]: providerOf(input.purpose) }, () =>
+    const created = await this.#tracing.step(STEP.created, { [ATTR.provider]: providerOf(input.purpose) }, () =>
       this.#store.create({
         ...interaction,
         ...(input.purpose === undefined ? {} : { purpose: input.purpose }),
@@ -228,6 +244,36 @@ export class InteractionManager implements InteractionService {
         ...trace,
       }),
     );
+    // The client's own release, cleaned as its name is; an empty one is left out.
+    const release = cleanClientName(input.clientVersion ?? "") || undefined;
+    await this.#record("handoff.created", created, "ok", release);
+    return created;
+  }
+
+  /** Appends the record of a step of `interaction` (when there is a log). */
+  async #record(
+    event: AuditEntry["event"],
+    interaction: UserInteraction,
+    outcome: AuditEntry["outcome"],
+    clientVersion?: string,
+    reason?: string,
+  ): Promise<void> {
+    if (this.#audit === undefined) return;
+    const client: AuditEntry["client"] = {};
+    if (interaction.clientName !== undefined) client.name = interaction.clientName;
+    if (clientVersion !== undefined) client.version = clientVersion;
+    const provider = providerOf(interaction.purpose);
+    await this.#audit({
+      at: this.#now(),
+      event,
+      user: interaction.user,
+      ...(Object.keys(client).length === 0 ? {} : { client }),
+      sessionId: interaction.sessionId,
+      interactionId: interaction.id,
+      ...(provider === undefined ? {} : { provider }),
+      outcome,
+      ...(reason === undefined ? {} : { detail: { reason } }),
+    });
   }
 
   /** The interaction, `expired` once its deadline passed unless it completed first; `undefined` if unknown. */
@@ -235,7 +281,24 @@ export class InteractionManager implements InteractionService {
     const interaction = await this.#store.get(id);
     if (interaction === undefined) return undefined;
     const live = interaction.status === "pending" || interaction.status === "accepted";
-    return live && this.#now() >= interaction.expiresAt ? { ...interaction, status: "expired" } : interaction;
+    const expired = interaction.status === "expired" || (live && this.#now() >= interaction.expiresAt);
+    if (expired && this.#audit !== undefined) await this.#noteExpired(interaction);
+    return live && expired ? { ...interaction, status: "expired" } : interaction;
+  }
+
+  /**
+   * Stores `expired` by compare-and-set (the stores show a lapsed interaction as `expired` while
+   * it still rests as `pending` or `accepted`), so that of all the readers on every instance that
+   * find it past its deadline, exactly one records `handoff.expired`.
+   */
+  async #noteExpired(interaction: UserInteraction): Promise<void> {
+    try {
+      const expired = await this.#store.transition(interaction.id, ["pending", "accepted"], "expired");
+      if (expired !== undefined) await this.#record("handoff.expired", expired, "ok");
+    } catch (error) {
+      // Readers still see `expired`; only the record is missing.
+      this.#onerror(error);
+    }
   }
 
   /** Records the client's answer to a `pending` interaction; `undefined` (nothing changes) otherwise. */
@@ -243,7 +306,10 @@ export class InteractionManager implements InteractionService {
     const current = await this.get(id);
     if (current?.status !== "pending") return undefined;
     const updated = await this.#store.transition(id, ["pending"], ANSWERED[action]);
-    if (updated !== undefined) await this.#publish(updated);
+    if (updated === undefined) return undefined;
+    if (action !== "accept")
+      await this.#record("handoff.declined", updated, "ok", undefined, `${action} in the client`);
+    await this.#publish(updated);
     return updated;
   }
 
@@ -313,9 +379,11 @@ export class InteractionManager implements InteractionService {
         await by.commit(claimed);
       } catch (error) {
         await this.#withdraw(id, before);
+        await this.#record("handoff.completed", claimed, "failed", undefined, "storing the result failed");
         throw error;
       }
     }
+    await this.#record("handoff.completed", claimed, "ok");
     await this.#publish(claimed, false, await this.#deliverHere(claimed));
     return claimed;
   }
@@ -338,6 +406,7 @@ export class InteractionManager implements InteractionService {
       }
       const declined = await this.#store.transition(id, [current.status], "declined");
       if (declined !== undefined) {
+        await this.#record("handoff.declined", declined, "ok", undefined, "declined on the page");
         await this.#publish(declined, true, await this.#deliverHere(declined));
         return declined;
       }
