@@ -88,6 +88,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE ${t.interactions} ADD COLUMN traceparent text;
       ALTER TABLE ${t.interactions} ADD COLUMN tracestate text;`,
   },
+  {
+    version: 5,
+    name: "credential account and use times",
+    sql: (t) => `
+      ALTER TABLE ${t.credentials} ADD COLUMN account text;
+      ALTER TABLE ${t.credentials} ADD COLUMN created_at double precision;
+      ALTER TABLE ${t.credentials} ADD COLUMN last_used_at double precision;`,
+  },
 ];
 
 /** A step that `migrate` applied. */
