@@ -12,9 +12,10 @@ import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import { sameUser } from "../model/identity.js";
 import type { StoredCredential, UserInteraction } from "../model/interaction.js";
 import { tracedGrantStates, tracedVault } from "../stores/traced.js";
-import type { CredentialVault } from "../stores/types.js";
+import type { AuditLog, CredentialVault } from "../stores/types.js";
 import { Tracing, type TracingOption } from "../tracing/index.js";
 import { accountOf, type ConnectPageDeps, connectPage, frameOf, ID, switchForm } from "./connect-page.js";
+import { CONNECTIONS_PATH, type ConnectionsSource, connectionsPage } from "./connections-page.js";
 import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
 import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
 import { linkNotFound, notice, type PageFrame, redirect } from "./pages.js";
@@ -85,6 +86,13 @@ export interface ConnectHandlerOptions {
    * SdkError "DEPENDENCY_MISSING".
    */
   tracing?: TracingOption;
+  /**
+   * The connections `/connect/connections` lists and disconnects for the signed-in user (the
+   * `CredentialBroker` of the MCP server); without it that page is not served (404).
+   */
+  connections?: ConnectionsSource;
+  /** Where the connections page reads the signed-in user's own recent records (`forUser`, 20 of them). */
+  audit?: AuditLog;
 }
 
 /**
@@ -132,6 +140,8 @@ interface ConnectSite {
   now: () => number;
   report: Report;
   tracing: Tracing;
+  connections: ConnectionsSource | undefined;
+  audit: AuditLog | undefined;
 }
 
 /** @throws RangeError as `createConnectHandler` says. */
@@ -155,22 +165,39 @@ function siteOf(options: ConnectHandlerOptions): ConnectSite {
     now,
     sessionMs: options.sessionMs ?? 3_600_000,
   };
+  const report = reporterOf(options.logger ?? consoleLogger());
   const flow: ProviderFlowDeps = {
     providers: options.providers,
     servers,
     states: tracedGrantStates(options.states ?? new MemoryGrantStateStore(now), tracing),
     baseUrl,
     now,
+    report,
   };
   for (const name of Object.keys(options.providers)) redirectUriFor(baseUrl, name);
   const loginPath = new URL(options.login.redirectPath, baseUrl).pathname;
   if (!loginPath.startsWith(prefix)) {
     throw new RangeError(`login.redirectPath must lie under ${prefix}, where the login cookie is sent`);
   }
-  const report = reporterOf(options.logger ?? consoleLogger());
   const { manager, providers } = options;
   const vault = tracedVault(options.vault, tracing);
-  return { manager, vault, providers, baseUrl, prefix, loginPath, login, flow, sealer, theme, now, report, tracing };
+  return {
+    manager,
+    vault,
+    providers,
+    baseUrl,
+    prefix,
+    loginPath,
+    login,
+    flow,
+    sealer,
+    theme,
+    now,
+    report,
+    tracing,
+    connections: options.connections,
+    audit: options.audit,
+  };
 }
 
 /**
@@ -341,6 +368,12 @@ async function route(site: ConnectSite, pageDeps: ConnectPageDeps, request: Requ
       return notice("nothing-here", { theme });
     }
     if (path === `${prefix}callback`) return retiredCallback(site);
+    if (path === `${prefix}${CONNECTIONS_PATH}` && (request.method === "GET" || request.method === "POST")) {
+      const source = site.connections;
+      if (source === undefined) return notice("nothing-here", { theme });
+      const { login, sealer, providers, audit, report } = site;
+      return await connectionsPage({ login, sealer, theme, source, providers, audit, report }, request);
+    }
     if (path.startsWith(prefix) && (request.method === "GET" || request.method === "POST")) {
       const id = path.slice(prefix.length);
       // Only something shaped like an id is worth a login; it is also all the login may return to.
@@ -369,6 +402,8 @@ async function route(site: ConnectSite, pageDeps: ConnectPageDeps, request: Requ
  * else is 404. Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options:
  * DENY`. Under a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
  * A POST with `action=decline` (same checks, its own CSRF token) ends the interaction as declined.
+ * With `connections`, `GET /connect/connections` lists the signed-in user's connections and a
+ * `POST` there (same checks) disconnects one of them (`connections-page.ts`).
  * @throws RangeError when `baseUrl` is plain http elsewhere than loopback, `login.redirectPath` is
  *   not under the connect pages' path, a provider's name cannot be a path segment,
  *   `cookieSecret` is shorter than 32 bytes, or `branding` is invalid (see `createPageTheme`).

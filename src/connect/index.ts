@@ -5,6 +5,7 @@
  * @module mcp-handoff/connect
  */
 export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from "./broker.js";
+export { type Connection, type DisconnectResult, REVOKED_CHANNEL, type RevokedGrant } from "./connections.js";
 export { type ConnectHandlerOptions, createConnectHandler } from "./handler.js";
 export {
   createLocalConnectHandler,

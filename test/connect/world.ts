@@ -16,6 +16,7 @@ import {
 import { InteractionManager } from "../../src/interaction/server/index.js";
 import { type Logger, McpServer } from "../../src/server/index.js";
 import {
+  type AuditLog,
   type CredentialVault,
   InProcessMessageBus,
   MemoryCredentialVault,
@@ -48,6 +49,8 @@ export interface WorldOptions {
   thirdParty?: { sendIss?: boolean; sharedCallback?: boolean };
   /** More providers beside `github`, by name. */
   providers?: Record<string, AuthorizationServerConfig>;
+  /** Where the broker and the connections page write and read audit records; default none. */
+  audit?: AuditLog;
   /** The vault the pages and the broker use, made around the world's own; default that one. */
   vault?: (inner: CredentialVault) => CredentialVault;
 }
@@ -80,6 +83,15 @@ export async function startWorld(options: WorldOptions = {}) {
       reports.push(entry.message);
       options.report?.(entry.message, entry.error);
     });
+  const broker = new CredentialBroker({
+    service: manager,
+    vault,
+    baseUrl,
+    providers,
+    secretLabels: { forecast: "API key" },
+    now: clock.now,
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
+  });
   const handler = createConnectHandler({
     serverInfo,
     manager,
@@ -96,18 +108,12 @@ export async function startWorld(options: WorldOptions = {}) {
     ...(options.states ? { states: options.states } : {}),
     now: clock.now,
     logger: pagesLogger,
+    connections: broker,
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
   });
   // Served as an operator would: the package's own node:http adapter for web-standard handlers.
   const serve = toNodeHandler(options.wrap?.(handler) ?? handler, { logger: pagesLogger });
   web.handle((req, res) => void serve(req, res));
-  const broker = new CredentialBroker({
-    service: manager,
-    vault,
-    baseUrl,
-    providers,
-    secretLabels: { forecast: "API key" },
-    now: clock.now,
-  });
   const server = new McpServer(serverInfo, {
     interactions: withCredentials(manager, broker),
     ...(options.logger ? { logger: options.logger } : {}),
@@ -127,6 +133,7 @@ export async function startWorld(options: WorldOptions = {}) {
     clock,
     manager,
     vault,
+    broker,
     server,
     /** Where the pages are served: the origin, with the prefix when there is one. */
     connectOrigin: baseUrl,
