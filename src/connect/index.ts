@@ -5,7 +5,9 @@
  * @module mcp-handoff/connect
  */
 export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from "./broker.js";
+export { type ConnectionToolsOptions, registerConnectionTools } from "./connection-tools.js";
 export { type Connection, type DisconnectResult, REVOKED_CHANNEL, type RevokedGrant } from "./connections.js";
+export type { ConnectionsSource } from "./connections-page.js";
 export { type ConnectHandlerOptions, createConnectHandler } from "./handler.js";
 export {
   createLocalConnectHandler,
