@@ -110,7 +110,15 @@ async function startProvider(
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username"] },
     conformIdTokenClaims: false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
-    features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
+    features: {
+      devInteractions: { enabled: true },
+      // A client may revoke only the tokens issued to it.
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
+          token.clientId === client.clientId,
+      },
+    },
   });
   if (spec.sendIss === false) withoutIss(provider);
   const revocations = recordRevocations(provider, spec.onRevocation);

@@ -2,7 +2,9 @@
  * The full demo's MCP server on 127.0.0.1: `/mcp` (Streamable HTTP) accepts only bearer tokens
  * of the MCP authorization server issued for it; `/connect/*` are the connect pages; its tool
  * `list_items` reads the caller's items from the third-party API with the caller's own grant,
- * which `ctx.credentials.require` finds in the encrypted vault or obtains through a hand-off.
+ * which `ctx.credentials.require` finds in the encrypted vault or obtains through a hand-off. The
+ * user sees and disconnects their connections at `/connect/connections`, or through the tools
+ * `connections_list` and `connections_disconnect`.
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -17,6 +19,7 @@ import {
   CredentialBroker,
   createConnectHandler,
   type GrantStateStore,
+  registerConnectionTools,
   withCredentials,
 } from "../../../src/connect/index.js";
 import { InteractionManager } from "../../../src/interaction/server/index.js";
@@ -85,6 +88,8 @@ function tellingVault(vault: CredentialVault, say: (line: string) => void): Cred
   return {
     get: (user, provider) => vault.get(user, provider),
     delete: (user, provider) => vault.delete(user, provider),
+    list: (user) => vault.list?.(user) ?? Promise.resolve([]),
+    markUsed: (user, provider, at) => vault.markUsed?.(user, provider, at) ?? Promise.resolve(),
     async put(user: UserRef, credential: StoredCredential): Promise<void> {
       await vault.put(user, credential);
       say(`server   the callback stored ${user.subject}'s "${credential.provider}" token in the encrypted vault`);
@@ -101,10 +106,8 @@ export function startItemsServer(config: ItemsServerConfig): {
 } {
   const { web, mcpIssuer, thirdParty, say, waitInRequest, shared } = config;
   const resource = `${web.origin}/mcp`;
-  const manager = new InteractionManager({
-    store: shared?.interactions ?? new MemoryInteractionStore(),
-    bus: shared?.bus ?? new InProcessMessageBus(),
-  });
+  const bus = shared?.bus ?? new InProcessMessageBus();
+  const manager = new InteractionManager({ store: shared?.interactions ?? new MemoryInteractionStore(), bus });
   const vault = tellingVault(
     shared?.vault ?? new MemoryCredentialVault({ encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" } }),
     say,
@@ -115,6 +118,8 @@ export function startItemsServer(config: ItemsServerConfig): {
     vault,
     baseUrl: web.origin,
     providers,
+    // A disconnect on any instance is heard on every one.
+    bus,
     ...(shared === undefined ? {} : { locks: shared.locks, notes: shared.notes }),
   });
   const serverInfo = { name: "items-demo", version: "1.0.0", title: "Items (demo)" };
@@ -127,6 +132,8 @@ export function startItemsServer(config: ItemsServerConfig): {
     providers,
     cookieSecret: shared?.cookieSecret ?? randomBytes(32),
     ...(shared === undefined ? {} : { states: shared.grantStates }),
+    // `/connect/connections`: the signed-in user's connections, each with a Disconnect button.
+    connections: broker,
     logger: { ...consoleLogger(), error: (_fields, message) => say(`server   connect pages: ${message}`) },
   });
 
@@ -144,7 +151,11 @@ export function startItemsServer(config: ItemsServerConfig): {
     },
     async ({ limit }, ctx) => {
       say(`server   list_items for ${ctx.authInfo?.subject}: asking ctx.credentials for an "items" grant`);
-      const credential = await ctx.credentials.require("items", { scopes: ["repo"], wait: waitInRequest === true });
+      const credential = await ctx.credentials.require("items", {
+        // `openid` too, so the grant's ID token names the account on the connections page.
+        scopes: ["openid", "repo"],
+        wait: waitInRequest === true,
+      });
       say("server   found the grant in the vault; calling the third-party /api/items with it");
       const response = await fetch(`${thirdParty.issuer}/api/items`, {
         headers: { authorization: `Bearer ${credential.secret}` },
@@ -153,6 +164,9 @@ export function startItemsServer(config: ItemsServerConfig): {
       return { content: [{ type: "text", text: items.join(", ") }] };
     },
   );
+
+  // The same list and disconnect for the model, for the caller's own user only.
+  registerConnectionTools(mcp, { connections: broker, userFor: (authInfo) => manager.userFor(authInfo) });
 
   // One endpoint for both eras: a session per `initialize` (2025-11-25 and before), and one
   // transport per POST for 2026-07-28 clients, which send no handshake. In a fleet, a session
@@ -194,6 +208,7 @@ export function startItemsServer(config: ItemsServerConfig): {
     close: async () => {
       await endpoint.close();
       await mcp.close();
+      await broker.close();
       await manager.close();
     },
   };

@@ -16,20 +16,29 @@
  *    the callback stores the token in the encrypted vault and completes the hand-off.
  * 6. The client retries the call (on 2026-07-28 once the user is done, echoing `requestState`),
  *    which now returns alice's items. The client never sees that token.
+ * 7. The client lists alice's connections (`connections_list`) and disconnects the third party
+ *    (`connections_disconnect`): the server revokes the grant at the third party's revocation
+ *    endpoint (RFC 7009), which says so, and deletes its copy. The same list and button are on
+ *    the page `/connect/connections`.
  */
 import { McpClient } from "../../../src/client/index.js";
 import { createConsentPolicy, HandoffClient, type UrlInteraction } from "../../../src/interaction/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/index.js";
 import { failIfAsked } from "../fail.js";
+import type { Revocation } from "./authorization-servers.js";
 import { type BrowserChoice, type Browsers, openBrowsers } from "./browsers.js";
 import { signInForMcp } from "./sign-in.js";
 import { type FullWorld, startFullWorld } from "./world.js";
 
-/** What the run left behind, for checks: the call's text and the third-party token the vault holds. */
+/**
+ * What the run left behind, for checks: the call's text, the third-party token the vault held
+ * before the disconnect, and what the third party revoked.
+ */
 export interface FullDemoResult {
   text: string;
   isError: boolean;
   storedSecret: string | undefined;
+  revocations: readonly Revocation[];
 }
 
 export interface FullDemoOptions {
@@ -89,6 +98,18 @@ export async function runFullDemo(say: (line: string) => void, options: FullDemo
     await browsers?.close();
     await world.close();
   }
+}
+
+/** The story's end: alice's connections, then the third party disconnected (and revoked there). */
+async function disconnectItems(client: McpClient, say: (line: string) => void): Promise<void> {
+  const textOf = (result: { content: { type: string; text?: string }[] }) =>
+    result.content.map((block) => (block.type === "text" ? (block.text ?? "") : `[${block.type}]`)).join("\n");
+  say("client   calling connections_list {}");
+  const listed = await client.callTool({ name: "connections_list", arguments: {} });
+  for (const line of textOf(listed).split("\n")) say(`client   | ${line}`);
+  say('client   calling connections_disconnect { provider: "items" }');
+  const done = await client.callTool({ name: "connections_disconnect", arguments: { provider: "items" } });
+  say(`client   the server says: ${textOf(done)}`);
 }
 
 async function tell(
@@ -159,5 +180,8 @@ async function tell(
   await browsing;
   const text = result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
   say(`client   the call returned${result.isError ? " an error" : ""}: ${text}`);
-  return { text, isError: result.isError === true, storedSecret: await world.storedSecret("alice") };
+  // Read before the disconnect deletes it: the checks look for it in everything printed.
+  const storedSecret = await world.storedSecret("alice");
+  await disconnectItems(client, say);
+  return { text, isError: result.isError === true, storedSecret, revocations: [...world.revocations] };
 }

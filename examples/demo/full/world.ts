@@ -3,7 +3,7 @@
  * with its API, and the MCP server with its connect pages. The demo and the browser tests start
  * the same world.
  */
-import { close, listen, startThirdParty } from "./authorization-servers.js";
+import { close, listen, type Revocation, startThirdParty } from "./authorization-servers.js";
 import { startItemsServer } from "./items-server.js";
 import { startMcpAuthorizationServer } from "./mcp-authorization-server.js";
 
@@ -17,6 +17,8 @@ export interface FullWorld {
   origin: string;
   mcpIssuer: string;
   thirdPartyIssuer: string;
+  /** The tokens the third party's revocation endpoint destroyed, in order. */
+  revocations: readonly Revocation[];
   /** Names of the servers by `host:port`, for narrating the browser's requests. */
   labels: ReadonlyMap<string, string>;
   /** The third-party token the vault holds for `subject`, if any. */
@@ -35,7 +37,11 @@ export async function startFullWorld(options: {
   const mcpAs = await startMcpAuthorizationServer(web.origin, resource);
   say(`setup    MCP authorization server (oidc-provider) at ${mcpAs.issuer}`);
   // Every service on 127.0.0.1; the third party's cookies have names of their own (see startThirdParty).
-  const thirdParty = await startThirdParty(web.origin, "items", { host: "127.0.0.1" });
+  const thirdParty = await startThirdParty(web.origin, "items", {
+    host: "127.0.0.1",
+    onRevocation: ({ kind, accountId }) =>
+      say(`third party  revoked the ${kind} of ${accountId} at its revocation endpoint (RFC 7009)`),
+  });
   say(`setup    third-party service (oidc-provider + /api/items) at ${thirdParty.issuer}`);
   const items = startItemsServer({
     web,
@@ -50,6 +56,7 @@ export async function startFullWorld(options: {
     origin: web.origin,
     mcpIssuer: mcpAs.issuer,
     thirdPartyIssuer: thirdParty.issuer,
+    revocations: thirdParty.revocations,
     labels: new Map([
       [new URL(mcpAs.issuer).host, "MCP authorization server"],
       [new URL(thirdParty.issuer).host, "third party"],
