@@ -106,24 +106,26 @@ export async function finishGrant(
   const now = deps.now();
   const credential = credentialOf(grant.provider, result, { scopes: grant.scopes }, now);
   credential.createdAt = now;
-  const account = await accountAt(deps, server, result);
+  const account = await accountAt(deps, server, result, credential.scopes ?? []);
   if (account !== undefined) credential.account = account;
   return credential;
 }
 
 /**
  * The account the grant belongs to, as the provider names it: from the ID token when the answer
- * has one, else from the userinfo endpoint when the provider has one, else none. A userinfo call
- * that fails is reported and costs only the name: the grant is kept.
+ * has one, else from the userinfo endpoint when the provider has one and the grant includes
+ * `openid` (which userinfo requires, OpenID Connect Core § 5.3), else none. A userinfo call that
+ * fails is reported and costs only the name: the grant is kept.
  */
 async function accountAt(
   deps: Pick<ProviderFlowDeps, "report">,
   server: OAuthServer,
   result: oauth.TokenEndpointResponse,
+  scopes: readonly string[],
 ): Promise<string | undefined> {
   const claims = oauth.getValidatedIdTokenClaims(result);
   if (claims !== undefined) return nameIn(claims);
-  if (server.as.userinfo_endpoint === undefined) return undefined;
+  if (server.as.userinfo_endpoint === undefined || !scopes.includes("openid")) return undefined;
   try {
     const response = await oauth.userInfoRequest(server.as, server.client, result.access_token, server.options);
     return nameIn(await oauth.processUserInfoResponse(server.as, server.client, oauth.skipSubjectCheck, response));
