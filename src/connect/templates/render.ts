@@ -176,7 +176,8 @@ function sectionHtml(section: EntrySection): string {
   else if (section.table !== undefined && rows.length > 0) {
     const head = section.table.columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join("");
     const cells = rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`);
-    body = `<div class="table"><table><thead><tr>${head}</tr></thead><tbody>${cells.join("")}</tbody></table></div>`;
+    // Scrolls sideways on a narrow screen, so it takes the focus to be scrolled by keyboard.
+    body = `<div class="table" tabindex="0" role="region" aria-label="${escapeHtml(section.heading)}"><table><thead><tr>${head}</tr></thead><tbody>${cells.join("")}</tbody></table></div>`;
   } else body = `<ul class="entries">${entries.map(entryHtml).join("")}</ul>`;
   return `<section><h2>${escapeHtml(section.heading)}</h2>${body}</section>`;
 }
