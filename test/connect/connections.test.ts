@@ -10,7 +10,15 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CredentialBroker } from "../../src/connect/index.js";
 import type { StoredCredential } from "../../src/model/interaction.js";
-import { InProcessMessageBus, MemoryAuditLog, MemoryCredentialVault } from "../../src/stores/index.js";
+import type { RequestContext } from "../../src/server/index.js";
+import {
+  type CredentialVault,
+  InProcessMessageBus,
+  type KeyedLock,
+  MemoryAuditLog,
+  MemoryCredentialVault,
+  MemoryKeyedLock,
+} from "../../src/stores/index.js";
 import { recordingLogger } from "../support/recording-logger.js";
 import { Browser } from "./browser.js";
 import { callText, handOffUrl, peerFor } from "./calls.js";
@@ -193,6 +201,55 @@ describe("disconnect when the provider cannot revoke", () => {
     const told = JSON.stringify(logger.entries) + String(logger.entries[0]?.error);
     expect(told).not.toContain("refresh-token-of-alice");
     expect(told).not.toContain("access-token-of-alice");
+  });
+
+  it("waits for a refresh under way, so the renewed grant is not written back after the delete", async () => {
+    const endpoint = await startTokenEndpoint();
+    servers.push(endpoint);
+    // The token endpoint's answer is let go once the disconnect has asked for the grant's lock (or,
+    // were it not to, has deleted): then the order of the two writes is the broker's, not chance's.
+    let go = () => {};
+    const ready = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const inner = new MemoryKeyedLock();
+    let holders = 0;
+    const locks: KeyedLock = {
+      withLock: (key, options, task) => {
+        holders += 1;
+        if (holders > 1) go();
+        return inner.withLock(key, options, task).finally(() => {
+          holders -= 1;
+        });
+      },
+    };
+    const vault = new MemoryCredentialVault({ encryption: { keys: { k1: Buffer.alloc(32, 2) }, currentKeyId: "k1" } });
+    const watched: CredentialVault = {
+      get: (u, p) => vault.get(u, p),
+      put: (u, c) => vault.put(u, c),
+      delete: (u, p) => vault.delete(u, p).finally(go),
+    };
+    const broker = new CredentialBroker({
+      service: { userFor: () => user },
+      vault: watched,
+      baseUrl: "http://127.0.0.1:1",
+      providers: { tokens: { issuer: endpoint.issuer, clientId: "c", clientSecret: "s" } },
+      locks,
+      logger: recordingLogger(),
+    });
+    const { accessToken, refreshToken } = endpoint.issue();
+    // Expired, so the next require renews it.
+    await vault.put(user, { provider: "tokens", secret: accessToken, refreshToken, expiresAt: 1, updatedAt: 1 });
+    const held = endpoint.hold();
+    const renewing = broker.require("tokens", {}, { authInfo: undefined } as RequestContext);
+    await held.received(1);
+    const disconnecting = broker.disconnect(user, "tokens");
+    await ready;
+    held.release();
+    const [renewed, result] = await Promise.all([renewing, disconnecting]);
+    expect(renewed.secret).not.toBe(accessToken);
+    expect(result).toMatchObject({ removed: true, upstream: "unsupported" });
+    expect(await vault.get(user, "tokens")).toBeUndefined();
   });
 
   it("tells every instance on the bus, and only once a grant was removed", async () => {
