@@ -39,8 +39,8 @@ export async function startForecastServer(say: (line: string) => void): Promise<
       asked = true;
       // The stored key, or the key page: on 2025-11-25 an elicitation/create during this call, on
       // 2026-07-28 an InputRequiredResult whose retry is answered once the key is saved.
-      const key = await ctx.credentials.require("forecast", { kind: "secret", label: "Forecast API key", wait: true });
-      if (!stored) say(`server   stored the API key (${key.secret.length} characters; it is shown nowhere)`);
+      await ctx.credentials.require("forecast", { kind: "secret", label: "Forecast API key", wait: true });
+      if (!stored) say("server   stored the API key (it is shown nowhere, to the tool neither)");
       stored = true;
       return { content: [{ type: "text", text: forecastFor(city) }] };
     },

@@ -6,7 +6,7 @@
  * hand-off starts the demo SIGKILLs an instance and the browser goes on at once: on 2025-11-25
  * the one holding the client's GET stream, which the client resumes on another instance with
  * `Last-Event-ID` in the same session, the completion arriving there from the instance where the
- * page was done; on 2026-07-28 the one that started the hand-off, whose signed `requestState`
+ * page was done; on 2026-07-28 the one that started the hand-off, whose sealed `requestState`
  * another verifies. With `pinned` the steps are steered instead (`X-Fleet-Pin`): the call on A,
  * the browser on B, the retry on C. The browser is the scripted HTTP user agent.
  */

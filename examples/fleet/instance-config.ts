@@ -10,7 +10,7 @@ export interface InstanceConfig {
   keyPrefix: string;
   databaseUrl: string;
   schema: string;
-  /** 32-byte keys; the first signs `requestState`, all verify. */
+  /** 32-byte keys; the first seals `requestState`, all open. */
   requestStateKeys: string[];
   vaultKey: string;
   cookieSecret: string;

@@ -26,7 +26,7 @@ export interface FleetWorldOptions {
   say(line: string): void;
   /**
    * Instances given `requestStateKeys` of their own instead of the fleet's shared list (to show
-   * what sharing them is for: such an instance refuses a `requestState` another one signed). Default none.
+   * what sharing them is for: such an instance refuses a `requestState` another one sealed). Default none.
    */
   keysOfTheirOwn?: readonly InstanceName[];
 }

@@ -23,6 +23,7 @@ const baseUrl = env.BASE_URL ?? "https://weather.example.com"; // where this app
 const resource = `${baseUrl}/mcp`; // the MCP endpoint, as clients name it
 const issuer = env.MCP_ISSUER ?? "https://auth.example.com"; // the MCP authorization server
 const scopes = ["mcp:tools"]; // what a client's access token must grant
+const api = new URL(env.WEATHER_API ?? "https://api.weather.example.com"); // the service the key is for
 
 // Hand-offs waiting for their user, and the keys users saved (AES-256-GCM), in files every instance
 // opens; the bus tells a waiting request that its hand-off completed (this one: within one process).
@@ -39,24 +40,23 @@ const broker = new CredentialBroker({
   vault,
   baseUrl,
   providers: {},
-  secretLabels: { weather: "Weather API key" },
+  // Each user's key goes in X-Api-Key to the weather service's host, and nowhere else.
+  secrets: { weather: { hosts: [api.host], header: "X-Api-Key", label: "Weather API key" } },
+  // Development only: lets a stand-in service on this machine be plain http (https everywhere else).
+  unsafeHttpLoopbackForDevelopment: api.protocol === "http:",
 });
 
 const server = new McpServer(
   { name: "weather", version: "1.0.0" },
-  // requestStateSecret signs the `requestState` of a 2026-07-28 hand-off: the retry may reach any instance.
+  // requestStateSecret seals the `requestState` of a 2026-07-28 hand-off: the retry may reach any instance.
   { interactions: withCredentials(manager, broker), requestStateSecret: secret("REQUEST_STATE_SECRET") },
 );
 server.registerTool(
   "forecast",
   { description: "Tomorrow's weather in a city", inputSchema: { city: z.string() } },
   async ({ city }, ctx) => {
-    // The key this user typed on our page; without one, the user is handed off to that page first.
-    const key = await ctx.credentials.require("weather");
-    const api = env.WEATHER_API ?? "https://api.weather.example.com";
-    const response = await fetch(`${api}/forecast?city=${encodeURIComponent(city)}`, {
-      headers: { "x-api-key": key.secret },
-    });
+    // Sent with the key this user typed on our page; without one, the user is handed off there first.
+    const response = await ctx.credentials.fetch("weather", new URL(`/forecast?city=${encodeURIComponent(city)}`, api));
     return { content: [{ type: "text", text: await response.text() }] };
   },
 );

@@ -22,11 +22,13 @@ const baseUrl = env.BASE_URL ?? "https://mcp.example.com"; // where this app is 
 const resource = `${baseUrl}/mcp`; // the MCP endpoint, as clients name it
 const issuer = env.MCP_ISSUER ?? "https://auth.mcp.example.com"; // the MCP authorization server
 const scopes = ["mcp:tools"]; // what a client's access token must grant
+const reposApi = new URL(env.GITHUB_API ?? "https://api.github.example.com/user/repos");
 // The third party whose grant the tool needs; register `${baseUrl}/connect/callback/github` there.
 const github = {
   issuer: env.GITHUB_ISSUER ?? "https://github.example.com",
   clientId: env.GITHUB_CLIENT_ID ?? "mcp-example",
   clientSecret: env.GITHUB_CLIENT_SECRET ?? "…",
+  apiHosts: [reposApi.host], // the only hosts its tokens are ever sent to
 };
 
 // Hand-offs waiting for their user, and the grants users made (AES-256-GCM), in files every instance
@@ -39,20 +41,24 @@ const vault = new SqliteCredentialVault({
   filename: env.VAULT_FILE ?? "credentials.db",
   encryption: { keys: { k1: secret("VAULT_KEY") }, currentKeyId: "k1" },
 });
-const broker = new CredentialBroker({ service: manager, vault, baseUrl, providers: { github } });
+const broker = new CredentialBroker({
+  service: manager,
+  vault,
+  baseUrl,
+  providers: { github },
+  // Development only: lets a stand-in API on this machine be plain http (https everywhere else).
+  unsafeHttpLoopbackForDevelopment: reposApi.protocol === "http:",
+});
 
 const server = new McpServer(
   { name: "repos", version: "1.0.0" },
-  // requestStateSecret signs the `requestState` of a 2026-07-28 hand-off: the retry may reach any instance.
+  // requestStateSecret seals the `requestState` of a 2026-07-28 hand-off: the retry may reach any instance.
   { interactions: withCredentials(manager, broker), requestStateSecret: secret("REQUEST_STATE_SECRET") },
 );
 server.registerTool("list_repos", { description: "Your GitHub repositories" }, async (_args, ctx) => {
-  // A stored token for this user, renewed when it expires; otherwise the user is handed off to
-  // ${baseUrl}/connect/<id>, and the client retries this call once the grant is stored.
-  const credential = await ctx.credentials.require("github", { scopes: ["repo"] });
-  const response = await fetch(env.GITHUB_API ?? "https://api.github.example.com/user/repos", {
-    headers: { authorization: `Bearer ${credential.secret}` },
-  });
+  // Sent with this user's token, renewed when it expires, to a host in `apiHosts` only; without a
+  // grant the user is handed off to ${baseUrl}/connect/<id>, and the client retries once it is stored.
+  const response = await ctx.credentials.fetch("github", reposApi, { credential: { scopes: ["repo"] } });
   return { content: [{ type: "text", text: await response.text() }] };
 });
 

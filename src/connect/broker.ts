@@ -2,6 +2,7 @@
  * `CredentialBroker`: what `ctx.credentials.require` runs. It returns the user's stored credential
  * (renewed through its refresh token when expired) or starts the hand-off that obtains one: an
  * interaction whose URL is this server's connect page and whose purpose says what to do there.
+ * `ctx.credentials.fetch` uses the same credential for a request to the provider's own API hosts.
  */
 
 import { INTERACTION_ID_IN_URL, InteractionRequired } from "../interaction/server/index.js";
@@ -9,7 +10,13 @@ import { SdkError } from "../jsonrpc/errors.js";
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import type { UserRef } from "../model/identity.js";
 import type { StoredCredential, UserInteraction } from "../model/interaction.js";
-import type { CredentialRequest, CredentialSource, InteractionService, RequestContext } from "../server/index.js";
+import type {
+  CredentialFetchInit,
+  CredentialRequest,
+  CredentialSource,
+  InteractionService,
+  RequestContext,
+} from "../server/index.js";
 import { auditTo } from "../stores/audit.js";
 import { MemoryExpiringNotes } from "../stores/memory-expiring-notes.js";
 import { MemoryKeyedLock } from "../stores/memory-keyed-lock.js";
@@ -26,6 +33,8 @@ import {
   type RevokedGrant,
   revokeUpstream,
 } from "./connections.js";
+import { type CredentialFetchSettings, DEFAULT_MAX_REDIRECTS, fetchWithCredential } from "./credential-fetch.js";
+import { checkDestination, oauthDestination, type SecretDestination, secretDestination } from "./destination.js";
 import { type AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
 import { PageDeclines } from "./page-declines.js";
 import { secretName } from "./purpose.js";
@@ -40,8 +49,41 @@ export interface CredentialBrokerOptions {
   baseUrl: string;
   /** OAuth providers (the same as the connect handler's); any other name is asked for as a secret. */
   providers: Readonly<Record<string, AuthorizationServerConfig>>;
-  /** Form labels of secret providers, e.g. `{ forecast: "API key" }`; default "API key". */
+  /**
+   * Secret providers (API keys) by name: the hosts `ctx.credentials.fetch` may send each to, the
+   * header it goes in and its label, e.g. `{ forecast: { hosts: ["api.forecast.example"], header:
+   * "X-Api-Key", label: "Forecast API key" } }`. A secret provider not listed here is still asked
+   * for, but `fetch` sends it nowhere.
+   * @throws SdkError "INVALID_ARGUMENT" from the constructor for a host that is not a bare host
+   *   name (with an optional port) or a header that is not a header name.
+   */
+  secrets?: Readonly<Record<string, SecretDestination>>;
+  /** Form labels of secret providers, e.g. `{ forecast: "API key" }`, where `secrets` gives no `label`; default "API key". */
   secretLabels?: Readonly<Record<string, string>>;
+  /**
+   * Where each use of a credential by `ctx.credentials.fetch` is recorded ("credential.used": the
+   * provider, host, method and status, the user, client and session), and each `disconnect`
+   * ("grant.revoked", outcome `failed` when the provider did not revoke). Default: none.
+   */
+  audit?: AuditLog;
+  /**
+   * Hears a failed audit append, a failed `markUsed`, a failed renewal after a 401, a provider's
+   * failed revocation and a bus that failed; default `consoleLogger()`.
+   */
+  logger?: Logger;
+  /**
+   * What `ctx.credentials.fetch` sends each request with, e.g. a `fetch` bound to an undici
+   * `Agent` with the API's CA; default `globalThis.fetch`. It is called with `redirect: "manual"`.
+   */
+  fetch?: typeof globalThis.fetch;
+  /** Redirects `ctx.credentials.fetch` follows before refusing; default 5. */
+  maxRedirects?: number;
+  /**
+   * Development only: lets `ctx.credentials.fetch` send credentials over plain http to listed API
+   * hosts on loopback (`127.0.0.1`, `[::1]`, `localhost`). Never set it on a deployed server:
+   * anything else on the machine could read the traffic. Default false: https only.
+   */
+  unsafeHttpLoopbackForDevelopment?: boolean;
   /** ms before `expiresAt` at which an access token is renewed; default 30,000. */
   renewEarlyMs?: number;
   /**
@@ -82,10 +124,6 @@ export interface CredentialBrokerOptions {
    * The broker itself keeps no copy: the vault is the only one.
    */
   onRevoked?: (grant: RevokedGrant) => void;
-  /** Receives a `grant.revoked` record for each `disconnect` (appended through `auditTo`); default none. */
-  audit?: AuditLog;
-  /** Hears a provider's failed revocation, a bus or audit log that failed; default `consoleLogger()`. */
-  logger?: Logger;
   /** ms a provider's revocation endpoint is given to answer; default 10,000. */
   revocationTimeoutMs?: number;
 }
@@ -93,6 +131,7 @@ export interface CredentialBrokerOptions {
 export class CredentialBroker implements CredentialSource {
   readonly #options: CredentialBrokerOptions;
   readonly #renewal: CredentialRenewal;
+  readonly #fetching: CredentialFetchSettings;
   readonly #locks: KeyedLock;
   readonly #servers = new OAuthServers();
   readonly #logger: Logger;
@@ -103,10 +142,24 @@ export class CredentialBroker implements CredentialSource {
     const tracing = Tracing.from(options.tracing);
     this.#options = { ...options, vault: tracedVault(options.vault, tracing) };
     const now = options.now ?? Date.now;
+    for (const [name, config] of Object.entries(options.providers))
+      checkDestination(name, oauthDestination(config.apiHosts));
+    for (const [name, config] of Object.entries(options.secrets ?? {}))
+      checkDestination(name, secretDestination(config));
+    const logger = options.logger ?? consoleLogger();
+    this.#logger = logger;
+    this.#audit = auditTo(options.audit, logger);
     this.#locks = tracedLock(options.locks ?? new MemoryKeyedLock(), tracing);
-    this.#logger = options.logger ?? consoleLogger();
-    this.#audit = auditTo(options.audit, this.#logger);
     this.#listening = this.#listen();
+    this.#fetching = {
+      fetch: options.fetch ?? globalThis.fetch,
+      httpLoopback: options.unsafeHttpLoopbackForDevelopment === true,
+      maxRedirects: options.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
+      audit: this.#audit,
+      vault: this.#options.vault,
+      logger,
+      now,
+    };
     this.#renewal = new CredentialRenewal({
       providers: options.providers,
       vault: this.#options.vault,
@@ -142,16 +195,17 @@ export class CredentialBroker implements CredentialSource {
     }
     const scopes = request.scopes ?? [];
     const stored = await this.#usable(user, provider, scopes);
-    if (stored !== undefined) {
-      await this.#markUsed(user, provider);
-      return stored;
-    }
+    if (stored !== undefined) return stored;
     const configured = Object.hasOwn(this.#options.providers, provider);
     const oauth = request.kind === undefined ? configured : request.kind === "oauth";
     if (oauth && !configured) {
       throw new SdkError("INVALID_ARGUMENT", `No authorization server is configured for ${JSON.stringify(provider)}`);
     }
-    const label = request.label ?? this.#options.secretLabels?.[provider] ?? "API key";
+    const label =
+      request.label ??
+      own(this.#options.secrets, provider)?.label ??
+      own(this.#options.secretLabels, provider) ??
+      "API key";
     const params = {
       url: `${this.#options.baseUrl.replace(/\/+$/, "")}/connect/${INTERACTION_ID_IN_URL}`,
       message: oauth
@@ -168,6 +222,45 @@ export class CredentialBroker implements CredentialSource {
     const obtained = await this.#options.vault.get(user, provider);
     if (obtained === undefined) throw new SdkError("INVALID_RESULT", "The hand-off completed without a credential");
     return obtained;
+  }
+
+  /**
+   * `ctx.credentials.fetch`: an OAuth provider's access token goes as `Authorization: Bearer` to
+   * its `apiHosts`, renewed once on a 401; a secret goes as its `secrets` entry declares.
+   * @throws as `RequestContext.credentials.fetch` says, and what `require` throws.
+   */
+  async fetch(
+    provider: string,
+    input: string | URL | Request,
+    init: CredentialFetchInit,
+    ctx: RequestContext,
+  ): Promise<Response> {
+    const user = this.#options.service.userFor(ctx.authInfo);
+    if (user === undefined) {
+      throw new SdkError(
+        "INVALID_ARGUMENT",
+        "Credentials need a verified user (authorization with issuer and subject)",
+      );
+    }
+    const request = init.credential ?? {};
+    const configured = Object.hasOwn(this.#options.providers, provider);
+    const oauth = request.kind === undefined ? configured : request.kind === "oauth";
+    const destination = oauth
+      ? oauthDestination(configured ? this.#options.providers[provider]?.apiHosts : undefined)
+      : secretDestination(own(this.#options.secrets, provider));
+    return fetchWithCredential(
+      this.#fetching,
+      {
+        provider,
+        user,
+        ctx,
+        destination,
+        obtain: () => this.require(provider, request, ctx),
+        ...(oauth ? { renew: (stale: StoredCredential) => this.#renewal.renew(user, stale, { force: true }) } : {}),
+      },
+      input,
+      init,
+    );
   }
 
   /** The stored credential if it can be used (renewed if needed); a refused renewal forgets it. */
@@ -282,15 +375,6 @@ export class CredentialBroker implements CredentialSource {
     }
   }
 
-  /** `lastUsedAt` for the connections page; a vault that fails to note it costs the tool nothing. */
-  async #markUsed(user: UserRef, provider: string): Promise<void> {
-    try {
-      await this.#options.vault.markUsed?.(user, provider, (this.#options.now ?? Date.now)());
-    } catch (error) {
-      this.#report("Could not note when a credential was last used", error);
-    }
-  }
-
   #heard(grant: RevokedGrant): void {
     try {
       this.#options.onRevoked?.(grant);
@@ -307,6 +391,10 @@ export class CredentialBroker implements CredentialSource {
     }
   }
 }
+
+/** `record[key]` when it is the record's own entry (never `constructor` or `__proto__` of its prototype). */
+const own = <T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined =>
+  record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 
 /** Whether the credential was granted every scope asked for (one without recorded scopes is taken as it is). */
 const covers = (credential: StoredCredential, scopes: readonly string[]): boolean =>
@@ -347,32 +435,44 @@ export function withCredentials(
       logger.error({ err: error }, "Could not note a page's decline for the client's retry");
     }
   };
-  const credentials: CredentialSource = {
-    async require(provider, request, ctx) {
-      try {
-        return await source.require(provider, request, ctx);
-      } catch (error) {
-        if (!(error instanceof InteractionRequired)) throw error;
-        // Only where the user would be handed off again: a credential stored meanwhile (another
-        // page of the session saved) is returned, and a decline never outlives its page.
-        const declined = await Promise.resolve(declines.take(ctx.session.id, provider)).catch((failure: unknown) => {
-          logger.error({ err: failure }, "Could not read the page declines; the user is handed off again");
-          return false;
-        });
-        if (declined) {
-          throw new SdkError(
-            "REQUEST_CANCELLED",
-            `The user declined to connect ${provider} on the page; nothing was stored`,
-          );
-        }
-        // Marked so that a decline on its page is noted for the retry; a waiting request hears of it itself.
-        throw new InteractionRequired({
-          url: error.url,
-          message: error.message,
-          purpose: { ...error.purpose, [RETRIED]: true },
-        });
+  /**
+   * Runs `use`; where it would hand the user off again and the user declined the page of this
+   * session's previous call, ends declined instead.
+   */
+  const handOff = async <T>(provider: string, ctx: RequestContext, use: () => Promise<T>): Promise<T> => {
+    try {
+      return await use();
+    } catch (error) {
+      if (!(error instanceof InteractionRequired)) throw error;
+      // Only where the user would be handed off again: a credential stored meanwhile (another
+      // page of the session saved) is returned, and a decline never outlives its page.
+      const declined = await Promise.resolve(declines.take(ctx.session.id, provider)).catch((failure: unknown) => {
+        logger.error({ err: failure }, "Could not read the page declines; the user is handed off again");
+        return false;
+      });
+      if (declined) {
+        throw new SdkError(
+          "REQUEST_CANCELLED",
+          `The user declined to connect ${provider} on the page; nothing was stored`,
+        );
       }
-    },
+      // Marked so that a decline on its page is noted for the retry; a waiting request hears of it itself.
+      throw new InteractionRequired({
+        url: error.url,
+        message: error.message,
+        purpose: { ...error.purpose, [RETRIED]: true },
+      });
+    }
+  };
+  const fetch = source.fetch?.bind(source);
+  const credentials: CredentialSource = {
+    require: (provider, request, ctx) => handOff(provider, ctx, () => source.require(provider, request, ctx)),
+    ...(fetch === undefined
+      ? {}
+      : {
+          fetch: (provider: string, input: string | URL | Request, init: CredentialFetchInit, ctx: RequestContext) =>
+            handOff(provider, ctx, () => fetch(provider, input, init, ctx)),
+        }),
   };
   return {
     userFor: (authInfo) => service.userFor(authInfo),

@@ -45,19 +45,26 @@ function providerConfig(deps: Pick<ProviderFlowDeps, "providers">, provider: str
   return config;
 }
 
-/** Stores a fresh `state` for the grant and returns the provider's authorization URL. */
+/**
+ * Stores a fresh `state` for the grant and returns the provider's authorization URL: the
+ * config's `authorizationParams`, then the flow's own parameters, with the config's `scopes` and
+ * the grant's joined by its `scopeDelimiter`.
+ */
 export async function startGrant(deps: ProviderFlowDeps, grant: Omit<PendingGrant, "verifier">): Promise<string> {
-  const server = await deps.servers.get(providerConfig(deps, grant.provider));
+  const config = providerConfig(deps, grant.provider);
+  const server = await deps.servers.get(config);
   const endpoint = server.as.authorization_endpoint;
   if (endpoint === undefined) throw new Error("The provider has no authorization endpoint");
   const state = oauth.generateRandomState();
   const verifier = oauth.generateRandomCodeVerifier();
   await deps.states.put(state, { ...grant, verifier });
   const url = new URL(endpoint);
+  for (const [name, value] of Object.entries(config.authorizationParams ?? {})) url.searchParams.set(name, value);
   url.searchParams.set("client_id", server.client.client_id);
   url.searchParams.set("redirect_uri", redirectUriFor(deps.baseUrl, grant.provider));
   url.searchParams.set("response_type", "code");
-  if (grant.scopes.length > 0) url.searchParams.set("scope", grant.scopes.join(" "));
+  const scopes = [...new Set([...(config.scopes ?? []), ...grant.scopes])];
+  if (scopes.length > 0) url.searchParams.set("scope", scopes.join(config.scopeDelimiter ?? " "));
   url.searchParams.set("state", state);
   url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
   url.searchParams.set("code_challenge_method", "S256");
@@ -66,6 +73,7 @@ export async function startGrant(deps: ProviderFlowDeps, grant: Omit<PendingGran
 
 function credentialOf(
   provider: string,
+  config: AuthorizationServerConfig,
   result: oauth.TokenEndpointResponse,
   fallback: { scopes: string[]; refreshToken?: string | undefined },
   now: number,
@@ -73,15 +81,22 @@ function credentialOf(
   const credential: StoredCredential = { provider, secret: result.access_token, updatedAt: now };
   const refreshToken = result.refresh_token ?? fallback.refreshToken;
   if (refreshToken !== undefined) credential.refreshToken = refreshToken;
-  credential.scopes = typeof result.scope === "string" ? result.scope.split(" ").filter(Boolean) : fallback.scopes;
+  credential.scopes =
+    typeof result.scope === "string"
+      ? result.scope
+          .split(config.grantedScopeDelimiter ?? " ")
+          .map((scope) => scope.trim())
+          .filter(Boolean)
+      : fallback.scopes;
   if (typeof result.expires_in === "number") credential.expiresAt = now + result.expires_in * 1000;
   return credential;
 }
 
 /**
  * Exchanges the code of a callback whose `state` was already taken and checked, and which came to
- * `grant.provider`'s own redirect URI. `iss` is checked when the provider sends it or says it does
- * (RFC 9207).
+ * `grant.provider`'s own redirect URI. `iss` is checked when the provider sends it, and required
+ * when its metadata says it is sent or the config has `requireIss` (RFC 9207). The granted
+ * `scope` is split by the config's `grantedScopeDelimiter`.
  */
 export async function finishGrant(
   deps: ProviderFlowDeps,
@@ -89,7 +104,8 @@ export async function finishGrant(
   callback: URL,
   state: string,
 ): Promise<StoredCredential> {
-  const server = await deps.servers.get(providerConfig(deps, grant.provider));
+  const config = providerConfig(deps, grant.provider);
+  const server = await deps.servers.get(config);
   const params = oauth.validateAuthResponse(server.as, server.client, callback, state);
   const response = await oauth.authorizationCodeGrantRequest(
     server.as,
@@ -101,10 +117,11 @@ export async function finishGrant(
     server.options,
   );
   const result = await oauth.processAuthorizationCodeResponse(server.as, server.client, response, {
+    ...server.tokenResponse,
     requireIdToken: false,
   });
   const now = deps.now();
-  const credential = credentialOf(grant.provider, result, { scopes: grant.scopes }, now);
+  const credential = credentialOf(grant.provider, config, result, { scopes: grant.scopes }, now);
   credential.createdAt = now;
   const account = await accountAt(deps, server, result, credential.scopes ?? []);
   if (account !== undefined) credential.account = account;
@@ -149,7 +166,8 @@ export async function refreshCredential(
   credential: StoredCredential & { refreshToken: string },
   signal?: AbortSignal,
 ): Promise<StoredCredential> {
-  const server = await deps.servers.get(providerConfig(deps, credential.provider));
+  const config = providerConfig(deps, credential.provider);
+  const server = await deps.servers.get(config);
   const response = await oauth.refreshTokenGrantRequest(
     server.as,
     server.client,
@@ -157,9 +175,10 @@ export async function refreshCredential(
     credential.refreshToken,
     signal === undefined ? server.options : { ...server.options, signal },
   );
-  const result = await oauth.processRefreshTokenResponse(server.as, server.client, response);
+  const result = await oauth.processRefreshTokenResponse(server.as, server.client, response, server.tokenResponse);
   const renewed = credentialOf(
     credential.provider,
+    config,
     result,
     { scopes: credential.scopes ?? [], refreshToken: credential.refreshToken },
     deps.now(),

@@ -73,21 +73,34 @@ export class CredentialRenewal {
    * @throws SdkError "TRANSPORT_ERROR" when the provider did not answer, now or (by any instance)
    *   within the last `outageMs`, and the access token has expired (the credential is kept);
    *   SdkError "LOCK_TIMEOUT" when another instance held the grant's lock for all of `waitMs`.
+   * @param options.force renew even before `expiresAt` (the provider answered 401 to the access
+   *   token), unless another instance renewed it meanwhile: its token is then returned.
    */
-  renew(user: UserRef, stale: StoredCredential): Promise<StoredCredential | undefined> {
+  renew(
+    user: UserRef,
+    stale: StoredCredential,
+    options: { force?: boolean } = {},
+  ): Promise<StoredCredential | undefined> {
     const key = renewalKey(user, stale.provider);
     let underWay = this.#underWay.get(key);
     if (underWay === undefined) {
-      underWay = this.#renewLocked(key, user, stale).finally(() => this.#underWay.delete(key));
+      underWay = this.#renewLocked(key, user, stale, options.force === true).finally(() => this.#underWay.delete(key));
       this.#underWay.set(key, underWay);
     }
     return underWay;
   }
 
-  async #renewLocked(key: string, user: UserRef, stale: StoredCredential): Promise<StoredCredential | undefined> {
+  async #renewLocked(
+    key: string,
+    user: UserRef,
+    stale: StoredCredential,
+    force: boolean,
+  ): Promise<StoredCredential | undefined> {
     const { leaseMs, waitMs } = this.#options;
     try {
-      return await this.#options.locks.withLock(key, { leaseMs, waitMs }, () => this.#renewHeld(key, user, stale));
+      return await this.#options.locks.withLock(key, { leaseMs, waitMs }, () =>
+        this.#renewHeld(key, user, stale, force),
+      );
     } catch (error) {
       if (!(error instanceof SdkError) || error.code !== "LOCK_TIMEOUT") throw error;
       throw new SdkError(
@@ -99,11 +112,17 @@ export class CredentialRenewal {
   }
 
   /** Runs while this instance holds the grant's lock; the vault is read again, since another may have renewed. */
-  async #renewHeld(key: string, user: UserRef, stale: StoredCredential): Promise<StoredCredential | undefined> {
+  async #renewHeld(
+    key: string,
+    user: UserRef,
+    stale: StoredCredential,
+    force: boolean,
+  ): Promise<StoredCredential | undefined> {
     const { vault, notes } = this.#options;
     const current = await vault.get(user, stale.provider);
     if (current === undefined) return undefined;
-    if (!sameVersion(current, stale) && !this.due(current)) return current;
+    // Forced, a version other than the one refused (renewed meanwhile) is tried before another refresh.
+    if (!sameVersion(current, stale) && (force || !this.due(current))) return current;
     if (current.refreshToken === undefined) {
       await vault.delete(user, current.provider);
       return undefined;

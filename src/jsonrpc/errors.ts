@@ -76,7 +76,12 @@ export type SdkErrorCode =
    * the operation, never a secret or a connection password. The instance recovers by itself once the
    * engine is back.
    */
-  | "STORE_UNAVAILABLE";
+  | "STORE_UNAVAILABLE"
+  /**
+   * `ctx.credentials.fetch` would have sent a credential where its provider does not allow: a host
+   * not listed, plain http, user info in the URL, or a redirect to any of these. Nothing was sent there.
+   */
+  | "DESTINATION_REFUSED";
 
 /**
  * A local failure: a capability the peer did not declare, a timeout, a closed connection. A local

@@ -10,7 +10,7 @@ import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest } from "../jsonrpc/session.js";
 import type { AuthInfo } from "../model/identity.js";
 import type { UserInteraction } from "../model/interaction.js";
-import type { CreateMessageResult, ElicitResult, ListRootsResult } from "../revisions/index.js";
+import type { CreateMessageResult, ElicitResult, Implementation, ListRootsResult } from "../revisions/index.js";
 import { applyDefaults, checkRequestedSchema, messageContainsUrl, validateElicitContent } from "../revisions/index.js";
 import type { FormElicitation } from "./elicit-types.js";
 import type {
@@ -61,6 +61,8 @@ export interface ContextHost {
   readonly credentials?: CredentialSource | undefined;
   /** The client's capabilities for this request. */
   readonly clientCapabilities: Record<string, unknown>;
+  /** The client's `clientInfo` as it applies to `inbound`; default the session's. */
+  clientInfo?(inbound: InboundRequest): Implementation | undefined;
 }
 
 /**
@@ -89,6 +91,10 @@ class Context implements RequestContext {
     this.authInfo = inbound.extra?.authInfo;
     this.meta = inbound.meta;
     this.clientCapabilities = host.clientCapabilities;
+  }
+
+  get clientInfo(): Implementation | undefined {
+    return this.#host.clientInfo?.(this.#inbound) ?? this.session.clientInfo;
   }
 
   get signal(): AbortSignal {
@@ -162,16 +168,32 @@ class Context implements RequestContext {
 
   get credentials(): RequestContext["credentials"] {
     const host = this.#host;
+    const source = (): CredentialSource => {
+      if (host.credentials === undefined) {
+        throw new SdkError(
+          "INVALID_ARGUMENT",
+          "This server keeps no credentials: its `interactions` lack `credentials`",
+        );
+      }
+      return host.credentials;
+    };
     return {
       require: async (provider, request = {}) => {
-        if (host.credentials === undefined) {
+        // The handler learns what is connected; the secret stays with the source (`fetch` uses it).
+        const { secret: _secret, refreshToken: _refresh, ...info } = await source().require(provider, request, this);
+        return info;
+      },
+      fetch: async (provider, input, init = {}) => {
+        const credentials = source();
+        if (credentials.fetch === undefined) {
           throw new SdkError(
             "INVALID_ARGUMENT",
-            "This server keeps no credentials: its `interactions` lack `credentials`",
+            "This server's credentials cannot be used with `ctx.credentials.fetch`",
           );
         }
-        return host.credentials.require(provider, request, this);
+        return credentials.fetch(provider, input, init, this);
       },
+      unsafeRevealSecret: async (provider, request = {}) => source().require(provider, request, this),
     };
   }
 }

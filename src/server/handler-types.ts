@@ -64,6 +64,11 @@ export interface RequestContext {
    * capabilities, or (revision 2026-07-28) the request's own `_meta` capabilities.
    */
   readonly clientCapabilities: Record<string, unknown>;
+  /**
+   * The client as it names itself (unverified), as it applies to this request: `initialize`'s
+   * `clientInfo`, or (revision 2026-07-28) the request's own `_meta` one.
+   */
+  readonly clientInfo: Implementation | undefined;
 
   /**
    * Sends `notifications/progress` (spec: basic/utilities/progress) when the client asked for it
@@ -91,6 +96,10 @@ export interface RequestContext {
    *   The result carries the `elicitationId` to complete with `session.notifyElicitationComplete`
    *   (a notification in revision 2025-11-25; on 2026-07-28 the retried call is the completion
    *   and that call sends nothing, so one handler serves both).
+   * - On 2026-07-28 the handler runs again on the retry, and an answer is used only for the very
+   *   question it answered (the same method and params under the same `inputKey`): a handler that
+   *   asks something else there, say a new price, ends the call with -32602 rather than taking a
+   *   yes given to the old question, so ask nothing that varies from run to run (a clock, a nonce).
    * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the client did not declare that elicitation
    *   mode (nothing is sent), "INVALID_ARGUMENT" for a bad schema or a URL in the message or in the
    *   schema's titles and descriptions,
@@ -160,14 +169,46 @@ export interface RequestContext {
    */
   readonly credentials: {
     /**
-     * The stored credential for `provider` (e.g. `"github"`), renewed when expired; when there is
-     * none, the user is handed off to connect it: `InteractionRequired` is thrown (the client
-     * retries once done), or with `wait: true` this waits for the user within the request.
+     * What the user has connected for `provider` (e.g. `"github"`): its scopes, expiry and account,
+     * renewed when expired, without its secret; when there is none, the user is handed off to
+     * connect it: `InteractionRequired` is thrown (the client retries once done), or with
+     * `wait: true` this waits for the user within the request. To call the provider's API, use
+     * `fetch`, which attaches the secret itself.
      * @throws SdkError "INVALID_ARGUMENT" when the server's `interactions` has no `credentials`.
      */
-    require(provider: string, request?: CredentialRequest): Promise<StoredCredential>;
+    require(provider: string, request?: CredentialRequest): Promise<CredentialInfo>;
+    /**
+     * Sends one HTTP request with the user's credential for `provider` attached (as `require`
+     * obtains it, handing the user off when there is none; `init.credential` is its request).
+     * The credential goes only to the provider's declared API hosts, compared exactly, over https
+     * (plain http to loopback only where the server opted into development), never with user info
+     * in the URL. Redirects are followed here, each checked by the same rule (at most 5); a
+     * redirect elsewhere is refused, not followed without the credential. An OAuth provider's
+     * 401 renews the access token once and sends the request again. The `Response` returned has
+     * every spelling of the credential (as it is, percent-encoded, JSON-escaped, base64) replaced
+     * by `[redacted]` in its status text, headers and body; its body is read in full first.
+     * Spec PR #3285 ("Credential Destination Injection").
+     * @throws SdkError "DESTINATION_REFUSED" when the URL or a redirect is not allowed (nothing
+     *   was sent there); "INVALID_ARGUMENT" when `init` sets the credential's own header, or the
+     *   server's `interactions` has no `credentials`; "TRANSPORT_ERROR" when the host did not
+     *   answer; "REQUEST_CANCELLED" when the request was cancelled; whatever `require` throws.
+     *   No error text holds the credential.
+     */
+    fetch(provider: string, input: string | URL | Request, init?: CredentialFetchInit): Promise<Response>;
+    /**
+     * The stored credential for `provider` with its secret, for a client library that must be
+     * handed the token itself. Nothing then keeps the secret to its provider's hosts; what this
+     * request sends back still has it redacted. Prefer `fetch`. Otherwise as `require`.
+     */
+    unsafeRevealSecret(provider: string, request?: CredentialRequest): Promise<StoredCredential>;
   };
 }
+
+/** A stored credential as `ctx.credentials.require` shows it: what it is, without its secret or refresh token. */
+export type CredentialInfo = Omit<StoredCredential, "secret" | "refreshToken">;
+
+/** `RequestInit` of `ctx.credentials.fetch`, and what the credential is to be (its scopes, `wait`). */
+export type CredentialFetchInit = RequestInit & { credential?: CredentialRequest };
 
 /** One connected client, as handlers and the server's owner see it. */
 export interface ServerSession {
@@ -264,4 +305,14 @@ export interface CredentialSource {
    * @throws InteractionRequired when the user must connect first (unless `wait`).
    */
   require(provider: string, request: CredentialRequest, ctx: RequestContext): Promise<StoredCredential>;
+  /**
+   * `ctx.credentials.fetch`: sends the request with the credential attached, to an allowed
+   * destination only. Without it, that call fails with SdkError "INVALID_ARGUMENT".
+   */
+  fetch?(
+    provider: string,
+    input: string | URL | Request,
+    init: CredentialFetchInit,
+    ctx: RequestContext,
+  ): Promise<Response>;
 }

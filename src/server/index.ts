@@ -23,7 +23,12 @@ export type {
   UrlElicitResult,
 } from "./context.js";
 export type { ServerSession } from "./handler-types.js";
-export type { CredentialRequest, CredentialSource } from "./interactions.js";
+export type {
+  CredentialFetchInit,
+  CredentialInfo,
+  CredentialRequest,
+  CredentialSource,
+} from "./interactions.js";
 export {
   type InteractionAction,
   type InteractionInput,

@@ -6,7 +6,13 @@
  */
 import type { InteractParams } from "./handoff-types.js";
 
-export type { CredentialRequest, CredentialSource, InteractionService } from "./handler-types.js";
+export type {
+  CredentialFetchInit,
+  CredentialInfo,
+  CredentialRequest,
+  CredentialSource,
+  InteractionService,
+} from "./handler-types.js";
 export type {
   InteractionAction,
   InteractionInput,

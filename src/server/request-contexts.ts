@@ -35,6 +35,7 @@ export function contextHost(
     log,
     report,
     elicitationStarted: hooks.elicitationStarted,
+    ...(hooks.clientInfo === undefined ? {} : { clientInfo: hooks.clientInfo }),
     get interactions() {
       return hooks.interactions;
     },
@@ -58,6 +59,7 @@ export function requestContext(
   // Without a credential source a request is handed no secrets, so there is nothing to redact.
   if (source === undefined) return createRequestContext(contextHost(hooks, clientCapabilities, log), inbound);
   const redactor = new SecretRedactor();
+  const fetch = source.fetch?.bind(source);
   const ctx = createRequestContext(
     contextHost(
       hooks,
@@ -72,6 +74,8 @@ export function requestContext(
           if (first && !redactor.isEmpty) redactNotifications(ctx, redactor);
           return credential;
         },
+        // The credential never reaches the handler here; the source scrubs it from the response.
+        ...(fetch === undefined ? {} : { fetch }),
       },
     ),
     inbound,
@@ -134,6 +138,7 @@ export function withHandoffs(hooks: ConnectionHooks, handoffs: HandoffApi): Conn
     log: hooks.log,
     report: hooks.report,
     elicitationStarted: hooks.elicitationStarted,
+    ...(hooks.clientInfo === undefined ? {} : { clientInfo: hooks.clientInfo }),
     interactions: handoffs,
   };
 }

@@ -10,7 +10,12 @@ import type { Icon, Implementation, ServerCapabilities } from "../revisions/inde
 import { Tracing, type TracingOption } from "../tracing/index.js";
 import { type FleetSessions, ownsStdout, sharedSessionOf } from "../transports/features.js";
 import { ServerDefinition } from "./definition.js";
-import { type CacheHints, type StatelessSettings, statelessSettings } from "./eras/request-state.js";
+import {
+  type CacheHints,
+  type RequestStateKey,
+  type StatelessSettings,
+  statelessSettings,
+} from "./eras/request-state.js";
 import type { InteractionService, ServerSession } from "./handler-types.js";
 import { type MethodTable, serverMethods } from "./methods.js";
 import { type PromptCallback, type PromptConfig, type PromptHandle, PromptRegistry } from "./prompts.js";
@@ -71,20 +76,25 @@ export interface McpServerOptions {
    */
   cacheHints?: CacheHints;
   /**
-   * Revision 2026-07-28: the key (at least 32 bytes) that signs `requestState` (HMAC-SHA256).
-   * Default: random for each `McpServer`, so a state outlives neither a restart nor another
-   * instance; give every instance behind one endpoint the same key.
+   * Revision 2026-07-28: the one key (exactly 32 bytes) that seals `requestState`, as
+   * `requestStateKeys: [requestStateSecret]`. Default: a random key for each `McpServer`, which
+   * suits a single instance only: a state outlives neither a restart nor another instance, so
+   * every instance behind one endpoint must be given the same keys.
+   * @throws SdkError "INVALID_ARGUMENT" from the constructor for a key that is not 32 bytes.
    */
   requestStateSecret?: Uint8Array;
   /**
-   * Revision 2026-07-28: the keys of `requestState`, shared by every instance behind one endpoint
-   * (a fleet), for rotation: the first signs, every one verifies, so a state signed before a new
-   * key was put first still opens until it expires. Each at least 32 bytes. Replaces
-   * `requestStateSecret` (which is one key); a state signed by no key of the list is refused with
-   * -32602.
-   * @throws TypeError from the constructor for an empty list, a key under 32 bytes, or both options.
+   * Revision 2026-07-28: the keys that seal `requestState` (a compact JWE, `dir` + `A256GCM`,
+   * RFC 7516), shared by every instance behind one endpoint (a fleet). Each `{ id, key }`: `id` 1
+   * to 64 of `A-Z a-z 0-9 . _ -`, named in the state's header; `key` exactly 32 bytes. A bare
+   * 32-byte key is named by a digest of itself. The first seals and every one opens, so to rotate,
+   * put the new key first and drop the old one once the states it sealed have expired
+   * (`requestStateTtlMs`); a state sealed under no key of the list is refused with -32602.
+   * Replaces `requestStateSecret`.
+   * @throws SdkError "INVALID_ARGUMENT" from the constructor for an empty list, a key that is not
+   *   32 bytes, a bad or repeated id, or both options at once.
    */
-  requestStateKeys?: readonly Uint8Array[];
+  requestStateKeys?: readonly (RequestStateKey | Uint8Array)[];
   /** ms a `requestState` stays valid; default 600,000 (10 minutes). */
   requestStateTtlMs?: number;
   /**

@@ -402,6 +402,7 @@ export class ServerConnection implements ServerSession, EraConnection {
       log: (level, data, logger, related) => this.log(level, data, logger, related),
       report: (message, error) => this.host.report(message, error, this.id),
       elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
+      clientInfo: (inbound) => driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound),
       get interactions() {
         return connection.interactions;
       },

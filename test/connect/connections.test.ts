@@ -252,30 +252,6 @@ describe("disconnect when the provider cannot revoke", () => {
     expect(await vault.get(user, "tokens")).toBeUndefined();
   });
 
-  it("hands the credential to the tool even when the vault fails to note its use (the failure is logged)", async () => {
-    const vault = new MemoryCredentialVault({ encryption: { keys: { k1: Buffer.alloc(32, 3) }, currentKeyId: "k1" } });
-    const failing: CredentialVault = {
-      get: (u, p) => vault.get(u, p),
-      put: (u, c) => vault.put(u, c),
-      delete: (u, p) => vault.delete(u, p),
-      markUsed: async () => {
-        throw new Error("disk full");
-      },
-    };
-    const logger = recordingLogger();
-    const broker = new CredentialBroker({
-      service: { userFor: () => user },
-      vault: failing,
-      baseUrl: "http://127.0.0.1:1",
-      providers: {},
-      logger,
-    });
-    await vault.put(user, credential("forecast"));
-    const got = await broker.require("forecast", {}, { authInfo: undefined } as RequestContext);
-    expect(got.secret).toBe("access-token-of-alice-0123");
-    expect(logger.entries.map((e) => e.message)).toEqual(["Could not note when a credential was last used"]);
-  });
-
   it("tells every instance on the bus, and only once a grant was removed", async () => {
     const endpoint = await startTokenEndpoint();
     servers.push(endpoint);

@@ -22,7 +22,7 @@ beforeEach(async () => {
   local = await startLocalConnect({ user: USER, ttlMs: TTL_MS, now: () => clock, logger: recordingLogger() });
   server = new McpServer({ name: "weather", version: "1.0.0" }, { interactions: local.interactions });
   server.registerTool("forecast", { inputSchema: {} }, async (_args, ctx) => {
-    const key = await ctx.credentials.require("weather", { kind: "secret", label: "Weather API key" });
+    const key = await ctx.credentials.unsafeRevealSecret("weather", { kind: "secret", label: "Weather API key" });
     return { content: [{ type: "text", text: `key of length ${key.secret.length}` }] };
   });
 });

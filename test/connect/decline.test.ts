@@ -17,7 +17,7 @@ let world: World;
 beforeAll(async () => {
   world = await startWorld();
   world.server.registerTool("forecast-wait", { inputSchema: {} }, async (_args, ctx) => {
-    const credential = await ctx.credentials.require("forecast", { wait: true });
+    const credential = await ctx.credentials.unsafeRevealSecret("forecast", { wait: true });
     return { content: [{ type: "text", text: `key of length ${credential.secret.length}` }] };
   });
 });

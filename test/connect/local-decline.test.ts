@@ -33,7 +33,11 @@ beforeAll(async () => {
     ["forecast-wait", true],
   ] as const) {
     server.registerTool(tool, { inputSchema: {} }, async (_args, ctx) => {
-      const key = await ctx.credentials.require("weather", { kind: "secret", label: "Weather API key", wait });
+      const key = await ctx.credentials.unsafeRevealSecret("weather", {
+        kind: "secret",
+        label: "Weather API key",
+        wait,
+      });
       return { content: [{ type: "text", text: `key of length ${key.secret.length}` }] };
     });
   }

@@ -25,7 +25,7 @@ async function startServer(): Promise<{ url: URL; local: LocalConnect }> {
   const local = await startLocalConnect({ logger: recordingLogger() });
   const mcp = new McpServer({ name: "weather", version: "1.0.0" }, { interactions: local.interactions });
   mcp.registerTool("forecast", { description: "Tomorrow's weather" }, async (_args, ctx) => {
-    const key = await ctx.credentials.require("weather", { kind: "secret", label: "Weather API key" });
+    const key = await ctx.credentials.unsafeRevealSecret("weather", { kind: "secret", label: "Weather API key" });
     return { content: [{ type: "text", text: `sunny, with key of ${key.secret.length} characters` }] };
   });
   const endpoint = new StreamableHttpServer({

@@ -73,7 +73,12 @@ export async function startWorld(options: WorldOptions = {}) {
   const inner = new MemoryCredentialVault({ encryption: { keys: { k1: vaultKey }, currentKeyId: "k1" } });
   const vault = options.vault?.(inner) ?? inner;
   const providers: Record<string, AuthorizationServerConfig> = {
-    github: { issuer: thirdParty.issuer, clientId: "repo-connector", clientSecret: "repo-connector-secret-for-tests" },
+    github: {
+      issuer: thirdParty.issuer,
+      clientId: "repo-connector",
+      clientSecret: "repo-connector-secret-for-tests",
+      apiHosts: [new URL(thirdParty.issuer).host],
+    },
     ...options.providers,
   };
   const serverInfo = { name: "connect-test", version: "1.0.0", title: "Connect <Test>" };
@@ -91,6 +96,8 @@ export async function startWorld(options: WorldOptions = {}) {
     secretLabels: { forecast: "API key" },
     now: clock.now,
     ...(options.audit === undefined ? {} : { audit: options.audit }),
+    // The third party listens on plain http on loopback, as a developer's stand-in would.
+    unsafeHttpLoopbackForDevelopment: true,
   });
   const handler = createConnectHandler({
     serverInfo,
@@ -119,14 +126,13 @@ export async function startWorld(options: WorldOptions = {}) {
     ...(options.logger ? { logger: options.logger } : {}),
   });
   server.registerTool("repos", { inputSchema: { wait: z.boolean().optional() } }, async ({ wait }, ctx) => {
-    const credential = await ctx.credentials.require("github", { scopes: ["repo"], wait: wait === true });
-    const response = await fetch(`${thirdParty.issuer}/api/items`, {
-      headers: { authorization: `Bearer ${credential.secret}` },
+    const response = await ctx.credentials.fetch("github", `${thirdParty.issuer}/api/items`, {
+      credential: { scopes: ["repo"], wait: wait === true },
     });
     return { content: [{ type: "text", text: JSON.stringify(await response.json()) }] };
   });
   server.registerTool("forecast", { inputSchema: {} }, async (_args, ctx) => {
-    const credential = await ctx.credentials.require("forecast");
+    const credential = await ctx.credentials.unsafeRevealSecret("forecast");
     return { content: [{ type: "text", text: `key of length ${credential.secret.length}` }] };
   });
   return {

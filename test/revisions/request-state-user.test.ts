@@ -6,23 +6,23 @@
  */
 import { describe, expect, it } from "vitest";
 import { ProtocolError } from "../../src/jsonrpc/errors.js";
-import { openRequestState, signRequestState } from "../../src/revisions/index.js";
+import { openRequestState, sealRequestState } from "../../src/revisions/index.js";
 
-const keys = { secret: new Uint8Array(32).fill(7), now: () => 1_000 };
+const keys = { keys: [{ id: "k1", key: new Uint8Array(32).fill(7) }], now: () => 1_000 };
 const payload = { answers: { k: { method: "elicitation/create", result: { action: "accept" } } }, pending: [] };
 const request = { method: "tools/call", params: { name: "deploy", arguments: {} } };
 
 function issuedTo(user: { issuer?: string; subject: string }) {
-  return signRequestState(keys, payload, { ...request, user, ttlMs: 60_000 });
+  return sealRequestState(keys, payload, { ...request, user, ttlMs: 60_000 });
 }
 
 describe("requestState and its user", () => {
-  it("control: opens for the user it was issued to", () => {
+  it("control: opens for the user it was issued to", async () => {
     const user = { issuer: "https://idp.example/t", subject: "alice bob" };
-    expect(openRequestState(keys, issuedTo(user), { ...request, user })).toEqual(payload);
+    await expect(openRequestState(keys, await issuedTo(user), { ...request, user })).resolves.toEqual(payload);
   });
 
-  it("attack: another user whose issuer and subject join to the same text is refused", () => {
+  it("attack: another user whose issuer and subject join to the same text is refused", async () => {
     const pairs = [
       [
         { issuer: "https://idp.example/t", subject: "alice bob" },
@@ -31,11 +31,11 @@ describe("requestState and its user", () => {
       [{ subject: "alice" }, { issuer: "", subject: "alice" }],
     ] as const;
     for (const [owner, other] of pairs) {
-      const state = issuedTo(owner);
-      expect(() => openRequestState(keys, state, { ...request, user: other }), JSON.stringify(other)).toThrow(
-        ProtocolError,
-      );
-      expect(() => openRequestState(keys, state, { ...request, user: other })).toThrow(/another user/);
+      const state = await issuedTo(owner);
+      const refusal = openRequestState(keys, state, { ...request, user: other });
+      await expect(refusal, JSON.stringify(other)).rejects.toThrow(ProtocolError);
+      await expect(refusal).rejects.toThrow(/another user/);
+      await expect(openRequestState(keys, state, { ...request, user: owner })).resolves.toEqual(payload);
     }
   });
 });

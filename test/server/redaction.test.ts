@@ -97,33 +97,33 @@ async function start(options: { pinned?: string } = {}) {
     { interactions: withCredentials(manager, broker), logger },
   );
   server.registerTool("forecast", {}, async (_args, ctx) => {
-    const credential = await ctx.credentials.require("forecast");
+    const credential = await ctx.credentials.unsafeRevealSecret("forecast");
     throw new Error(`upstream refused key ${credential.secret}`);
   });
   server.registerTool("repos", {}, async (_args, ctx) => {
-    const { secret, refreshToken } = await ctx.credentials.require("github");
+    const { secret, refreshToken } = await ctx.credentials.unsafeRevealSecret("github");
     await ctx.log("warning", { note: `token ${secret} was rejected`, refresh: [refreshToken] });
     await ctx.notify("notifications/message", { level: "error", data: `raw ${secret}` });
     throw new ProtocolError(-32000, `github said no to ${secret}`, { refreshToken });
   });
   server.registerTool("progress", {}, async (_args, ctx) => {
-    const credential = await ctx.credentials.require("forecast");
+    const credential = await ctx.credentials.unsafeRevealSecret("forecast");
     await ctx.progress(1, 2, `calling with ${credential.secret}`);
     return { content: [{ type: "text", text: "done" }] };
   });
   server.registerTool("returns-error", {}, async (_args, ctx) => {
-    const credential = await ctx.credentials.require("forecast");
+    const credential = await ctx.credentials.unsafeRevealSecret("forecast");
     return { content: [{ type: "text", text: `bad key ${credential.secret}` }], isError: true };
   });
   server.registerTool("short", {}, async (_args, ctx) => {
-    const credential = await ctx.credentials.require("short");
+    const credential = await ctx.credentials.unsafeRevealSecret("short");
     throw new Error(`code abc123 refused for ${credential.provider}`);
   });
   server.registerTool("plain", {}, () => {
     throw new Error(`upstream refused key ${API_KEY}`);
   });
   server.registerTool("echo-forms", {}, async (_args, ctx) => {
-    const { secret } = await ctx.credentials.require("odd");
+    const { secret } = await ctx.credentials.unsafeRevealSecret("odd");
     return {
       content: [
         ...quotedForms(secret).map((text) => ({ type: "text" as const, text })),
@@ -133,7 +133,7 @@ async function start(options: { pinned?: string } = {}) {
     };
   });
   server.registerTool("echo-keys", {}, async (_args, ctx) => {
-    const { secret } = await ctx.credentials.require("odd");
+    const { secret } = await ctx.credentials.unsafeRevealSecret("odd");
     return {
       content: [{ type: "text", text: "listed" }],
       structuredContent: { tokens: { [secret]: { scope: "read" } } },
@@ -141,11 +141,11 @@ async function start(options: { pinned?: string } = {}) {
     };
   });
   server.registerTool("echo-objects", {}, async (_args, ctx) => {
-    const { secret } = await ctx.credentials.require("odd");
+    const { secret } = await ctx.credentials.unsafeRevealSecret("odd");
     return { content: [{ type: "text", text: "fetched" }], structuredContent: { item: new ApiItem(secret, 3) } };
   });
   server.registerTool("hands-off", {}, async (_args, ctx) => {
-    const { secret } = await ctx.credentials.require("forecast");
+    const { secret } = await ctx.credentials.unsafeRevealSecret("forecast");
     const outcome = await ctx.interact({
       url: `https://mcp.example/connect/{interactionId}?old=${secret}`,
       message: `The key ${secret} has expired; enter a new one.`,
@@ -154,7 +154,7 @@ async function start(options: { pinned?: string } = {}) {
   });
   let thrownOnce = false;
   server.registerTool("throws-hand-off", {}, async (_args, ctx) => {
-    const { secret } = await ctx.credentials.require("forecast");
+    const { secret } = await ctx.credentials.unsafeRevealSecret("forecast");
     if (thrownOnce) return { content: [{ type: "text", text: "later" }] };
     thrownOnce = true;
     throw new InteractionRequired({
@@ -163,11 +163,11 @@ async function start(options: { pinned?: string } = {}) {
     });
   });
   server.registerTool("no-secret", {}, async (_args, ctx) => {
-    await ctx.credentials.require("odd");
+    await ctx.credentials.unsafeRevealSecret("odd");
     return UNRELATED;
   });
   server.registerTool("asks", {}, async (_args, ctx) => {
-    const { secret } = await ctx.credentials.require("odd");
+    const { secret } = await ctx.credentials.unsafeRevealSecret("odd");
     const answer = await ctx.elicit(
       {
         message: `Is ${base64(secret)} yours?`,
@@ -178,11 +178,11 @@ async function start(options: { pinned?: string } = {}) {
     return { content: [{ type: "text", text: answer.action }] };
   });
   server.registerTool("short-success", {}, async (_args, ctx) => {
-    await ctx.credentials.require("short");
+    await ctx.credentials.unsafeRevealSecret("short");
     return { content: [{ type: "text", text: "code abc123, base64 YWJjMTIz, encoded abc123" }] };
   });
   server.registerResource("memo", "memo://today", {}, async (uri, _variables, ctx) => {
-    const { secret } = await ctx.credentials.require("odd");
+    const { secret } = await ctx.credentials.unsafeRevealSecret("odd");
     return {
       contents: [
         { uri, text: `fetched with token=${encodeURIComponent(secret)}` },
@@ -191,11 +191,11 @@ async function start(options: { pinned?: string } = {}) {
     };
   });
   server.registerPrompt("memo", {}, async (_args, ctx) => {
-    const { secret } = await ctx.credentials.require("odd");
+    const { secret } = await ctx.credentials.unsafeRevealSecret("odd");
     return { messages: [{ role: "user", content: { type: "text", text: `Use the key ${base64url(secret)}` } }] };
   });
   server.registerPrompt("briefing", {}, async (_args, ctx) => {
-    const credential = await ctx.credentials.require("forecast");
+    const credential = await ctx.credentials.unsafeRevealSecret("forecast");
     throw new TypeError(`cannot parse answer for key=${credential.secret}`);
   });
   const [clientSide, serverSide] = createMemoryTransportPair();

@@ -53,7 +53,7 @@ async function startRig() {
       { interactions: withCredentials(manager, broker), requestStateKeys: [KEY], handoffHoldMs: 0, tracing },
     );
     server.registerTool("repos", { description: "Lists the user's repositories" }, async (_args, ctx) => {
-      const credential = await ctx.credentials.require("github", { scopes: ["repo"] });
+      const credential = await ctx.credentials.unsafeRevealSecret("github", { scopes: ["repo"] });
       const response = await fetch(`${thirdParty.issuer}/api/items`, {
         headers: { authorization: `Bearer ${credential.secret}` },
       });

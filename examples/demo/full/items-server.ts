@@ -58,7 +58,7 @@ export interface SharedStores {
   notes: ExpiringNotes;
   eventStore: EventStore;
   sessions: SessionDirectory;
-  /** 2026-07-28 `requestState` keys, the same list on every instance: the first signs, all verify. */
+  /** 2026-07-28 `requestState` keys, the same list on every instance: the first seals, all open. */
   requestStateKeys: readonly Uint8Array[];
   /** Seals the connect pages' cookie: the same secret on every instance (at least 32 bytes). */
   cookieSecret: Uint8Array;
@@ -112,7 +112,8 @@ export function startItemsServer(config: ItemsServerConfig): {
     shared?.vault ?? new MemoryCredentialVault({ encryption: { keys: { k1: randomBytes(32) }, currentKeyId: "k1" } }),
     say,
   );
-  const providers = { items: thirdParty };
+  // The token goes to the third party's API host only (ctx.credentials.fetch checks every request).
+  const providers = { items: { ...thirdParty, apiHosts: [new URL(thirdParty.issuer).host] } };
   const broker = new CredentialBroker({
     service: manager,
     vault,
@@ -120,6 +121,8 @@ export function startItemsServer(config: ItemsServerConfig): {
     providers,
     // A disconnect on any instance is heard on every one.
     bus,
+    // The demo's third party is plain http on 127.0.0.1; a deployed server never sets this.
+    unsafeHttpLoopbackForDevelopment: true,
     ...(shared === undefined ? {} : { locks: shared.locks, notes: shared.notes }),
   });
   const serverInfo = { name: "items-demo", version: "1.0.0", title: "Items (demo)" };
@@ -151,15 +154,12 @@ export function startItemsServer(config: ItemsServerConfig): {
     },
     async ({ limit }, ctx) => {
       say(`server   list_items for ${ctx.authInfo?.subject}: asking ctx.credentials for an "items" grant`);
-      const credential = await ctx.credentials.require("items", {
-        // `openid` too, so the grant's ID token names the account on the connections page.
-        scopes: ["openid", "repo"],
-        wait: waitInRequest === true,
+      // The grant is found in the vault (or obtained first) and attached here, for its API host only;
+      // `openid` too, so the grant's ID token names the account on the connections page.
+      const response = await ctx.credentials.fetch("items", `${thirdParty.issuer}/api/items`, {
+        credential: { scopes: ["openid", "repo"], wait: waitInRequest === true },
       });
-      say("server   found the grant in the vault; calling the third-party /api/items with it");
-      const response = await fetch(`${thirdParty.issuer}/api/items`, {
-        headers: { authorization: `Bearer ${credential.secret}` },
-      });
+      say("server   found the grant in the vault; it went to the third-party /api/items host only");
       const items = ((await response.json()) as string[]).slice(0, limit);
       return { content: [{ type: "text", text: items.join(", ") }] };
     },

@@ -8,9 +8,19 @@
 import { randomBytes } from "node:crypto";
 import { INTERACTION_ID_IN_URL, InteractionRequired } from "../../interaction/server/index.js";
 import { SdkError } from "../../jsonrpc/errors.js";
+import { type Logger, stderrLogger } from "../../jsonrpc/logger.js";
 import type { StoredCredential } from "../../model/interaction.js";
-import type { CredentialRequest, CredentialSource, InteractionService, RequestContext } from "../../server/index.js";
-import type { CredentialVault } from "../../stores/types.js";
+import type {
+  CredentialFetchInit,
+  CredentialRequest,
+  CredentialSource,
+  InteractionService,
+  RequestContext,
+} from "../../server/index.js";
+import { auditTo } from "../../stores/audit.js";
+import type { AuditLog, CredentialVault } from "../../stores/types.js";
+import { type CredentialFetchSettings, DEFAULT_MAX_REDIRECTS, fetchWithCredential } from "../credential-fetch.js";
+import { checkDestination, type SecretDestination, secretDestination } from "../destination.js";
 import { secretName } from "../purpose.js";
 
 /** The query parameter of a local link that holds its token. */
@@ -22,13 +32,72 @@ export interface LocalCredentialsOptions {
   vault: CredentialVault;
   /** Where the local connect pages are served, e.g. `http://127.0.0.1:53124`. */
   origin: string;
+  /**
+   * Each secret's API hosts, header and label for `ctx.credentials.fetch`, as in
+   * `CredentialBrokerOptions.secrets`. A secret not listed is sent nowhere by `fetch`.
+   * @throws SdkError "INVALID_ARGUMENT" from the constructor for an invalid host or header.
+   */
+  secrets?: Readonly<Record<string, SecretDestination>>;
+  /** Where each use by `ctx.credentials.fetch` is recorded ("credential.used"); default none. */
+  audit?: AuditLog;
+  /** Hears a failed audit append or `markUsed`; default `stderrLogger()` (stdout may carry JSON-RPC). */
+  logger?: Logger;
+  /** What `ctx.credentials.fetch` sends with; default `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /**
+   * Development only: lets `ctx.credentials.fetch` send a secret over plain http to a listed
+   * loopback API host. Default false: https only.
+   */
+  unsafeHttpLoopbackForDevelopment?: boolean;
+  /** ms since the epoch; default `Date.now`. */
+  now?: () => number;
 }
 
 export class LocalCredentials implements CredentialSource {
   readonly #options: LocalCredentialsOptions;
+  readonly #fetching: CredentialFetchSettings;
 
   constructor(options: LocalCredentialsOptions) {
     this.#options = options;
+    for (const [name, config] of Object.entries(options.secrets ?? {}))
+      checkDestination(name, secretDestination(config));
+    const logger = options.logger ?? stderrLogger();
+    this.#fetching = {
+      fetch: options.fetch ?? globalThis.fetch,
+      httpLoopback: options.unsafeHttpLoopbackForDevelopment === true,
+      maxRedirects: DEFAULT_MAX_REDIRECTS,
+      audit: auditTo(options.audit, logger),
+      vault: options.vault,
+      logger,
+      now: options.now ?? Date.now,
+    };
+  }
+
+  /**
+   * `ctx.credentials.fetch`: the secret goes as its `secrets` entry declares, to its hosts only.
+   * @throws as `RequestContext.credentials.fetch` says, and what `require` throws.
+   */
+  async fetch(
+    provider: string,
+    input: string | URL | Request,
+    init: CredentialFetchInit,
+    ctx: RequestContext,
+  ): Promise<Response> {
+    const user = this.#options.service.userFor(ctx.authInfo);
+    if (user === undefined) throw new SdkError("INVALID_ARGUMENT", "This request has no local user");
+    const request = init.credential ?? {};
+    return fetchWithCredential(
+      this.#fetching,
+      {
+        provider,
+        user,
+        ctx,
+        destination: secretDestination(this.#declared(provider)),
+        obtain: () => this.require(provider, request, ctx),
+      },
+      input,
+      init,
+    );
   }
 
   /**
@@ -49,7 +118,7 @@ export class LocalCredentials implements CredentialSource {
     if (user === undefined) throw new SdkError("INVALID_ARGUMENT", "This request has no local user");
     const stored = await this.#options.vault.get(user, provider);
     if (stored !== undefined) return stored;
-    const label = request.label ?? "API key";
+    const label = request.label ?? this.#declared(provider)?.label ?? "API key";
     const token = randomBytes(32).toString("base64url");
     const params = {
       url: `${this.#options.origin}/connect/${INTERACTION_ID_IN_URL}?${TOKEN_PARAM}=${token}`,
@@ -66,5 +135,11 @@ export class LocalCredentials implements CredentialSource {
     const obtained = await this.#options.vault.get(user, provider);
     if (obtained === undefined) throw new SdkError("INVALID_RESULT", "The hand-off completed without a credential");
     return obtained;
+  }
+
+  /** The `secrets` entry of `provider`, when the options have one of their own. */
+  #declared(provider: string): SecretDestination | undefined {
+    const secrets = this.#options.secrets;
+    return secrets !== undefined && Object.hasOwn(secrets, provider) ? secrets[provider] : undefined;
   }
 }

@@ -13,8 +13,9 @@ import type { InteractionService } from "../../server/index.js";
 import { InProcessMessageBus } from "../../stores/in-process-message-bus.js";
 import { MemoryCredentialVault } from "../../stores/memory-credential-vault.js";
 import { MemoryInteractionStore } from "../../stores/memory-interaction-store.js";
-import type { CredentialVault } from "../../stores/types.js";
+import type { AuditLog, CredentialVault } from "../../stores/types.js";
 import { withCredentials } from "../broker.js";
+import type { SecretDestination } from "../destination.js";
 import type { PageBranding, PageServerInfo } from "../templates/index.js";
 import { LocalCredentials } from "./credentials.js";
 import { createLocalConnectHandler } from "./handler.js";
@@ -58,6 +59,18 @@ export interface LocalConnectOptions {
    * `stderrLogger()`, never stdout: a local server is usually a stdio one.
    */
   logger?: Logger;
+  /**
+   * Each secret's API hosts, header and label for `ctx.credentials.fetch`, e.g. `{ weather: {
+   * hosts: ["api.weather.example"], header: "X-Api-Key", label: "Weather API key" } }`.
+   */
+  secrets?: Readonly<Record<string, SecretDestination>>;
+  /** Where each use by `ctx.credentials.fetch` is recorded ("credential.used"); default none. */
+  audit?: AuditLog;
+  /**
+   * Development only: lets `ctx.credentials.fetch` send a secret over plain http to a listed
+   * loopback API host (a local stand-in for the API). Default false: https only.
+   */
+  unsafeHttpLoopbackForDevelopment?: boolean;
 }
 
 export interface LocalConnect {
@@ -115,7 +128,16 @@ export async function startLocalConnect(options: LocalConnectOptions = {}): Prom
       }),
     { host, logger, ...(options.port === undefined ? {} : { port: options.port }) },
   );
-  const credentials = new LocalCredentials({ service: manager, vault, origin: listener.origin });
+  const credentials = new LocalCredentials({
+    service: manager,
+    vault,
+    origin: listener.origin,
+    logger,
+    now,
+    ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
+    ...(options.unsafeHttpLoopbackForDevelopment === true ? { unsafeHttpLoopbackForDevelopment: true } : {}),
+  });
   return {
     interactions: withCredentials(manager, credentials, { now }),
     manager,

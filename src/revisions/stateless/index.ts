@@ -10,14 +10,21 @@ export { isStatelessRequest, isStatelessVersion, readRequestMeta, requestedVersi
 export { CACHEABLE_METHODS, INPUT_REQUESTS, STATELESS_METHODS } from "./methods.js";
 export {
   openRequestState,
+  questionDigest,
   type RequestStateAnswer,
   type RequestStateAsk,
-  type RequestStateKeys,
   type RequestStatePayload,
   requestDigest,
   type StateUser,
-  signRequestState,
+  sealRequestState,
+  swappedQuestion,
 } from "./request-state.js";
+export {
+  checkRequestStateKeys,
+  derivedKeyId,
+  type RequestStateKey,
+  type RequestStateKeys,
+} from "./request-state-keys.js";
 export { requestInteractionWire, STATELESS_REVISIONS, StatelessRevision } from "./revision.js";
 export {
   INPUT_REQUEST_METHODS,

@@ -1,15 +1,18 @@
 /**
  * The server's `requestState`: what earlier rounds of a multi round-trip request established,
  * carried by the client between rounds (spec 2026-07-28: basic/patterns/mrtr § Server
- * Requirements). The client may tamper with it, so it is signed (HMAC-SHA256), expires, and is
- * bound to the verified user and to the original request (method and params without `_meta`,
- * `inputResponses` and `requestState`). The payload is readable by the client: it must hold no
- * secrets, only answers the client itself gave and ids of the server's own records.
+ * Requirements: attacker-controlled input, integrity-protected, bound to the principal, a short
+ * expiry and the originating request). It is sealed, not only signed: a compact JWE (RFC 7516)
+ * with `alg: "dir"` and `enc: "A256GCM"`, whose header names the key (`kid`) and nothing else,
+ * so the client can read none of it. Sealed inside: the expiry, the verified user, a digest of
+ * the original request, and for every question asked a digest of exactly what was asked.
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { ErrorCode, ProtocolError, SdkError } from "../../jsonrpc/errors.js";
+import { createHash } from "node:crypto";
+import { CompactEncrypt, compactDecrypt } from "jose";
+import { ErrorCode, ProtocolError } from "../../jsonrpc/errors.js";
+import type { RequestStateKeys } from "./request-state-keys.js";
 
-/** The user a state belongs to: issuer and subject of the verified token, or none. */
+/** The user a state belongs to: issuer and subject of the verified token (or the local user), or none. */
 export interface StateUser {
   issuer?: string;
   subject: string;
@@ -30,32 +33,35 @@ export interface RequestStateAnswer {
   result: Record<string, unknown>;
   /** The hand-off the answer was about (a URL-mode elicitation). */
   interaction?: string;
+  /** `questionDigest` of what was asked; absent for an answer given without a state. */
+  question?: string;
 }
 
 export interface RequestStateAsk {
   key: string;
   method: string;
   interaction?: string;
+  /** `questionDigest` of the input request sent under `key`. */
+  question?: string;
 }
 
-export interface RequestStateKeys {
-  /** Signs, and verifies; at least 32 bytes. */
-  secret: Uint8Array;
-  /** Verify too (older keys of a rotation, shared by every instance); each at least 32 bytes. */
-  verifying?: readonly Uint8Array[];
-  /** ms since the epoch; injectable for tests. */
-  now: () => number;
-}
-
-interface Envelope extends RequestStatePayload {
-  v: 1;
+/**
+ * The plaintext of a sealed state. The binding travels inside the ciphertext rather than as
+ * additional authenticated data: compact JWE authenticates only its own header, and a binding
+ * read back after decryption lets the refusal say which check failed (expired, another user,
+ * another request) while the client still sees nothing but ciphertext.
+ */
+interface Sealed extends RequestStatePayload {
+  v: 2;
   /** Expiry, ms since the epoch. */
   exp: number;
   /** `[issuer, subject]` of the user as JSON, or "" for none. */
   usr: string;
-  /** SHA-256 of the original request, base64url. */
+  /** `requestDigest` of the original request. */
   req: string;
 }
+
+const HEADER = { alg: "dir", enc: "A256GCM" } as const;
 
 /** `value` as JSON with object keys sorted, so equal requests hash equally. */
 function canonical(value: unknown): string {
@@ -69,12 +75,22 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The digest that binds a state to the request it was issued for. */
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("base64url");
+}
+
+/**
+ * The digest that binds a state to the request it was issued for: the method and its params
+ * without what a retry legitimately changes (`_meta`, `inputResponses`, `requestState`).
+ */
 export function requestDigest(method: string, params: Record<string, unknown> | undefined): string {
   const { _meta: _m, inputResponses: _i, requestState: _s, ...rest } = params ?? {};
-  return createHash("sha256")
-    .update(`${method}\n${canonical(rest)}`)
-    .digest("base64url");
+  return sha256(`${method}\n${canonical(rest)}`);
+}
+
+/** The digest of one input request as sent (its method and params), so an answer is bound to the question it answers. */
+export function questionDigest(method: string, params: Record<string, unknown>): string {
+  return sha256(`question\n${method}\n${canonical(params)}`);
 }
 
 /** `[issuer, subject]` as JSON (`null` for no issuer), so that no two users share it; "" for none. */
@@ -82,72 +98,92 @@ function userKey(user: StateUser | undefined): string {
   return user === undefined ? "" : JSON.stringify([user.issuer ?? null, user.subject]);
 }
 
-function mac(key: Uint8Array, body: string): Buffer {
-  return createHmac("sha256", key).update(body).digest();
-}
-
-/** Whether `signature` is the MAC of `body` under one of the keys; every key is tried, in constant time each. */
-function signedByAny(keys: RequestStateKeys, body: string, signature: string): boolean {
-  const given = Buffer.from(signature);
-  let found = false;
-  for (const key of [keys.secret, ...(keys.verifying ?? [])]) {
-    // Compared as text: decoding first would let other spellings of the same bytes (padding,
-    // "+/" for "-_", characters the decoder skips) pass as the state issued.
-    const expected = Buffer.from(mac(key, body).toString("base64url"));
-    if (given.byteLength === expected.byteLength && timingSafeEqual(given, expected)) found = true;
-  }
-  return found;
-}
-
 /**
- * A signed state for the request `method` + `params`, valid for `ttlMs`.
- * @throws SdkError "INVALID_ARGUMENT" when the secret is shorter than 32 bytes.
+ * A sealed state for the request `method` + `params` and its `user`, valid for `ttlMs`, under
+ * the first of `keys`.
  */
-export function signRequestState(
+export async function sealRequestState(
   keys: RequestStateKeys,
   payload: RequestStatePayload,
   bound: { method: string; params: Record<string, unknown> | undefined; user: StateUser | undefined; ttlMs: number },
-): string {
-  if (keys.secret.byteLength < 32) throw new SdkError("INVALID_ARGUMENT", "The requestState secret needs 32 bytes");
-  const envelope: Envelope = {
-    v: 1,
+): Promise<string> {
+  const [first] = keys.keys;
+  if (first === undefined) throw new ProtocolError(ErrorCode.InternalError, "No requestState key");
+  const sealed: Sealed = {
+    v: 2,
     exp: keys.now() + bound.ttlMs,
     usr: userKey(bound.user),
     req: requestDigest(bound.method, bound.params),
     ...payload,
   };
-  const body = Buffer.from(JSON.stringify(envelope)).toString("base64url");
-  return `${body}.${mac(keys.secret, body).toString("base64url")}`;
+  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(sealed)))
+    .setProtectedHeader({ ...HEADER, kid: first.id })
+    .encrypt(first.key);
 }
 
 function refuse(why: string): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}`);
 }
 
+const ALTERED = "was not issued by this server or was altered";
+
 /**
- * The payload of a state the client echoed, after checking signature, expiry, user and request.
- * @throws ProtocolError -32602 naming the reason: not issued by this server or altered, expired,
- *   issued to another user, or issued for another request.
+ * Whether `state` is a compact JWE of the `dir` shape spelt exactly as encoded: five parts, the
+ * second empty, each canonical base64url, so no other spelling of the same bytes passes as the
+ * state issued.
  */
-export function openRequestState(
+function wellFormed(state: string): boolean {
+  const parts = state.split(".");
+  return (
+    parts.length === 5 &&
+    parts[1] === "" &&
+    parts.every(
+      (part) => /^[A-Za-z0-9_-]*$/.test(part) && Buffer.from(part, "base64url").toString("base64url") === part,
+    )
+  );
+}
+
+/**
+ * The payload of a state the client echoed, after opening it under the key its header names and
+ * checking expiry, user and request.
+ * @throws ProtocolError -32602 naming the reason without revealing anything sealed: not issued
+ *   by this server or altered (also: sealed under a key no longer held), expired, issued to
+ *   another user, or issued for another request.
+ */
+export async function openRequestState(
   keys: RequestStateKeys,
   state: string,
   bound: { method: string; params: Record<string, unknown> | undefined; user: StateUser | undefined },
-): RequestStatePayload {
-  const [body, signature, extra] = state.split(".");
-  if (body === undefined || signature === undefined || extra !== undefined) {
-    throw refuse("was not issued by this server or was altered");
+): Promise<RequestStatePayload> {
+  if (!wellFormed(state)) throw refuse(ALTERED);
+  let sealed: Sealed;
+  try {
+    const { plaintext } = await compactDecrypt(
+      state,
+      (header) => {
+        const found = keys.keys.find((entry) => entry.id === header.kid);
+        if (found === undefined) throw new Error("unknown key id");
+        return found.key;
+      },
+      { keyManagementAlgorithms: [HEADER.alg], contentEncryptionAlgorithms: [HEADER.enc] },
+    );
+    sealed = JSON.parse(new TextDecoder().decode(plaintext)) as Sealed;
+  } catch {
+    throw refuse(ALTERED);
   }
-  if (!signedByAny(keys, body, signature)) throw refuse("was not issued by this server or was altered");
-  const envelope = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Envelope;
-  const answers = envelope.answers as unknown;
-  if (envelope.v !== 1 || typeof answers !== "object" || answers === null || !Array.isArray(envelope.pending)) {
-    throw refuse("was not issued by this server or was altered");
+  const answers = sealed.answers as unknown;
+  if (sealed.v !== 2 || typeof answers !== "object" || answers === null || !Array.isArray(sealed.pending)) {
+    throw refuse(ALTERED);
   }
-  if (keys.now() >= envelope.exp) throw refuse("has expired; call again without it");
-  if (envelope.usr !== userKey(bound.user)) throw refuse("was issued to another user");
-  if (envelope.req !== requestDigest(bound.method, bound.params)) throw refuse("was issued for another request");
-  const payload: RequestStatePayload = { answers: envelope.answers, pending: envelope.pending };
-  if (typeof envelope.handoff === "string") payload.handoff = envelope.handoff;
+  if (keys.now() >= sealed.exp) throw refuse("has expired; call again without it");
+  if (sealed.usr !== userKey(bound.user)) throw refuse("was issued to another user");
+  if (sealed.req !== requestDigest(bound.method, bound.params)) throw refuse("was issued for another request");
+  const payload: RequestStatePayload = { answers: sealed.answers, pending: sealed.pending };
+  if (typeof sealed.handoff === "string") payload.handoff = sealed.handoff;
   return payload;
+}
+
+/** The refusal of an answer whose question is not the one the handler asks now under `key`. */
+export function swappedQuestion(key: string): ProtocolError {
+  return refuse(`was issued for another question under inputResponses.${key}; call again without it`);
 }

@@ -2,9 +2,10 @@
  * One round of a multi round-trip request (revision 2026-07-28): the handler runs again on every
  * retry, and each thing it asks the client for (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`, a
  * hand-off) is answered from the retry's `inputResponses` or from what earlier rounds carried in
- * the signed `requestState`. An ask without an answer is collected; once the handler stops, the
+ * the sealed `requestState`. An ask without an answer is collected; once the handler stops, the
  * collected asks become the `InputRequiredResult` the client retries with.
  */
+import type { ProtocolError } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import type { InboundRequest, Params, Result } from "../../jsonrpc/session.js";
 import {
@@ -13,10 +14,12 @@ import {
   type InputRequests,
   type InputRequiredResult,
   type InteractionAction,
+  questionDigest,
   RESULT_INPUT_REQUIRED,
   type RequestStateAnswer,
   type RequestStateAsk,
   type RequestStatePayload,
+  swappedQuestion,
 } from "../../revisions/index.js";
 import { InputNeeded } from "../input-needed.js";
 
@@ -43,6 +46,7 @@ export class InputRound {
   readonly #asks: Ask[] = [];
   readonly #counters = new Map<string, number>();
   readonly #handoffAnswers: HandoffAnswer[] = [];
+  #refusal: ProtocolError | undefined;
   readonly inbound: InboundRequest;
 
   /**
@@ -65,6 +69,7 @@ export class InputRound {
         method: ask?.method ?? "",
         result: result as Record<string, unknown>,
         ...(ask?.interaction === undefined ? {} : { interaction: ask.interaction }),
+        ...(ask?.question === undefined ? {} : { question: ask.question }),
       };
       const action = (result as { action?: unknown } | null)?.action;
       if (ask?.interaction !== undefined && isAction(action)) {
@@ -107,28 +112,37 @@ export class InputRound {
    * ask is collected and `InputNeeded` thrown.
    * @throws MissingClientCapabilityError (SdkError "CAPABILITY_NOT_SUPPORTED") when the request's
    *   capabilities lack what `method` needs, as in the stateful era; ProtocolError -32602 when the
-   *   answer does not have the method's result shape.
+   *   answer does not have the method's result shape, or answers another question than this one
+   *   (what was asked under `key` in an earlier round, as sealed in the `requestState`, differs).
    */
   async ask(method: string, params: Params, key = this.#nextKey(method), interaction?: string): Promise<Result> {
     const refusal = assertClientCapability(this.clientCapabilities, method, params);
     if (refusal) throw refusal;
+    // This revision has no elicitationId: the retry itself says the page was visited.
+    const { elicitationId: _id, ...asked } = params;
+    const question = questionDigest(method, asked);
     const answer = this.#answers[key];
     if (answer !== undefined && (answer.method === "" || answer.method === method)) {
+      if (answer.question !== undefined && answer.question !== question) {
+        this.#refusal = swappedQuestion(key);
+        throw this.#refusal;
+      }
       const result = checkInputResponse(key, method, answer.result);
       this.#used[key] = { ...answer, method };
       return result;
     }
-    // This revision has no elicitationId: the retry itself says the page was visited.
-    const { elicitationId: _id, ...asked } = params;
-    this.#asks.push(
-      interaction === undefined ? { key, method, params: asked } : { key, method, params: asked, interaction },
-    );
+    this.#asks.push({ key, method, params: asked, question, ...(interaction === undefined ? {} : { interaction }) });
     throw new InputNeeded();
   }
 
   /** Collects an ask whatever was answered before: a page the user has not finished with yet. */
   reask(key: string, method: string, params: Params, interaction: string): void {
-    this.#asks.push({ key, method, params, interaction });
+    this.#asks.push({ key, method, params, interaction, question: questionDigest(method, params) });
+  }
+
+  /** The refusal of an answer to a swapped question in this run, which ends the call whatever the handler did with it. */
+  get refusal(): ProtocolError | undefined {
+    return this.#refusal;
   }
 
   /**
@@ -163,20 +177,24 @@ export class InputRound {
   }
 
   /**
-   * The `InputRequiredResult` of this round. `sign` turns what the next round needs into the
-   * `requestState`; `handoff` names a hand-off the retry must find completed.
+   * The `InputRequiredResult` of this round. `seal` turns what the next round needs into the
+   * `requestState`, with the digest of each question asked; `handoff` names a hand-off the retry
+   * must find completed.
    */
-  result(sign: (payload: RequestStatePayload) => string, handoff?: string): InputRequiredResult {
+  async result(
+    seal: (payload: RequestStatePayload) => Promise<string>,
+    handoff?: string,
+  ): Promise<InputRequiredResult> {
     const inputRequests: InputRequests = {};
     for (const ask of this.#asks) {
       inputRequests[ask.key] = { method: ask.method as never, params: ask.params };
     }
-    const pending = this.#asks.map(({ key, method, interaction }) =>
-      interaction === undefined ? { key, method } : { key, method, interaction },
+    const pending = this.#asks.map(({ key, method, interaction, question }) =>
+      interaction === undefined ? { key, method, question } : { key, method, interaction, question },
     );
     const payload: RequestStatePayload = { answers: this.#used, pending };
     if (handoff !== undefined) payload.handoff = handoff;
-    const result: InputRequiredResult = { resultType: RESULT_INPUT_REQUIRED, requestState: sign(payload) };
+    const result: InputRequiredResult = { resultType: RESULT_INPUT_REQUIRED, requestState: await seal(payload) };
     if (this.#asks.length > 0) result.inputRequests = inputRequests;
     return result;
   }

@@ -1,7 +1,7 @@
 /**
  * A request that may answer `InputRequiredResult` (revision 2026-07-28: multi round-trip
  * requests): the handler runs with asks answered from the retry; what it still needs ends the call
- * with an `InputRequiredResult`, whose signed `requestState` the retry brings back.
+ * with an `InputRequiredResult`, whose sealed `requestState` the retry brings back.
  */
 import type { InboundRequest, Params, Result } from "../../jsonrpc/session.js";
 import { STEP } from "../../tracing/index.js";
@@ -11,7 +11,7 @@ import type { LogSender } from "../request-contexts.js";
 import type { EraConnection, HandlerMethod } from "./driver.js";
 import { refusedHandoffAnswer, settleHandoffs } from "./handoff-hold.js";
 import { InputRound } from "./input-round.js";
-import { requestStateFor } from "./request-state.js";
+import { type RequestStateOf, requestStateFor, stateUser } from "./request-state.js";
 import { RoundHandoffs, requiredInRound } from "./round-handoffs.js";
 
 /**
@@ -20,7 +20,8 @@ import { RoundHandoffs, requiredInRound } from "./round-handoffs.js";
  * hand-off the previous round started (`InteractionRequired`) that the user declined ends the
  * call, and one still open after the hold is asked for again, neither running the handler.
  * @throws ProtocolError -32602 for a `requestState` that is altered, expired, another user's or
- *   another request's; what the handler throws that is not a request for input.
+ *   another request's, or for answers to a question other than the one the handler asks now;
+ *   what the handler throws that is not a request for input.
  */
 export async function runInRounds(
   connection: EraConnection,
@@ -33,8 +34,8 @@ export async function runInRounds(
 ): Promise<Result> {
   const settings = connection.settings;
   const authInfo = inbound.extra?.authInfo;
-  const state = requestStateFor(settings.stateless, method, params, authInfo);
-  const payload = state.open();
+  const state = requestStateFor(settings.stateless, method, params, stateUser(authInfo, settings.interactions));
+  const payload = await state.open();
   const service = settings.interactions;
   const serve = () => serveRound(connection, method, spec, params, inbound, clientCapabilities, log, state, payload);
   if (payload?.handoff === undefined || service === undefined || !settings.tracing.on) return serve();
@@ -51,8 +52,8 @@ async function serveRound(
   inbound: InboundRequest,
   clientCapabilities: Record<string, unknown>,
   log: LogSender,
-  state: ReturnType<typeof requestStateFor>,
-  payload: ReturnType<ReturnType<typeof requestStateFor>["open"]>,
+  state: RequestStateOf,
+  payload: Awaited<ReturnType<RequestStateOf["open"]>>,
 ): Promise<Result> {
   const settings = connection.settings;
   const asResult = spec.refusesWithResult === true;
@@ -79,7 +80,7 @@ async function serveRound(
     if (open !== undefined) {
       const key = payload.pending.find((ask) => ask.interaction === open.id)?.key ?? round.handoffKey();
       round.reask(key, "elicitation/create", { mode: "url", url: open.url, message: open.message }, open.id);
-      return round.result(state.sign, open.id) as unknown as Result;
+      return (await round.result(state.seal, open.id)) as unknown as Result;
     }
   }
   let result: Result | undefined;
@@ -94,9 +95,11 @@ async function serveRound(
       if ("answer" in outcome) return outcome.answer;
       handoff = outcome.handoff;
     } else if (!(error instanceof InputNeeded) || !round.needsInput) {
-      throw error;
+      throw round.refusal ?? error;
     }
   }
-  if (round.needsInput || result === undefined) return round.result(state.sign, handoff) as unknown as Result;
+  // An answer to a swapped question ends the call even when the handler caught the refusal.
+  if (round.refusal !== undefined) throw round.refusal;
+  if (round.needsInput || result === undefined) return (await round.result(state.seal, handoff)) as unknown as Result;
   return result;
 }
