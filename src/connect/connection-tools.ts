@@ -7,7 +7,6 @@ import type { AuthInfo, UserRef } from "../model/identity.js";
 import type { McpServer, RequestContext } from "../server/index.js";
 import type { ConnectionsSource } from "./connections-page.js";
 import { outcomeText, shownTime } from "./connections-page.js";
-import { PROVIDER_NAME } from "./provider-flow.js";
 
 export interface ConnectionToolsOptions {
   /** Lists and disconnects: the server's `CredentialBroker`. */
@@ -25,7 +24,7 @@ const text = (value: string, isError = false) => ({ content: [{ type: "text" as 
  * (provider, account, scopes, created, last used, expiry) and the same as `structuredContent`;
  * `connections_disconnect { provider }` revokes at the provider and deletes (see
  * `CredentialBroker.disconnect`) and says what happened. A request without a verified user, or a
- * provider name that cannot be one, gets `isError: true`; so does a failing vault (its message only).
+ * empty provider name, gets `isError: true`; so does a failing vault (its message only).
  * @returns the two registered tools, to `remove()` or `disable()` them.
  */
 export function registerConnectionTools(server: McpServer, options: ConnectionToolsOptions) {
@@ -87,7 +86,7 @@ export function registerConnectionTools(server: McpServer, options: ConnectionTo
     async ({ provider }, ctx) => {
       const user = userOf(ctx);
       if (user === undefined) return noUser();
-      if (!PROVIDER_NAME.test(provider)) return text("That is not a provider name connections_list shows.", true);
+      if (provider === "") return text("Name the provider to disconnect, as connections_list shows it.", true);
       return text(outcomeText(nameOf(provider), await options.connections.disconnect(user, provider)));
     },
   );

@@ -12,7 +12,6 @@ import type { Connection, DisconnectResult } from "./connections.js";
 import { type BrowserSession, endSession, type LoginDeps, readSession, startLogin } from "./login.js";
 import type { AuthorizationServerConfig } from "./oauth-server.js";
 import { notice, redirect } from "./pages.js";
-import { PROVIDER_NAME } from "./provider-flow.js";
 import { isSameOriginPost } from "./same-origin.js";
 import type { CookieSealer } from "./sealed-cookie.js";
 import { type EntrySection, type PageEntry, type PageTheme, renderPage } from "./templates/index.js";
@@ -78,14 +77,15 @@ export async function connectionsPage(deps: ConnectionsPageDeps, request: Reques
     return redirect(started.location, [endSession(login), started.cookie]);
   }
   const provider = form.provider ?? "";
-  if (form.action !== "disconnect" || !PROVIDER_NAME.test(provider)) return notice("form-expired", signedIn);
+  // Any name a token was made for: a typed secret's provider may be any non-empty string.
+  if (form.action !== "disconnect" || provider === "") return notice("form-expired", signedIn);
   if (!sealer.verify(disconnectText(session, provider), form.csrf ?? "")) return notice("form-expired", signedIn);
   // Always the session's own user: a provider name is all the form can choose.
   const result = await deps.source.disconnect(session.user, provider);
-  return listPage(deps, session, [outcomeText(displayName(deps, provider), result)]);
+  return listPage(deps, session, [outcomeText(providerName(deps, provider), result)]);
 }
 
-function displayName(deps: Pick<ConnectionsPageDeps, "providers">, provider: string): string {
+function providerName(deps: Pick<ConnectionsPageDeps, "providers">, provider: string): string {
   const config = Object.hasOwn(deps.providers, provider) ? deps.providers[provider] : undefined;
   return config?.displayName ?? provider;
 }
@@ -136,7 +136,7 @@ async function listPage(deps: ConnectionsPageDeps, session: BrowserSession, lead
 }
 
 function entryOf(deps: ConnectionsPageDeps, connection: Connection, form: { csrf: string }): PageEntry {
-  const name = displayName(deps, connection.provider);
+  const name = providerName(deps, connection.provider);
   const facts: [string, string][] = [
     ["Account", connection.account ?? "(not known)"],
     ["Scopes", connection.scopes.length === 0 ? "(none recorded)" : connection.scopes.join(" ")],

@@ -147,6 +147,18 @@ describe("the connections page", () => {
     expect(await world.vault.get(frank, "github")).toBeDefined();
   });
 
+  it("disconnects a typed secret whatever its provider's name, saying the provider was not asked", async () => {
+    const browser = new Browser();
+    await browser.goSigningIn(page, "heidi");
+    const heidi = userOf("heidi");
+    await world.vault.put(heidi, { provider: "team key/β", secret: "team-secret-1", updatedAt: 1 });
+    const csrf = disconnectForms((await browser.go(page)).text).get("team key/β") ?? "";
+    expect(csrf).not.toBe("");
+    const done = await browser.go(page, { form: { action: "disconnect", provider: "team key/β", csrf } });
+    expect(done.text).toContain("Disconnected team key/β: this server deleted its copy.");
+    expect(await world.vault.get(heidi, "team key/β")).toBeUndefined();
+  });
+
   it("asks a POST without a session to sign in, and changes nothing", async () => {
     const answer = await new Browser().go(page, { form: { action: "disconnect", provider: "github", csrf: "x" } });
     expect(answer.response.status).toBe(403);
