@@ -119,7 +119,7 @@ try {
       ...(values.revision === undefined ? {} : { revision: values.revision }),
     });
     if (result.isError) process.exitCode = 1;
-    else say("done     alice's items came back; the third-party token stayed on the server.");
+    else say("done     alice's items came back; the third-party token stayed on the server until she disconnected it.");
   }
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);

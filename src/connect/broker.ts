@@ -8,6 +8,7 @@
 import { INTERACTION_ID_IN_URL, InteractionRequired } from "../interaction/server/index.js";
 import { SdkError } from "../jsonrpc/errors.js";
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
+import type { UserRef } from "../model/identity.js";
 import type { StoredCredential, UserInteraction } from "../model/interaction.js";
 import type {
   CredentialFetchInit,
@@ -20,14 +21,24 @@ import { auditTo } from "../stores/audit.js";
 import { MemoryExpiringNotes } from "../stores/memory-expiring-notes.js";
 import { MemoryKeyedLock } from "../stores/memory-keyed-lock.js";
 import { tracedLock, tracedVault } from "../stores/traced.js";
-import type { AuditLog, CredentialVault, ExpiringNotes, KeyedLock } from "../stores/types.js";
+import type { AuditLog, CredentialVault, ExpiringNotes, KeyedLock, MessageBus } from "../stores/types.js";
 import { Tracing, type TracingOption } from "../tracing/index.js";
+import {
+  announceRevoked,
+  type Connection,
+  connectionOf,
+  type DisconnectResult,
+  parseRevoked,
+  REVOKED_CHANNEL,
+  type RevokedGrant,
+  revokeUpstream,
+} from "./connections.js";
 import { type CredentialFetchSettings, DEFAULT_MAX_REDIRECTS, fetchWithCredential } from "./credential-fetch.js";
 import { checkDestination, oauthDestination, type SecretDestination, secretDestination } from "./destination.js";
-import type { AuthorizationServerConfig } from "./oauth-server.js";
+import { type AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
 import { PageDeclines } from "./page-declines.js";
 import { secretName } from "./purpose.js";
-import { CredentialRenewal } from "./renewal.js";
+import { CredentialRenewal, renewalKey } from "./renewal.js";
 import { SharedPageDeclines } from "./shared-page-declines.js";
 
 export interface CredentialBrokerOptions {
@@ -52,11 +63,15 @@ export interface CredentialBrokerOptions {
   /**
    * Where the broker's steps are recorded (`docs/audit.md`): each use of a credential by
    * `ctx.credentials.fetch` ("credential.used": the provider, host, method and status, the user,
-   * client and session) and each refresh ("grant.refreshed", ok or failed). A log that fails is
+   * client and session), each refresh ("grant.refreshed", ok or failed) and each `disconnect`
+   * ("grant.revoked", outcome `failed` when the provider did not revoke). A log that fails is
    * reported to `logger` and the step goes on. Default: none.
    */
   audit?: AuditLog;
-  /** Hears a failed audit append, a failed `markUsed` or a failed renewal after a 401; default `consoleLogger()`. */
+  /**
+   * Hears a failed audit append, a failed `markUsed`, a failed renewal after a 401, a provider's
+   * failed revocation and a bus that failed; default `consoleLogger()`.
+   */
   logger?: Logger;
   /**
    * What `ctx.credentials.fetch` sends each request with, e.g. a `fetch` bound to an undici
@@ -99,12 +114,31 @@ export interface CredentialBrokerOptions {
    * installed, else none; `false`: none.
    */
   tracing?: TracingOption;
+  /**
+   * Where `disconnect` announces a revoked grant (channel `mcp-handoff:grants:revoked`, no token in
+   * it), and where this broker hears the others' announcements: give every instance the same bus.
+   * Default none (one instance).
+   */
+  bus?: MessageBus;
+  /**
+   * Called on every instance sharing `bus` (this one included) when a user's grant was revoked,
+   * for whatever the application keeps made from the token (an API client, a cache of answers).
+   * The broker itself keeps no copy: the vault is the only one.
+   */
+  onRevoked?: (grant: RevokedGrant) => void;
+  /** ms a provider's revocation endpoint is given to answer; default 10,000. */
+  revocationTimeoutMs?: number;
 }
 
 export class CredentialBroker implements CredentialSource {
   readonly #options: CredentialBrokerOptions;
   readonly #renewal: CredentialRenewal;
   readonly #fetching: CredentialFetchSettings;
+  readonly #locks: KeyedLock;
+  readonly #servers = new OAuthServers();
+  readonly #logger: Logger;
+  readonly #audit: ReturnType<typeof auditTo>;
+  readonly #listening: Promise<(() => Promise<void>) | undefined>;
 
   constructor(options: CredentialBrokerOptions) {
     const tracing = Tracing.from(options.tracing);
@@ -115,11 +149,15 @@ export class CredentialBroker implements CredentialSource {
     for (const [name, config] of Object.entries(options.secrets ?? {}))
       checkDestination(name, secretDestination(config));
     const logger = options.logger ?? consoleLogger();
+    this.#logger = logger;
+    this.#audit = auditTo(options.audit, logger);
+    this.#locks = tracedLock(options.locks ?? new MemoryKeyedLock(), tracing);
+    this.#listening = this.#listen();
     this.#fetching = {
       fetch: options.fetch ?? globalThis.fetch,
       httpLoopback: options.unsafeHttpLoopbackForDevelopment === true,
       maxRedirects: options.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
-      audit: auditTo(options.audit, logger),
+      audit: this.#audit,
       vault: this.#options.vault,
       logger,
       now,
@@ -127,7 +165,7 @@ export class CredentialBroker implements CredentialSource {
     this.#renewal = new CredentialRenewal({
       providers: options.providers,
       vault: this.#options.vault,
-      locks: tracedLock(options.locks ?? new MemoryKeyedLock(), tracing),
+      locks: this.#locks,
       notes: options.notes ?? new MemoryExpiringNotes({ now }),
       renewEarlyMs: options.renewEarlyMs ?? 30_000,
       leaseMs: options.renewalLeaseMs ?? 20_000,
@@ -252,6 +290,108 @@ export class CredentialBroker implements CredentialSource {
    */
   async forget(user: { issuer: string; subject: string }, provider: string): Promise<boolean> {
     return this.#options.vault.delete(user, provider);
+  }
+
+  /**
+   * The user's connections, by provider name: provider, account, scopes, created, last used,
+   * expiry; never a secret or a refresh token. Empty when the vault cannot list (`list` absent).
+   * @throws SdkError "INVALID_ARGUMENT" for a malformed user; "CREDENTIAL_UNREADABLE" when a stored
+   *   secret cannot be decrypted; "STORE_UNAVAILABLE" when the vault cannot be reached.
+   */
+  async connections(user: UserRef): Promise<Connection[]> {
+    const list = await this.#options.vault.list?.(user);
+    return (list ?? []).map(connectionOf);
+  }
+
+  /**
+   * Takes the user's connection to `provider` back: revokes it at the provider (RFC 7009, the
+   * refresh token when there is one, else the access token) when the provider's metadata has a
+   * `revocation_endpoint`, deletes it from the vault whatever the provider answered, announces
+   * it on `bus`, and appends `grant.revoked` to `audit` (outcome `failed` when the provider did not
+   * revoke). Held under the grant's renewal lock, so a refresh under way on any instance finishes
+   * first and its token is the one revoked. The next `require` for `provider` hands the user off.
+   * A credential that cannot be decrypted is deleted without a revocation (`failed`).
+   * @throws SdkError "INVALID_ARGUMENT" for a malformed user or provider; "LOCK_TIMEOUT" when a
+   *   renewal elsewhere held the lock for `renewalWaitMs` (nothing changed); "STORE_UNAVAILABLE"
+   *   when the vault cannot be reached (then retry: the provider may have revoked already).
+   */
+  async disconnect(user: UserRef, provider: string): Promise<DisconnectResult> {
+    const { vault } = this.#options;
+    const key = renewalKey(user, provider);
+    const leaseMs = this.#options.renewalLeaseMs ?? 20_000;
+    const waitMs = this.#options.renewalWaitMs ?? 25_000;
+    const result = await this.#locks.withLock(key, { leaseMs, waitMs }, async () => {
+      let stored: StoredCredential | undefined;
+      try {
+        stored = await vault.get(user, provider);
+      } catch (error) {
+        if (!(error instanceof SdkError) || error.code !== "CREDENTIAL_UNREADABLE") throw error;
+        this.#report("A stored credential could not be decrypted; it is deleted without a revocation", error);
+        return { removed: await vault.delete(user, provider), upstream: "failed" } satisfies DisconnectResult;
+      }
+      if (stored === undefined) return { removed: false, upstream: "none" } satisfies DisconnectResult;
+      const revoked = await revokeUpstream(
+        {
+          providers: this.#options.providers,
+          servers: this.#servers,
+          vault,
+          report: (message, error) => this.#report(message, error),
+          timeoutMs: this.#options.revocationTimeoutMs ?? 10_000,
+        },
+        stored,
+      );
+      return { removed: await vault.delete(user, provider), ...revoked } satisfies DisconnectResult;
+    });
+    if (result.upstream === "none") return result;
+    const grant = { user: { issuer: user.issuer, subject: user.subject }, provider };
+    await announceRevoked({ bus: this.#options.bus, report: (m, e) => this.#report(m, e) }, grant);
+    // Without a bus, this instance is the only one to tell.
+    if (this.#options.bus === undefined) this.#heard(grant);
+    await this.#audit({
+      at: (this.#options.now ?? Date.now)(),
+      event: "grant.revoked",
+      user: grant.user,
+      provider,
+      outcome: result.upstream === "failed" ? "failed" : "ok",
+      detail: { reason: `upstream ${result.upstream}` },
+    });
+    return result;
+  }
+
+  /** Stops listening to the bus (the bus itself is the caller's to close). */
+  async close(): Promise<void> {
+    const unsubscribe = await this.#listening;
+    await unsubscribe?.();
+  }
+
+  async #listen(): Promise<(() => Promise<void>) | undefined> {
+    const { bus } = this.#options;
+    if (bus === undefined) return undefined;
+    try {
+      return await bus.subscribe(REVOKED_CHANNEL, (message) => {
+        const grant = parseRevoked(message);
+        if (grant !== undefined) this.#heard(grant);
+      });
+    } catch (error) {
+      this.#report("Could not listen for revoked grants on the message bus", error);
+      return undefined;
+    }
+  }
+
+  #heard(grant: RevokedGrant): void {
+    try {
+      this.#options.onRevoked?.(grant);
+    } catch (error) {
+      this.#report("onRevoked threw", error);
+    }
+  }
+
+  #report(message: string, error: unknown): void {
+    try {
+      this.#logger.error({ err: error }, message);
+    } catch {
+      // A logger that throws must not fail the disconnect it reports on.
+    }
   }
 }
 

@@ -17,6 +17,7 @@ import type { AuditEntry, AuditLog, CredentialVault } from "../stores/types.js";
 import { Tracing, type TracingOption } from "../tracing/index.js";
 import { interactionRecord } from "./audit-records.js";
 import { accountOf, type ConnectPageDeps, connectPage, frameOf, ID, switchForm } from "./connect-page.js";
+import { CONNECTIONS_PATH, type ConnectionsSource, connectionsPage } from "./connections-page.js";
 import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
 import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
 import { linkNotFound, notice, type PageFrame, redirect } from "./pages.js";
@@ -88,12 +89,18 @@ export interface ConnectHandlerOptions {
    */
   tracing?: TracingOption;
   /**
+   * The connections `/connect/connections` lists and disconnects for the signed-in user (the
+   * `CredentialBroker` of the MCP server); without it that page is not served (404).
+   */
+  connections?: ConnectionsSource;
+  /**
    * Where the pages' steps are recorded (`docs/audit.md`): `handoff.opened` when the
    * interaction's user opens its page (`refused` when someone else signed in opens it, recorded
    * for the interaction's user), `grant.stored` with the provider and scopes when a credential is
    * stored (`failed` when the provider did not grant or the vault failed, `refused` for an answer
    * at another provider's redirect URI). Never a secret, a code or a token. A log that fails goes to
-   * `logger`; the page goes on.
+   * `logger`; the page goes on. The connections page shows the signed-in user their own recent
+   * records from it (`forUser`, 20 of them).
    */
   audit?: AuditLog;
 }
@@ -144,6 +151,9 @@ interface ConnectSite {
   report: Report;
   tracing: Tracing;
   audit: (entry: AuditEntry) => Promise<void>;
+  /** The log itself, where the connections page reads the signed-in user's own recent records. */
+  auditLog: AuditLog | undefined;
+  connections: ConnectionsSource | undefined;
 }
 
 /** @throws RangeError as `createConnectHandler` says. */
@@ -167,20 +177,21 @@ function siteOf(options: ConnectHandlerOptions): ConnectSite {
     now,
     sessionMs: options.sessionMs ?? 3_600_000,
   };
+  const logger = options.logger ?? consoleLogger();
+  const report = reporterOf(logger);
   const flow: ProviderFlowDeps = {
     providers: options.providers,
     servers,
     states: tracedGrantStates(options.states ?? new MemoryGrantStateStore(now), tracing),
     baseUrl,
     now,
+    report,
   };
   for (const name of Object.keys(options.providers)) redirectUriFor(baseUrl, name);
   const loginPath = new URL(options.login.redirectPath, baseUrl).pathname;
   if (!loginPath.startsWith(prefix)) {
     throw new RangeError(`login.redirectPath must lie under ${prefix}, where the login cookie is sent`);
   }
-  const logger = options.logger ?? consoleLogger();
-  const report = reporterOf(logger);
   const audit = auditTo(options.audit, logger);
   const { manager, providers } = options;
   const vault = tracedVault(options.vault, tracing);
@@ -199,6 +210,8 @@ function siteOf(options: ConnectHandlerOptions): ConnectSite {
     report,
     tracing,
     audit,
+    auditLog: options.audit,
+    connections: options.connections,
   };
 }
 
@@ -418,6 +431,12 @@ async function route(site: ConnectSite, pageDeps: ConnectPageDeps, request: Requ
       return notice("nothing-here", { theme });
     }
     if (path === `${prefix}callback`) return retiredCallback(site);
+    if (path === `${prefix}${CONNECTIONS_PATH}` && (request.method === "GET" || request.method === "POST")) {
+      const source = site.connections;
+      if (source === undefined) return notice("nothing-here", { theme });
+      const { login, sealer, providers, auditLog: audit, report } = site;
+      return await connectionsPage({ login, sealer, theme, source, providers, audit, report }, request);
+    }
     if (path.startsWith(prefix) && (request.method === "GET" || request.method === "POST")) {
       const id = path.slice(prefix.length);
       // Only something shaped like an id is worth a login; it is also all the login may return to.
@@ -446,6 +465,8 @@ async function route(site: ConnectSite, pageDeps: ConnectPageDeps, request: Requ
  * else is 404. Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options:
  * DENY`. Under a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
  * A POST with `action=decline` (same checks, its own CSRF token) ends the interaction as declined.
+ * With `connections`, `GET /connect/connections` lists the signed-in user's connections and a
+ * `POST` there (same checks) disconnects one of them (`connections-page.ts`).
  * @throws RangeError when `baseUrl` is plain http elsewhere than loopback, `login.redirectPath` is
  *   not under the connect pages' path, a provider's name cannot be a path segment,
  *   `cookieSecret` is shorter than 32 bytes, or `branding` is invalid (see `createPageTheme`).

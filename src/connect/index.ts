@@ -6,6 +6,9 @@
  * @module mcp-handoff/connect
  */
 export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from "./broker.js";
+export { type ConnectionToolsOptions, registerConnectionTools } from "./connection-tools.js";
+export { type Connection, type DisconnectResult, REVOKED_CHANNEL, type RevokedGrant } from "./connections.js";
+export type { ConnectionsSource } from "./connections-page.js";
 export { DEFAULT_MAX_REDIRECTS } from "./credential-fetch.js";
 export type { SecretDestination } from "./destination.js";
 export { type ConnectHandlerOptions, createConnectHandler } from "./handler.js";

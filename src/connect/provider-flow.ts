@@ -5,7 +5,8 @@
  */
 import * as oauth from "oauth4webapi";
 import type { StoredCredential } from "../model/interaction.js";
-import type { AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
+import { displayName } from "./login.js";
+import type { AuthorizationServerConfig, OAuthServer, OAuthServers } from "./oauth-server.js";
 import type { GrantStateStore, PendingGrant } from "./state-store.js";
 
 export interface ProviderFlowDeps {
@@ -15,6 +16,8 @@ export interface ProviderFlowDeps {
   /** The connect pages' base URL, ending in `/`. */
   baseUrl: URL;
   now: () => number;
+  /** Told of a step that failed without failing the grant (the provider's userinfo); default none. */
+  report?: (message: string, error: unknown) => void;
 }
 
 /** What a provider's name may be: it is a path segment of its redirect URI. */
@@ -117,7 +120,41 @@ export async function finishGrant(
     ...server.tokenResponse,
     requireIdToken: false,
   });
-  return credentialOf(grant.provider, config, result, { scopes: grant.scopes }, deps.now());
+  const now = deps.now();
+  const credential = credentialOf(grant.provider, config, result, { scopes: grant.scopes }, now);
+  credential.createdAt = now;
+  const account = await accountAt(deps, server, result, credential.scopes ?? []);
+  if (account !== undefined) credential.account = account;
+  return credential;
+}
+
+/**
+ * The account the grant belongs to, as the provider names it: from the ID token when the answer
+ * has one, else from the userinfo endpoint when the provider has one and the grant includes
+ * `openid` (which userinfo requires, OpenID Connect Core § 5.3), else none. A userinfo call that
+ * fails is reported and costs only the name: the grant is kept.
+ */
+async function accountAt(
+  deps: Pick<ProviderFlowDeps, "report">,
+  server: OAuthServer,
+  result: oauth.TokenEndpointResponse,
+  scopes: readonly string[],
+): Promise<string | undefined> {
+  const claims = oauth.getValidatedIdTokenClaims(result);
+  if (claims !== undefined) return nameIn(claims);
+  if (server.as.userinfo_endpoint === undefined || !scopes.includes("openid")) return undefined;
+  try {
+    const response = await oauth.userInfoRequest(server.as, server.client, result.access_token, server.options);
+    return nameIn(await oauth.processUserInfoResponse(server.as, server.client, oauth.skipSubjectCheck, response));
+  } catch (error) {
+    deps.report?.("Could not read the provider's userinfo; the grant is stored without its account name", error);
+    return undefined;
+  }
+}
+
+/** `displayName` of the claims, when they name a subject at all. */
+function nameIn(claims: Readonly<Record<string, unknown>>): string | undefined {
+  return typeof claims.sub === "string" && claims.sub !== "" ? displayName(claims, claims.sub) : undefined;
 }
 
 /**
@@ -139,11 +176,16 @@ export async function refreshCredential(
     signal === undefined ? server.options : { ...server.options, signal },
   );
   const result = await oauth.processRefreshTokenResponse(server.as, server.client, response, server.tokenResponse);
-  return credentialOf(
+  const renewed = credentialOf(
     credential.provider,
     config,
     result,
     { scopes: credential.scopes ?? [], refreshToken: credential.refreshToken },
     deps.now(),
   );
+  // The same connection, renewed: who it is, since when, and when it was last used stay.
+  for (const field of ["account", "createdAt", "lastUsedAt"] as const) {
+    if (credential[field] !== undefined) Object.assign(renewed, { [field]: credential[field] });
+  }
+  return renewed;
 }

@@ -3,9 +3,11 @@ import type { StoredCredential } from "../model/interaction.js";
 import { CredentialCipher, type SealedSecret, type VaultEncryption } from "../stores/credential-cipher.js";
 import type { CredentialVault } from "../stores/types.js";
 import {
+  byProvider,
   type CredentialMetadata,
   checkCredential,
   checkProvider,
+  checkUsedAt,
   checkUser,
   metadataOf,
   toStoredCredential,
@@ -26,6 +28,9 @@ interface Row {
   scopes: string[] | null;
   expires_at: number | null;
   updated_at: number;
+  account: string | null;
+  created_at: number | null;
+  last_used_at: number | null;
 }
 
 type KeyCheckRow = Pick<Row, "key_id" | "iv" | "ciphertext" | "tag">;
@@ -77,11 +82,13 @@ export class PostgresCredentialVault implements CredentialVault {
       this.#pool,
       "vault.put",
       `INSERT INTO ${this.#tables.credentials}
-         (issuer, subject, provider, key_id, iv, ciphertext, tag, scopes, expires_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         (issuer, subject, provider, key_id, iv, ciphertext, tag, scopes, expires_at, updated_at,
+          account, created_at, last_used_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (issuer, subject, provider) DO UPDATE SET
          key_id = excluded.key_id, iv = excluded.iv, ciphertext = excluded.ciphertext, tag = excluded.tag,
-         scopes = excluded.scopes, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
+         scopes = excluded.scopes, expires_at = excluded.expires_at, updated_at = excluded.updated_at,
+         account = excluded.account, created_at = excluded.created_at, last_used_at = excluded.last_used_at`,
       [
         user.issuer,
         user.subject,
@@ -90,6 +97,9 @@ export class PostgresCredentialVault implements CredentialVault {
         metadata.scopes ?? null,
         metadata.expiresAt ?? null,
         metadata.updatedAt,
+        metadata.account ?? null,
+        metadata.createdAt ?? null,
+        metadata.lastUsedAt ?? null,
       ],
     );
   }
@@ -119,6 +129,35 @@ export class PostgresCredentialVault implements CredentialVault {
       [user.issuer, user.subject, provider],
     );
     return (rowCount ?? 0) > 0;
+  }
+
+  /** The user's credentials by provider name, read in one query. @throws SdkError "CREDENTIAL_UNREADABLE" as `get`. */
+  async list(user: UserRef): Promise<StoredCredential[]> {
+    checkUser(user);
+    const { rows } = await query<Row>(
+      this.#pool,
+      "vault.list",
+      `SELECT * FROM ${this.#tables.credentials} WHERE issuer = $1 AND subject = $2`,
+      [user.issuer, user.subject],
+    );
+    return rows
+      .map((row) =>
+        toStoredCredential(row.provider, this.#cipher.open(user, row.provider, sealedOf(row)), metadataOfRow(row)),
+      )
+      .sort(byProvider);
+  }
+
+  /** Sets `last_used_at` of a stored credential in one UPDATE; the sealed secret is left as it is. */
+  async markUsed(user: UserRef, provider: string, at: number): Promise<void> {
+    checkUser(user);
+    checkProvider(provider);
+    checkUsedAt(at);
+    await query(
+      this.#pool,
+      "vault.markUsed",
+      `UPDATE ${this.#tables.credentials} SET last_used_at = $4 WHERE ${WHERE}`,
+      [user.issuer, user.subject, provider, at],
+    );
   }
 
   /**
@@ -201,5 +240,8 @@ function metadataOfRow(row: Row): CredentialMetadata {
   const metadata: CredentialMetadata = { updatedAt: row.updated_at };
   if (row.scopes !== null) metadata.scopes = row.scopes;
   if (row.expires_at !== null) metadata.expiresAt = row.expires_at;
+  if (row.account !== null) metadata.account = row.account;
+  if (row.created_at !== null) metadata.createdAt = row.created_at;
+  if (row.last_used_at !== null) metadata.lastUsedAt = row.last_used_at;
   return metadata;
 }

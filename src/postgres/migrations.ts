@@ -90,6 +90,14 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
+    name: "credential account and use times",
+    sql: (t) => `
+      ALTER TABLE ${t.credentials} ADD COLUMN account text;
+      ALTER TABLE ${t.credentials} ADD COLUMN created_at double precision;
+      ALTER TABLE ${t.credentials} ADD COLUMN last_used_at double precision;`,
+  },
+  {
+    version: 6,
     name: "audit log",
     // Append-only: the stores only insert and read. `record` holds the checked entry; the user and
     // event are columns of their own so that an operator can query them.

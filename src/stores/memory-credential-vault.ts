@@ -3,9 +3,11 @@ import type { StoredCredential } from "../model/interaction.js";
 import { CredentialCipher, type SealedSecret, type VaultEncryption } from "./credential-cipher.js";
 import type { CredentialVault } from "./types.js";
 import {
+  byProvider,
   type CredentialMetadata,
   checkCredential,
   checkProvider,
+  checkUsedAt,
   checkUser,
   metadataOf,
   toStoredCredential,
@@ -84,6 +86,29 @@ export class MemoryCredentialVault implements CredentialVault {
     checkUser(user);
     checkProvider(provider);
     return this.#records.delete(recordKey(user, provider));
+  }
+
+  /** The user's credentials by provider name. @throws SdkError "CREDENTIAL_UNREADABLE" as `get`. */
+  async list(user: UserRef): Promise<StoredCredential[]> {
+    checkUser(user);
+    const found: StoredCredential[] = [];
+    for (const record of this.#records.values()) {
+      if (record.user.issuer !== user.issuer || record.user.subject !== user.subject) continue;
+      found.push(
+        toStoredCredential(record.provider, this.#cipher.open(user, record.provider, record.sealed), record.metadata),
+      );
+    }
+    return found.sort(byProvider);
+  }
+
+  /** Sets `lastUsedAt` of a stored credential; its sealed secret is left as it is. */
+  async markUsed(user: UserRef, provider: string, at: number): Promise<void> {
+    checkUser(user);
+    checkProvider(provider);
+    checkUsedAt(at);
+    const key = recordKey(user, provider);
+    const record = this.#records.get(key);
+    if (record !== undefined) this.#records.set(key, { ...record, metadata: { ...record.metadata, lastUsedAt: at } });
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   type CredentialMetadata,
   checkCredential,
   checkProvider,
+  checkUsedAt,
   checkUser,
   metadataOf,
   toStoredCredential,
@@ -31,6 +32,9 @@ CREATE TABLE handoff_credentials (
   scopes TEXT,
   expires_at INTEGER,
   updated_at INTEGER NOT NULL,
+  account TEXT,
+  created_at INTEGER,
+  last_used_at INTEGER,
   PRIMARY KEY (issuer, subject, provider)
 ) WITHOUT ROWID;
 `;
@@ -45,6 +49,16 @@ CREATE TABLE handoff_credential_key_checks (
 ) WITHOUT ROWID;
 `;
 
+/**
+ * Version 3: what the connections page shows beside the sealed secret, in the clear so that
+ * `markUsed` changes one column and never re-seals. Rows of before have none of them (NULL).
+ */
+const CONNECTION_COLUMNS = `
+ALTER TABLE handoff_credentials ADD COLUMN account TEXT;
+ALTER TABLE handoff_credentials ADD COLUMN created_at INTEGER;
+ALTER TABLE handoff_credentials ADD COLUMN last_used_at INTEGER;
+`;
+
 interface Row {
   issuer: string;
   subject: string;
@@ -56,6 +70,9 @@ interface Row {
   scopes: string | null;
   expires_at: number | null;
   updated_at: number;
+  account: string | null;
+  created_at: number | null;
+  last_used_at: number | null;
 }
 
 type RowKey = Pick<Row, "issuer" | "subject" | "provider">;
@@ -82,6 +99,8 @@ export class SqliteCredentialVault implements CredentialVault {
   readonly #upsert: Statement<[Row]>;
   readonly #select: Statement<[RowKey], Row>;
   readonly #delete: Statement<[RowKey]>;
+  readonly #listOf: Statement<[Pick<Row, "issuer" | "subject">], Row>;
+  readonly #markUsed: Statement<[RowKey & { at: number }]>;
   readonly #stale: Statement<[string], Row>;
   readonly #reseal: Statement<[Pick<Row, "key_id" | "iv" | "ciphertext" | "tag"> & RowKey & { old_key_id: string }]>;
   readonly #selectKeyCheck: Statement<[string], KeyCheckRow>;
@@ -97,21 +116,32 @@ export class SqliteCredentialVault implements CredentialVault {
    */
   constructor(options: SqliteCredentialVaultOptions) {
     this.#cipher = new CredentialCipher(options.encryption);
-    const { db, owned } = openSqlite(options, "credentials", 2, SCHEMA + KEY_CHECKS, { 2: KEY_CHECKS });
+    const { db, owned } = openSqlite(options, "credentials", 3, SCHEMA + KEY_CHECKS, {
+      2: KEY_CHECKS,
+      3: CONNECTION_COLUMNS,
+    });
     this.#db = db;
     this.#ownsDb = owned;
     const where = "issuer = @issuer AND subject = @subject AND provider = @provider";
     this.#upsert = prepare(
       this.#db,
       `INSERT INTO handoff_credentials
-         (issuer, subject, provider, key_id, iv, ciphertext, tag, scopes, expires_at, updated_at)
-       VALUES (@issuer, @subject, @provider, @key_id, @iv, @ciphertext, @tag, @scopes, @expires_at, @updated_at)
+         (issuer, subject, provider, key_id, iv, ciphertext, tag, scopes, expires_at, updated_at,
+          account, created_at, last_used_at)
+       VALUES (@issuer, @subject, @provider, @key_id, @iv, @ciphertext, @tag, @scopes, @expires_at, @updated_at,
+          @account, @created_at, @last_used_at)
        ON CONFLICT (issuer, subject, provider) DO UPDATE SET
          key_id = excluded.key_id, iv = excluded.iv, ciphertext = excluded.ciphertext, tag = excluded.tag,
-         scopes = excluded.scopes, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
+         scopes = excluded.scopes, expires_at = excluded.expires_at, updated_at = excluded.updated_at,
+         account = excluded.account, created_at = excluded.created_at, last_used_at = excluded.last_used_at`,
     );
     this.#select = prepare(this.#db, `SELECT * FROM handoff_credentials WHERE ${where}`);
     this.#delete = prepare(this.#db, `DELETE FROM handoff_credentials WHERE ${where}`);
+    this.#listOf = prepare(
+      this.#db,
+      "SELECT * FROM handoff_credentials WHERE issuer = @issuer AND subject = @subject ORDER BY provider",
+    );
+    this.#markUsed = prepare(this.#db, `UPDATE handoff_credentials SET last_used_at = @at WHERE ${where}`);
     this.#stale = prepare(this.#db, "SELECT * FROM handoff_credentials WHERE key_id != ?");
     this.#reseal = prepare(
       this.#db,
@@ -144,6 +174,9 @@ export class SqliteCredentialVault implements CredentialVault {
       scopes: metadata.scopes === undefined ? null : JSON.stringify(metadata.scopes),
       expires_at: metadata.expiresAt ?? null,
       updated_at: metadata.updatedAt,
+      account: metadata.account ?? null,
+      created_at: metadata.createdAt ?? null,
+      last_used_at: metadata.lastUsedAt ?? null,
     });
   }
 
@@ -162,6 +195,26 @@ export class SqliteCredentialVault implements CredentialVault {
     checkUser(user);
     checkProvider(provider);
     return this.#delete.run(rowKey(user, provider)).changes > 0;
+  }
+
+  /** The user's credentials by provider name, read in one statement. @throws SdkError "CREDENTIAL_UNREADABLE" as `get`. */
+  async list(user: UserRef): Promise<StoredCredential[]> {
+    assertOpen(this.#db, this.#closed);
+    checkUser(user);
+    return this.#listOf
+      .all({ issuer: user.issuer, subject: user.subject })
+      .map((row) =>
+        toStoredCredential(row.provider, this.#cipher.open(user, row.provider, sealedOf(row)), metadataOfRow(row)),
+      );
+  }
+
+  /** Sets `last_used_at` of a stored credential in one UPDATE; the sealed secret is left as it is. */
+  async markUsed(user: UserRef, provider: string, at: number): Promise<void> {
+    assertOpen(this.#db, this.#closed);
+    checkUser(user);
+    checkProvider(provider);
+    checkUsedAt(at);
+    this.#markUsed.run({ ...rowKey(user, provider), at });
   }
 
   /**
@@ -242,5 +295,8 @@ function metadataOfRow(row: Row): CredentialMetadata {
   const metadata: CredentialMetadata = { updatedAt: row.updated_at };
   if (row.scopes !== null) metadata.scopes = JSON.parse(row.scopes);
   if (row.expires_at !== null) metadata.expiresAt = row.expires_at;
+  if (row.account !== null) metadata.account = row.account;
+  if (row.created_at !== null) metadata.createdAt = row.created_at;
+  if (row.last_used_at !== null) metadata.lastUsedAt = row.last_used_at;
   return metadata;
 }

@@ -43,6 +43,16 @@ export function tracedVault(vault: CredentialVault, tracing: Tracing): Credentia
     put: (user: UserRef, credential: StoredCredential) => call(tracing, name, "put", () => vault.put(user, credential)),
     get: (user: UserRef, provider: string) => call(tracing, name, "get", () => vault.get(user, provider)),
     delete: (user: UserRef, provider: string) => call(tracing, name, "delete", () => vault.delete(user, provider)),
+    // Only what the vault has, so a caller still sees a vault that cannot list as one.
+    ...(vault.list === undefined
+      ? {}
+      : { list: (user: UserRef) => call(tracing, name, "list", () => vault.list?.(user) ?? Promise.resolve([])) }),
+    ...(vault.markUsed === undefined
+      ? {}
+      : {
+          markUsed: (user: UserRef, provider: string, at: number) =>
+            call(tracing, name, "mark_used", () => vault.markUsed?.(user, provider, at) ?? Promise.resolve()),
+        }),
   };
 }
 

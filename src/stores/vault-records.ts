@@ -10,6 +10,11 @@ export interface CredentialMetadata {
   scopes?: string[];
   expiresAt?: number;
   updatedAt: number;
+  /** The account at the provider, as the connections page names it; no secret. */
+  account?: string;
+  createdAt?: number;
+  /** Changed by `markUsed` alone, without opening the sealed secret. */
+  lastUsedAt?: number;
 }
 
 const invalid = (field: string, type: string) =>
@@ -41,12 +46,26 @@ export function checkCredential(credential: StoredCredential): void {
     throw invalid("expiresAt", "a number (ms since the epoch)");
   }
   if (!Number.isFinite(credential.updatedAt)) throw invalid("updatedAt", "a number (ms since the epoch)");
+  if (credential.account !== undefined && typeof credential.account !== "string") throw invalid("account", "a string");
+  for (const field of ["createdAt", "lastUsedAt"] as const) {
+    if (credential[field] !== undefined && !Number.isFinite(credential[field])) {
+      throw invalid(field, "a number (ms since the epoch)");
+    }
+  }
+}
+
+/** @throws SdkError "INVALID_ARGUMENT" when `at` is not a number (ms since the epoch). */
+export function checkUsedAt(at: number): void {
+  if (!Number.isFinite(at)) throw invalid("at", "a number (ms since the epoch)");
 }
 
 export function metadataOf(credential: StoredCredential): CredentialMetadata {
   const metadata: CredentialMetadata = { updatedAt: credential.updatedAt };
   if (credential.scopes !== undefined) metadata.scopes = [...credential.scopes];
   if (credential.expiresAt !== undefined) metadata.expiresAt = credential.expiresAt;
+  if (credential.account !== undefined) metadata.account = credential.account;
+  if (credential.createdAt !== undefined) metadata.createdAt = credential.createdAt;
+  if (credential.lastUsedAt !== undefined) metadata.lastUsedAt = credential.lastUsedAt;
   return metadata;
 }
 
@@ -56,5 +75,12 @@ export function toStoredCredential(provider: string, secrets: Secrets, metadata:
   if (secrets.refreshToken !== undefined) credential.refreshToken = secrets.refreshToken;
   if (metadata.scopes !== undefined) credential.scopes = [...metadata.scopes];
   if (metadata.expiresAt !== undefined) credential.expiresAt = metadata.expiresAt;
+  if (metadata.account !== undefined) credential.account = metadata.account;
+  if (metadata.createdAt !== undefined) credential.createdAt = metadata.createdAt;
+  if (metadata.lastUsedAt !== undefined) credential.lastUsedAt = metadata.lastUsedAt;
   return credential;
 }
+
+/** Orders credentials as `CredentialVault.list` returns them: by provider name, code unit by code unit. */
+export const byProvider = (a: { provider: string }, b: { provider: string }): number =>
+  a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : 0;

@@ -54,6 +54,45 @@ export function pageStates(theme: PageTheme = sampleTheme()): Record<string, Pag
       form: { csrf: "t" },
       decline,
     },
+    // `/connect/connections`: an outcome, one connection with its Disconnect, and recent activity.
+    connections: {
+      kind: "entries",
+      theme,
+      account,
+      switchAccount,
+      title: "Your connections",
+      lead: ["Disconnected Linear: Linear revoked the access, and this server deleted its copy."],
+      sections: [
+        {
+          heading: "Connected accounts",
+          empty: "You have no connections.",
+          entries: [
+            {
+              heading: "GitHub",
+              facts: [
+                ["Account", "alice-gh"],
+                ["Scopes", "repo read:user"],
+                ["Connected", "2026-12-01 09:15 UTC"],
+                ["Last used", "2026-12-03 08:40 UTC"],
+              ],
+              button: {
+                label: "Disconnect GitHub",
+                form: { csrf: "t" },
+                fields: { action: "disconnect", provider: "github" },
+              },
+            },
+          ],
+        },
+        {
+          heading: "Recent activity",
+          empty: "No activity recorded yet.",
+          table: {
+            columns: ["Time", "Event", "Provider", "Outcome", "Client"],
+            rows: [["2026-12-03 08:41 UTC", "grant.revoked", "linear", "ok", "Claude Desktop"]],
+          },
+        },
+      ],
+    },
   };
   const signedOut = new Set<NoticeKind>([
     "cross-site",

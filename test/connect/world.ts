@@ -51,7 +51,7 @@ export interface WorldOptions {
   providers?: Record<string, AuthorizationServerConfig>;
   /** The vault the pages and the broker use, made around the world's own; default that one. */
   vault?: (inner: CredentialVault) => CredentialVault;
-  /** The audit log the manager, the pages and the broker write to; default none. */
+  /** The audit log the manager, the pages and the broker write to, and the connections page reads; default none. */
   audit?: AuditLog;
 }
 
@@ -89,6 +89,17 @@ export async function startWorld(options: WorldOptions = {}) {
       reports.push(entry.message);
       options.report?.(entry.message, entry.error);
     });
+  const broker = new CredentialBroker({
+    service: manager,
+    vault,
+    baseUrl,
+    providers,
+    secretLabels: { forecast: "API key" },
+    now: clock.now,
+    ...audit,
+    // The third party listens on plain http on loopback, as a developer's stand-in would.
+    unsafeHttpLoopbackForDevelopment: true,
+  });
   const handler = createConnectHandler({
     serverInfo,
     manager,
@@ -105,22 +116,12 @@ export async function startWorld(options: WorldOptions = {}) {
     ...(options.states ? { states: options.states } : {}),
     now: clock.now,
     logger: pagesLogger,
+    connections: broker,
     ...audit,
   });
   // Served as an operator would: the package's own node:http adapter for web-standard handlers.
   const serve = toNodeHandler(options.wrap?.(handler) ?? handler, { logger: pagesLogger });
   web.handle((req, res) => void serve(req, res));
-  const broker = new CredentialBroker({
-    service: manager,
-    vault,
-    baseUrl,
-    providers,
-    secretLabels: { forecast: "API key" },
-    now: clock.now,
-    // The third party listens on plain http on loopback, as a developer's stand-in would.
-    unsafeHttpLoopbackForDevelopment: true,
-    ...audit,
-  });
   const server = new McpServer(serverInfo, {
     interactions: withCredentials(manager, broker),
     ...(options.logger ? { logger: options.logger } : {}),
@@ -139,6 +140,7 @@ export async function startWorld(options: WorldOptions = {}) {
     clock,
     manager,
     vault,
+    broker,
     server,
     /** Where the pages are served: the origin, with the prefix when there is one. */
     connectOrigin: baseUrl,

@@ -81,7 +81,14 @@ describe.each([
         "server   list_items for alice: asking ctx.credentials",
         "server   found the grant in the vault",
         "client   the call returned: alice-repo-1, alice-repo-2",
+        // The end: alice's connections listed, the third party disconnected and revoked there.
+        "client   calling connections_list {}",
+        "client   | - items (items); account alice; scopes openid repo; connected ",
+        'client   calling connections_disconnect { provider: "items" }',
+        "third party  revoked the refresh token of alice at its revocation endpoint (RFC 7009)",
+        "client   the server says: Disconnected items: items revoked the access, and this server deleted its copy.",
       ]);
+      expect(result.revocations).toEqual([{ kind: "refresh token", accountId: "alice" }]);
       // The user was asked once, and the tool found the grant only on the retry.
       expect(lines.filter((line) => line.includes("the (scripted) user answers"))).toHaveLength(1);
       expect(lines.filter((line) => line.includes("server   found the grant"))).toHaveLength(1);
@@ -113,6 +120,7 @@ describe("npm run demo", () => {
       "note     no Chromium at /nonexistent/chromium: the browser steps run in the scripted HTTP user agent instead",
     );
     expect(stdout).toContain("done     alice's items came back");
+    expect(stdout).toContain("third party  revoked the refresh token of alice at its revocation endpoint (RFC 7009)");
     const refused = await run(process.execPath, [...args, "--full", "--interactive"], { cwd: process.cwd() }).then(
       () => undefined,
       (error: { code?: number; stderr?: string }) => error,

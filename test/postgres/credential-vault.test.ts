@@ -61,6 +61,22 @@ describe.skipIf(db === undefined)("PostgreSQL", () => {
       expect(written).toContainEqual(read);
     });
 
+    it("keeps the rows written before migration 5, which then take an account and use times", async () => {
+      const k1 = randomBytes(32);
+      const vault = new PostgresCredentialVault({ pool, schema, encryption: keys("k1", { k1 }) });
+      const credential = github();
+      await vault.put(alice, credential);
+      // As a database of before migration 5: without its columns or its record.
+      await pool.query(
+        `ALTER TABLE ${credentials} DROP COLUMN account, DROP COLUMN created_at, DROP COLUMN last_used_at`,
+      );
+      await pool.query(`DELETE FROM "${schema}".mcp_handoff_schema_migrations WHERE version = 5`);
+      expect((await migrate(pool, { schema })).map((step) => step.version)).toEqual([5]);
+      expect(await vault.list(alice)).toStrictEqual([credential]);
+      await vault.markUsed(alice, "github", 1_700_000_900_000);
+      expect(await vault.get(alice, "github")).toStrictEqual({ ...credential, lastUsedAt: 1_700_000_900_000 });
+    });
+
     it("lets a first write race on a new key id store one key check value that both instances then pass", async () => {
       const k1 = randomBytes(32);
       const vaults = [0, 1, 2].map(() => new PostgresCredentialVault({ pool, schema, encryption: keys("k1", { k1 }) }));

@@ -14,7 +14,8 @@ import {
   type VaultKeys,
 } from "../../src/stores/index.js";
 
-export type TestVault = CredentialVault & { rotate(): Promise<number>; close?(): Promise<void> };
+export type TestVault = CredentialVault &
+  Required<Pick<CredentialVault, "list" | "markUsed">> & { rotate(): Promise<number>; close?(): Promise<void> };
 
 /** One storage place; every vault it opens, whatever its keys, sees the same credentials. */
 export interface VaultHarness {
@@ -103,6 +104,38 @@ export function runCredentialVaultContract(name: string, makeHarness: () => Vaul
       expect(await vault.get(bob, "linear")).toBeUndefined();
     });
 
+    it("lists a user's own credentials by provider, with account and times, and nobody else's", async () => {
+      const vault = setup().open();
+      expect(await vault.list(alice)).toEqual([]);
+      const mine: StoredCredential = { ...github(), account: "alice@example.com", createdAt: 1_600_000_000_000 };
+      const linear: StoredCredential = { provider: "linear", secret: "lin_api_1", updatedAt: 1 };
+      const asana: StoredCredential = { provider: "asana", secret: "as_1", updatedAt: 2, lastUsedAt: 3 };
+      for (const credential of [mine, linear, asana]) await vault.put(alice, credential);
+      await vault.put(bob, github());
+      await vault.put(otherAlice, github());
+      expect(await vault.list(alice)).toStrictEqual([asana, mine, linear]);
+      expect((await vault.list(bob)).map((c) => c.provider)).toEqual(["github"]);
+      expect(await vault.get(alice, "github")).toStrictEqual(mine);
+      await vault.delete(alice, "asana");
+      expect((await vault.list(alice)).map((c) => c.provider)).toEqual(["github", "linear"]);
+    });
+
+    it("marks a credential used without changing anything else, and ignores one not stored", async () => {
+      const vault = setup().open();
+      const mine: StoredCredential = { ...github(), account: "alice", createdAt: 1_600_000_000_000 };
+      await vault.put(alice, mine);
+      await vault.put(bob, github());
+      await vault.markUsed(alice, "github", 1_700_000_300_000);
+      expect(await vault.get(alice, "github")).toStrictEqual({ ...mine, lastUsedAt: 1_700_000_300_000 });
+      expect((await vault.get(bob, "github"))?.lastUsedAt).toBeUndefined();
+      await vault.markUsed(alice, "linear", 1);
+      await vault.markUsed(otherAlice, "github", 1);
+      expect(await vault.get(alice, "linear")).toBeUndefined();
+      expect(await vault.get(otherAlice, "github")).toBeUndefined();
+      await expect(vault.markUsed(alice, "github", Number.NaN)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+      expect((await vault.get(alice, "github"))?.lastUsedAt).toBe(1_700_000_300_000);
+    });
+
     it("hands out copies: changing a returned credential changes nothing stored", async () => {
       const vault = setup().open();
       const credential = github();
@@ -121,6 +154,8 @@ export function runCredentialVaultContract(name: string, makeHarness: () => Vaul
         [alice, { ...credential, provider: "" }],
         [alice, { ...credential, secret: 42 as never }],
         [alice, { ...credential, updatedAt: undefined as never }],
+        [alice, { ...credential, account: 7 as never }],
+        [alice, { ...credential, createdAt: "yesterday" as never }],
         [{ issuer: "", subject: "alice" }, credential],
       ];
       for (const [user, value] of bad) {

@@ -116,6 +116,29 @@ describe("credential sealing in memory", () => {
   });
 });
 
+/**
+ * Rewrites a file's credentials tables as an older schema wrote them, keeping the rows: 1 had no
+ * key checks and 2 no account or use times.
+ */
+function asOlderSchema(filename: string, version: 1 | 2) {
+  const raw = new Database(filename);
+  raw.exec(`
+    CREATE TABLE old_credentials AS
+      SELECT issuer, subject, provider, key_id, iv, ciphertext, tag, scopes, expires_at, updated_at FROM handoff_credentials;
+    DROP TABLE handoff_credentials;
+    CREATE TABLE handoff_credentials (
+      issuer TEXT NOT NULL, subject TEXT NOT NULL, provider TEXT NOT NULL, key_id TEXT NOT NULL,
+      iv BLOB NOT NULL, ciphertext BLOB NOT NULL, tag BLOB NOT NULL, scopes TEXT, expires_at INTEGER,
+      updated_at INTEGER NOT NULL, PRIMARY KEY (issuer, subject, provider)
+    ) WITHOUT ROWID;
+    INSERT INTO handoff_credentials SELECT * FROM old_credentials;
+    DROP TABLE old_credentials;
+  `);
+  if (version === 1) raw.exec("DROP TABLE handoff_credential_key_checks");
+  raw.prepare("UPDATE handoff_schema_versions SET version = ? WHERE component = 'credentials'").run(version);
+  raw.close();
+}
+
 describe("SqliteCredentialVault", () => {
   it("works on a private :memory: database and keeps credentials in a file across reopening", async () => {
     const k1 = randomBytes(32);
@@ -135,18 +158,15 @@ describe("SqliteCredentialVault", () => {
     await again.close();
   });
 
-  it("brings a file of schema 1 (before key checks) up to 2, and refuses a wrong key there by one of its rows", async () => {
+  it("brings a file of schema 1 (before key checks) up to 3, and refuses a wrong key there by one of its rows", async () => {
     const filename = nextFile();
     const k1 = randomBytes(32);
     const credential = github();
     const first = new SqliteCredentialVault({ filename, encryption: keys("k1", { k1 }) });
     await first.put(alice, credential);
     await first.close();
-    // As a file written before key checks: no such table, schema version 1.
-    const raw = new Database(filename);
-    raw.exec("DROP TABLE handoff_credential_key_checks");
-    raw.prepare("UPDATE handoff_schema_versions SET version = 1 WHERE component = 'credentials'").run();
-    raw.close();
+    // As a file written before key checks and connection columns: schema version 1.
+    asOlderSchema(filename, 1);
 
     const impostor = new SqliteCredentialVault({ filename, encryption: keys("k1", { k1: randomBytes(32) }) });
     await expect(impostor.put(bob, github())).rejects.toMatchObject({
@@ -161,9 +181,32 @@ describe("SqliteCredentialVault", () => {
     await right.close();
     const after = new Database(filename, { readonly: true });
     expect(after.prepare("SELECT version FROM handoff_schema_versions WHERE component = 'credentials'").get()).toEqual({
-      version: 2,
+      version: 3,
     });
     expect(after.prepare("SELECT key_id FROM handoff_credential_key_checks").all()).toEqual([{ key_id: "k1" }]);
+    after.close();
+  });
+
+  it("brings a file of schema 2 up to 3, keeping its rows, which then take an account and use times", async () => {
+    const filename = nextFile();
+    const k1 = randomBytes(32);
+    const credential = github();
+    const first = new SqliteCredentialVault({ filename, encryption: keys("k1", { k1 }) });
+    await first.put(alice, credential);
+    await first.close();
+    asOlderSchema(filename, 2);
+
+    const vault = new SqliteCredentialVault({ filename, encryption: keys("k1", { k1 }) });
+    expect(await vault.list(alice)).toStrictEqual([credential]);
+    await vault.markUsed(alice, "github", 1_700_000_500_000);
+    await vault.put(bob, { ...github(), account: "bob@example.com", createdAt: 5 });
+    expect(await vault.get(alice, "github")).toStrictEqual({ ...credential, lastUsedAt: 1_700_000_500_000 });
+    expect(await vault.get(bob, "github")).toMatchObject({ account: "bob@example.com", createdAt: 5 });
+    await vault.close();
+    const after = new Database(filename, { readonly: true });
+    expect(after.prepare("SELECT version FROM handoff_schema_versions WHERE component = 'credentials'").get()).toEqual({
+      version: 3,
+    });
     after.close();
   });
 

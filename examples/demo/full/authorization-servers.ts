@@ -4,11 +4,18 @@
  * server on 127.0.0.1 and a third-party service (on `localhost` for the connect tests, another
  * cookie host as two sites would be; on 127.0.0.1 in the full demo) whose `/api/items` returns the items of the user a valid access token was issued to. The third
  * party sends the connect pages back to that provider's own redirect URI,
- * `<connect origin>/connect/callback/<provider>`.
+ * `<connect origin>/connect/callback/<provider>`. Every server has token revocation (RFC 7009) at
+ * `/token/revocation` and records each token it revokes (`revocations`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
+
+/** A token the provider's revocation endpoint (RFC 7009) destroyed: its kind and whose it was. */
+export interface Revocation {
+  kind: "refresh token" | "access token";
+  accountId: string;
+}
 
 export interface Running {
   url: string;
@@ -58,6 +65,8 @@ interface ProviderSpec {
   cookiePrefix?: string;
   /** Called with the provider before it serves anything, e.g. to add a middleware that watches what it issues. */
   observe?: (provider: Provider) => void;
+  /** Told of each token its revocation endpoint destroys (revocation is enabled on every server here). */
+  onRevocation?: (revocation: Revocation) => void;
 }
 
 /** Takes `iss` out of authorization responses and their announcement in discovery. */
@@ -106,17 +115,46 @@ async function startProvider(
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username"] },
     conformIdTokenClaims: false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
-    features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
+    features: {
+      devInteractions: { enabled: true },
+      // A client may revoke only the tokens issued to it.
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
+          token.clientId === client.clientId,
+      },
+    },
   });
   if (spec.sendIss === false) withoutIss(provider);
   spec.observe?.(provider);
+  const revocations = recordRevocations(provider, spec.onRevocation);
   const callback = provider.callback();
   const own = extra?.(provider);
   handle((req, res) => {
     if (own?.(req, res)) return;
     callback(req, res);
   });
-  return { provider, issuer: origin, close: () => close(server) };
+  return { provider, issuer: origin, revocations, close: () => close(server) };
+}
+
+/** The tokens the revocation endpoint destroyed, in order, each also told to `onRevocation`. */
+function recordRevocations(provider: Provider, onRevocation?: (revocation: Revocation) => void): Revocation[] {
+  const revocations: Revocation[] = [];
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.path !== "/token/revocation" || ctx.status !== 200) return;
+    const entities = ctx.oidc?.entities ?? {};
+    const found = entities.RefreshToken
+      ? { kind: "refresh token" as const, token: entities.RefreshToken }
+      : entities.AccessToken
+        ? { kind: "access token" as const, token: entities.AccessToken }
+        : undefined;
+    if (found === undefined) return;
+    const revocation = { kind: found.kind, accountId: found.token.accountId };
+    revocations.push(revocation);
+    onRevocation?.(revocation);
+  });
+  return revocations;
 }
 
 /** oidc-provider's cookie names, each after `prefix`. */
@@ -150,7 +188,13 @@ export async function startMcpAuthorizationServer(connectOrigin: string) {
 export async function startThirdParty(
   connectOrigin: string,
   provider: string,
-  options: { sendIss?: boolean; alsoRedirectTo?: string[]; host?: string; observe?: (provider: Provider) => void } = {},
+  options: {
+    sendIss?: boolean;
+    alsoRedirectTo?: string[];
+    host?: string;
+    observe?: (provider: Provider) => void;
+    onRevocation?: (revocation: Revocation) => void;
+  } = {},
 ) {
   return startProvider(
     {
@@ -162,6 +206,7 @@ export async function startThirdParty(
       scopes: ["openid", "offline_access", "repo"],
       ...(options.sendIss === undefined ? {} : { sendIss: options.sendIss }),
       ...(options.observe === undefined ? {} : { observe: options.observe }),
+      ...(options.onRevocation === undefined ? {} : { onRevocation: options.onRevocation }),
     },
     (provider) => (req, res) => {
       if (req.url !== "/api/items") return false;

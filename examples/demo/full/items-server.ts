@@ -2,7 +2,9 @@
  * The full demo's MCP server on 127.0.0.1: `/mcp` (Streamable HTTP) accepts only bearer tokens
  * of the MCP authorization server issued for it; `/connect/*` are the connect pages; its tool
  * `list_items` reads the caller's items from the third-party API with the caller's own grant,
- * which `ctx.credentials.require` finds in the encrypted vault or obtains through a hand-off.
+ * which `ctx.credentials.require` finds in the encrypted vault or obtains through a hand-off. The
+ * user sees and disconnects their connections at `/connect/connections`, or through the tools
+ * `connections_list` and `connections_disconnect`.
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -17,6 +19,7 @@ import {
   CredentialBroker,
   createConnectHandler,
   type GrantStateStore,
+  registerConnectionTools,
   withCredentials,
 } from "../../../src/connect/index.js";
 import { InteractionManager } from "../../../src/interaction/server/index.js";
@@ -94,6 +97,8 @@ function tellingVault(vault: CredentialVault, say: (line: string) => void): Cred
   return {
     get: (user, provider) => vault.get(user, provider),
     delete: (user, provider) => vault.delete(user, provider),
+    list: (user) => vault.list?.(user) ?? Promise.resolve([]),
+    markUsed: (user, provider, at) => vault.markUsed?.(user, provider, at) ?? Promise.resolve(),
     async put(user: UserRef, credential: StoredCredential): Promise<void> {
       await vault.put(user, credential);
       say(`server   the callback stored ${user.subject}'s "${credential.provider}" token in the encrypted vault`);
@@ -116,9 +121,10 @@ export function startItemsServer(config: ItemsServerConfig): {
   const { web, mcpIssuer, thirdParty, say, waitInRequest, shared, audit } = config;
   const resource = `${web.origin}/mcp`;
   const logged = audit === undefined ? {} : { audit };
+  const bus = shared?.bus ?? new InProcessMessageBus();
   const manager = new InteractionManager({
     store: shared?.interactions ?? new MemoryInteractionStore(),
-    bus: shared?.bus ?? new InProcessMessageBus(),
+    bus,
     ...logged,
   });
   const vaultKey = randomBytes(32);
@@ -134,6 +140,8 @@ export function startItemsServer(config: ItemsServerConfig): {
     vault,
     baseUrl: web.origin,
     providers,
+    // A disconnect on any instance is heard on every one.
+    bus,
     // The demo's third party is plain http on 127.0.0.1; a deployed server never sets this.
     unsafeHttpLoopbackForDevelopment: true,
     ...(shared === undefined ? {} : { locks: shared.locks, notes: shared.notes }),
@@ -149,6 +157,8 @@ export function startItemsServer(config: ItemsServerConfig): {
     providers,
     cookieSecret,
     ...(shared === undefined ? {} : { states: shared.grantStates }),
+    // `/connect/connections`: the signed-in user's connections, each with a Disconnect button.
+    connections: broker,
     logger: { ...consoleLogger(), error: (_fields, message) => say(`server   connect pages: ${message}`) },
     ...logged,
   });
@@ -167,15 +177,19 @@ export function startItemsServer(config: ItemsServerConfig): {
     },
     async ({ limit }, ctx) => {
       say(`server   list_items for ${ctx.authInfo?.subject}: asking ctx.credentials for an "items" grant`);
-      // The grant is found in the vault (or obtained first) and attached here, for its API host only.
+      // The grant is found in the vault (or obtained first) and attached here, for its API host only;
+      // `openid` too, so the grant's ID token names the account on the connections page.
       const response = await ctx.credentials.fetch("items", `${thirdParty.issuer}/api/items`, {
-        credential: { scopes: ["repo"], wait: waitInRequest === true },
+        credential: { scopes: ["openid", "repo"], wait: waitInRequest === true },
       });
       say("server   found the grant in the vault; it went to the third-party /api/items host only");
       const items = ((await response.json()) as string[]).slice(0, limit);
       return { content: [{ type: "text", text: items.join(", ") }] };
     },
   );
+
+  // The same list and disconnect for the model, for the caller's own user only.
+  registerConnectionTools(mcp, { connections: broker, userFor: (authInfo) => manager.userFor(authInfo) });
 
   // One endpoint for both eras: a session per `initialize` (2025-11-25 and before), and one
   // transport per POST for 2026-07-28 clients, which send no handshake. In a fleet, a session
@@ -227,6 +241,7 @@ export function startItemsServer(config: ItemsServerConfig): {
     close: async () => {
       await endpoint.close();
       await mcp.close();
+      await broker.close();
       await manager.close();
     },
   };

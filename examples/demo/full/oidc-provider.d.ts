@@ -28,7 +28,9 @@ declare module "oidc-provider" {
       middleware: (
         ctx: {
           path: string;
+          status: number;
           body: unknown;
+          oidc?: { entities?: { AccessToken?: TokenLike; RefreshToken?: TokenLike } };
           response: { get(name: string): string };
           set(name: string, value: string): void;
         },

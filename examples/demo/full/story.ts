@@ -16,6 +16,10 @@
  *    the callback stores the token in the encrypted vault and completes the hand-off.
  * 6. The client retries the call (on 2026-07-28 once the user is done, echoing `requestState`),
  *    which now returns alice's items. The client never sees that token.
+ * 7. The client lists alice's connections (`connections_list`) and disconnects the third party
+ *    (`connections_disconnect`): the server revokes the grant at the third party's revocation
+ *    endpoint (RFC 7009), which says so, and deletes its copy. The same list and button are on
+ *    the page `/connect/connections`.
  */
 import { McpClient } from "../../../src/client/index.js";
 import { createConsentPolicy, HandoffClient, type UrlInteraction } from "../../../src/interaction/client/index.js";
@@ -23,11 +27,15 @@ import type { UserRef } from "../../../src/model/identity.js";
 import type { AuditLog } from "../../../src/stores/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/index.js";
 import { failIfAsked } from "../fail.js";
+import type { Revocation } from "./authorization-servers.js";
 import { type BrowserChoice, type Browsers, openBrowsers } from "./browsers.js";
 import { signInForMcp } from "./sign-in.js";
 import { type FullWorld, startFullWorld } from "./world.js";
 
-/** What the run left behind, for checks: the call's text and the third-party token the vault holds. */
+/**
+ * What the run left behind, for checks: the call's text, the third-party token the vault held
+ * before the disconnect, and what the third party revoked.
+ */
 export interface FullDemoResult {
   text: string;
   isError: boolean;
@@ -36,6 +44,8 @@ export interface FullDemoResult {
   alice: UserRef;
   /** Every secret of the run (`FullWorld.secretsUsed`), for checks that none leaked. */
   secretsUsed: string[];
+  /** The tokens the third party's revocation endpoint destroyed, in order. */
+  revocations: readonly Revocation[];
 }
 
 export interface FullDemoOptions {
@@ -97,6 +107,18 @@ export async function runFullDemo(say: (line: string) => void, options: FullDemo
     await browsers?.close();
     await world.close();
   }
+}
+
+/** The story's end: alice's connections, then the third party disconnected (and revoked there). */
+async function disconnectItems(client: McpClient, say: (line: string) => void): Promise<void> {
+  const textOf = (result: { content: { type: string; text?: string }[] }) =>
+    result.content.map((block) => (block.type === "text" ? (block.text ?? "") : `[${block.type}]`)).join("\n");
+  say("client   calling connections_list {}");
+  const listed = await client.callTool({ name: "connections_list", arguments: {} });
+  for (const line of textOf(listed).split("\n")) say(`client   | ${line}`);
+  say('client   calling connections_disconnect { provider: "items" }');
+  const done = await client.callTool({ name: "connections_disconnect", arguments: { provider: "items" } });
+  say(`client   the server says: ${textOf(done)}`);
 }
 
 async function tell(
@@ -167,11 +189,16 @@ async function tell(
   await browsing;
   const text = result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
   say(`client   the call returned${result.isError ? " an error" : ""}: ${text}`);
+  // Read before the disconnect deletes it: the checks look for it in everything printed.
+  const storedSecret = await world.storedSecret("alice");
+  const secretsUsed = await world.secretsUsed(["alice"]);
+  await disconnectItems(client, say);
   return {
     text,
     isError: result.isError === true,
-    storedSecret: await world.storedSecret("alice"),
+    storedSecret,
     alice: { issuer: world.mcpIssuer, subject: "alice" },
-    secretsUsed: await world.secretsUsed(["alice"]),
+    secretsUsed,
+    revocations: [...world.revocations],
   };
 }

@@ -4,7 +4,7 @@
  * the same world.
  */
 import { type AuditLog, MemoryAuditLog } from "../../../src/stores/index.js";
-import { close, listen, PROVIDER_COOKIE_KEY, startThirdParty } from "./authorization-servers.js";
+import { close, listen, PROVIDER_COOKIE_KEY, type Revocation, startThirdParty } from "./authorization-servers.js";
 import { collectIssuedSecrets } from "./issued-secrets.js";
 import { startItemsServer } from "./items-server.js";
 import { MCP_AS_COOKIE_KEY, startMcpAuthorizationServer } from "./mcp-authorization-server.js";
@@ -19,6 +19,8 @@ export interface FullWorld {
   origin: string;
   mcpIssuer: string;
   thirdPartyIssuer: string;
+  /** The tokens the third party's revocation endpoint destroyed, in order. */
+  revocations: readonly Revocation[];
   /** Names of the servers by `host:port`, for narrating the browser's requests. */
   labels: ReadonlyMap<string, string>;
   /** The third-party token the vault holds for `subject`, if any. */
@@ -50,7 +52,12 @@ export async function startFullWorld(options: {
   const mcpAs = await startMcpAuthorizationServer(web.origin, resource, { observe });
   say(`setup    MCP authorization server (oidc-provider) at ${mcpAs.issuer}`);
   // Every service on 127.0.0.1; the third party's cookies have names of their own (see startThirdParty).
-  const thirdParty = await startThirdParty(web.origin, "items", { host: "127.0.0.1", observe });
+  const thirdParty = await startThirdParty(web.origin, "items", {
+    host: "127.0.0.1",
+    observe,
+    onRevocation: ({ kind, accountId }) =>
+      say(`third party  revoked the ${kind} of ${accountId} at its revocation endpoint (RFC 7009)`),
+  });
   say(`setup    third-party service (oidc-provider + /api/items) at ${thirdParty.issuer}`);
   const items = startItemsServer({
     web,
@@ -66,6 +73,7 @@ export async function startFullWorld(options: {
     origin: web.origin,
     mcpIssuer: mcpAs.issuer,
     thirdPartyIssuer: thirdParty.issuer,
+    revocations: thirdParty.revocations,
     labels: new Map([
       [new URL(mcpAs.issuer).host, "MCP authorization server"],
       [new URL(thirdParty.issuer).host, "third party"],

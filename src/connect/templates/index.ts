@@ -8,9 +8,13 @@ export { escapeHtml } from "./escape.js";
 export { NOTICES, type Notice, type NoticeKind } from "./notices.js";
 export {
   type ConfirmPage,
+  type EntriesPage,
+  type EntryButton,
+  type EntrySection,
   type NoticePage,
   type PageAccount,
   type PageCommon,
+  type PageEntry,
   type PageForm,
   type PageSpec,
   renderPage,

@@ -77,7 +77,42 @@ export interface NoticePage extends PageCommon {
   kind: NoticeKind;
 }
 
-export type PageSpec = SecretPage | ConfirmPage | NoticePage;
+/** A button of an entry: posts `fields` and the form's CSRF token back to the page's own URL. */
+export interface EntryButton {
+  label: string;
+  form: PageForm;
+  /** Hidden fields beside `csrf`, e.g. `{ action: "disconnect", provider: "github" }`. */
+  fields: Readonly<Record<string, string>>;
+}
+
+/** One entry of a list: a heading, its facts (label, value) and at most one button. */
+export interface PageEntry {
+  heading: string;
+  facts: readonly (readonly [string, string])[];
+  button?: EntryButton;
+}
+
+/** A list of a page: its entries, or a table of plain-text cells. */
+export interface EntrySection {
+  heading: string;
+  /** Shown instead when the section has nothing. */
+  empty: string;
+  entries?: readonly PageEntry[];
+  table?: { columns: readonly string[]; rows: readonly (readonly string[])[] };
+}
+
+/**
+ * A page of lists (`kind: "entries"`), such as the connections page: `lead` paragraphs first (the
+ * outcome of what the user just did), then each section. Every text is escaped.
+ */
+export interface EntriesPage extends PageCommon {
+  kind: "entries";
+  title: string;
+  lead?: readonly string[];
+  sections: readonly EntrySection[];
+}
+
+export type PageSpec = SecretPage | ConfirmPage | NoticePage | EntriesPage;
 
 function securityHeaders(theme: PageTheme, formTargets: readonly string[], images: boolean): Record<string, string> {
   const formAction = ["'self'", ...new Set(formTargets)].join(" ");
@@ -120,6 +155,32 @@ function accountText(account: PageAccount): string {
 }
 
 const ON_THIS_COMPUTER = "Kept by the server running on this computer, and never shown to your app or to its AI model.";
+
+function entryHtml(entry: PageEntry): string {
+  const facts = entry.facts.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`);
+  const button = entry.button;
+  const form =
+    button === undefined
+      ? ""
+      : `<form method="post">${hiddenCsrf(button.form)}${Object.entries(button.fields)
+          .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+          .join("")}<button type="submit" class="secondary">${escapeHtml(button.label)}</button></form>`;
+  return `<li class="entry"><h3>${escapeHtml(entry.heading)}</h3>${facts.length === 0 ? "" : `<dl>${facts.join("")}</dl>`}${form}</li>`;
+}
+
+function sectionHtml(section: EntrySection): string {
+  const entries = section.entries ?? [];
+  const rows = section.table?.rows ?? [];
+  let body: string;
+  if (entries.length === 0 && rows.length === 0) body = `<p class="note">${escapeHtml(section.empty)}</p>`;
+  else if (section.table !== undefined && rows.length > 0) {
+    const head = section.table.columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join("");
+    const cells = rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`);
+    // Scrolls sideways on a narrow screen, so it takes the focus to be scrolled by keyboard.
+    body = `<div class="table" tabindex="0" role="region" aria-label="${escapeHtml(section.heading)}"><table><thead><tr>${head}</tr></thead><tbody>${cells.join("")}</tbody></table></div>`;
+  } else body = `<ul class="entries">${entries.map(entryHtml).join("")}</ul>`;
+  return `<section><h2>${escapeHtml(section.heading)}</h2>${body}</section>`;
+}
 
 function secretFate(spec: PageSpec): string | undefined {
   if (spec.local === true && (spec.kind === "secret" || spec.kind === "done")) return ON_THIS_COMPUTER;
@@ -189,12 +250,22 @@ ${declineHtml(spec)}</div>`,
 ${declineHtml(spec)}</div>`,
     };
   }
+  if (spec.kind === "entries") {
+    const lead = (spec.lead ?? []).map((text) => `<p class="outcome" role="status">${escapeHtml(text)}</p>`);
+    return { title: spec.title, body: [...lead, ...spec.sections.map(sectionHtml)].join("\n") };
+  }
   const notice: Notice = { ...NOTICES[spec.kind], ...(spec.local === true ? LOCAL_NOTICES[spec.kind] : {}) };
   return { title: notice.title, body: `<p>${escapeHtml(notice.text)}</p>\n<p>${escapeHtml(notice.next)}</p>` };
 }
 
 function formTargets(spec: PageSpec): string[] {
-  const forms = [spec.switchAccount, spec.decline, "form" in spec ? spec.form : undefined];
+  const entries = spec.kind === "entries" ? spec.sections.flatMap((section) => section.entries ?? []) : [];
+  const forms = [
+    spec.switchAccount,
+    spec.decline,
+    "form" in spec ? spec.form : undefined,
+    ...entries.map((entry) => entry.button?.form),
+  ];
   return forms.flatMap((form) => form?.redirectsTo ?? []);
 }
 
@@ -222,7 +293,8 @@ ${switchHtml(spec)}
 </body></html>`;
   const images =
     logo !== undefined || (spec.message !== undefined && spec.message !== "" && theme.serverIcon !== undefined);
-  const status = spec.status ?? ("form" in spec ? 200 : NOTICES[spec.kind as NoticeKind].status);
+  const status =
+    spec.status ?? ("form" in spec || spec.kind === "entries" ? 200 : NOTICES[spec.kind as NoticeKind].status);
   const headers = new Headers(securityHeaders(theme, formTargets(spec), images));
   for (const cookie of spec.cookies ?? []) headers.append("Set-Cookie", cookie);
   return new Response(html, { status, headers });

@@ -32,6 +32,15 @@ button{font:inherit;font-weight:600;padding:.5rem 1.25rem;min-height:44px;border
 .secondary{background:#fff;color:#1a1a1a;border-color:#6b7280}
 .link{background:none;border:0;padding:0;min-height:24px;color:var(--accent);text-decoration:underline;font-weight:400}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+.entries{list-style:none;margin:0 0 1rem;padding:0}
+.entry{border:1px solid #d1d5db;border-radius:8px;padding:1rem;margin:0 0 .75rem}
+.entry h3{margin:0;font-size:1.125rem}
+.entry dl{margin:.5rem 0;padding:.5rem 0 0}
+h2{font-size:1.25rem;margin:1.5rem 0 .75rem}
+.outcome{border-left:4px solid var(--accent);background:#f9fafb;padding:.75rem 1rem}
+.table{overflow-x:auto}
+table{border-collapse:collapse;width:100%;font-size:.875rem}
+th,td{text-align:left;padding:.375rem .5rem;border-bottom:1px solid #e5e7eb;vertical-align:top}
 footer{max-width:38rem;margin:0 auto 2rem;padding:0 1.5rem;color:#4b5563;font-size:.875rem}
 @media (max-width:480px){main{margin:0;border-radius:0;border-width:0 0 1px;padding:1.25rem 1rem}dl{grid-template-columns:1fr;gap:0 1rem}dd{margin:0 0 .5rem}.actions>*{flex:1 1 100%}.actions button{width:100%}}
 `;
