@@ -27,6 +27,7 @@ import {
   announceRevoked,
   type Connection,
   connectionOf,
+  type DisconnectedBy,
   type DisconnectResult,
   parseRevoked,
   REVOKED_CHANNEL,
@@ -314,8 +315,10 @@ export class CredentialBroker implements CredentialSource {
    * @throws SdkError "INVALID_ARGUMENT" for a malformed user or provider; "LOCK_TIMEOUT" when a
    *   renewal elsewhere held the lock for `renewalWaitMs` (nothing changed); "STORE_UNAVAILABLE"
    *   when the vault cannot be reached (then retry: the provider may have revoked already).
+   * @param by the MCP client and session that asked (the `connections_disconnect` tool), named in
+   *   the audit record; none for the connections page, where the signed-in user asked in the browser.
    */
-  async disconnect(user: UserRef, provider: string): Promise<DisconnectResult> {
+  async disconnect(user: UserRef, provider: string, by: DisconnectedBy = {}): Promise<DisconnectResult> {
     const { vault } = this.#options;
     const key = renewalKey(user, provider);
     const leaseMs = this.#options.renewalLeaseMs ?? 20_000;
@@ -351,6 +354,8 @@ export class CredentialBroker implements CredentialSource {
       at: (this.#options.now ?? Date.now)(),
       event: "grant.revoked",
       user: grant.user,
+      ...(by.client === undefined ? {} : { client: by.client }),
+      ...(by.sessionId === undefined ? {} : { sessionId: by.sessionId }),
       provider,
       outcome: result.upstream === "failed" ? "failed" : "ok",
       detail: { reason: `upstream ${result.upstream}` },

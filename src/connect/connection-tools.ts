@@ -87,7 +87,16 @@ export function registerConnectionTools(server: McpServer, options: ConnectionTo
       const user = userOf(ctx);
       if (user === undefined) return noUser();
       if (provider === "") return text("Name the provider to disconnect, as connections_list shows it.", true);
-      return text(outcomeText(nameOf(provider), await options.connections.disconnect(user, provider)));
+      const info = ctx.clientInfo ?? ctx.session.clientInfo;
+      const client =
+        info === undefined
+          ? undefined
+          : {
+              ...(info.name === undefined ? {} : { name: info.name }),
+              ...(info.version === undefined ? {} : { version: info.version }),
+            };
+      const by = { sessionId: ctx.session.id, ...(client === undefined ? {} : { client }) };
+      return text(outcomeText(nameOf(provider), await options.connections.disconnect(user, provider, by)));
     },
   );
   return { list, disconnect };

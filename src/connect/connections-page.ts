@@ -8,7 +8,7 @@
 import { sameUser } from "../model/identity.js";
 import type { AuditLog, AuditRecord } from "../stores/types.js";
 import { accountOf, switchForm } from "./connect-page.js";
-import type { Connection, DisconnectResult } from "./connections.js";
+import type { Connection, DisconnectedBy, DisconnectResult } from "./connections.js";
 import { type BrowserSession, endSession, type LoginDeps, readSession, startLogin } from "./login.js";
 import type { AuthorizationServerConfig } from "./oauth-server.js";
 import { notice, redirect } from "./pages.js";
@@ -22,7 +22,7 @@ export const CONNECTIONS_PATH = "connections";
 /** What the connections page lists and takes back: `CredentialBroker` has both. */
 export interface ConnectionsSource {
   connections(user: BrowserSession["user"]): Promise<Connection[]>;
-  disconnect(user: BrowserSession["user"], provider: string): Promise<DisconnectResult>;
+  disconnect(user: BrowserSession["user"], provider: string, by?: DisconnectedBy): Promise<DisconnectResult>;
 }
 
 export interface ConnectionsPageDeps {

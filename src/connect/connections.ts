@@ -6,7 +6,7 @@
 import * as oauth from "oauth4webapi";
 import type { UserRef } from "../model/identity.js";
 import type { StoredCredential } from "../model/interaction.js";
-import type { CredentialVault, MessageBus } from "../stores/types.js";
+import type { AuditEntry, CredentialVault, MessageBus } from "../stores/types.js";
 import type { AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
 
 /** One stored grant or secret as the user may see it: what, as whom, since when; never the secret. */
@@ -139,4 +139,12 @@ export function plainError(error: unknown): Error {
   const plain = new Error(error.message);
   plain.name = error.name;
   return plain;
+}
+
+/** Who asked `CredentialBroker.disconnect`, as its audit record names them. */
+export interface DisconnectedBy {
+  /** The MCP client as it names itself (`clientInfo` name and version). */
+  client?: AuditEntry["client"];
+  /** The MCP session the request came on. */
+  sessionId?: string;
 }

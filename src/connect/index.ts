@@ -7,7 +7,13 @@
  */
 export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from "./broker.js";
 export { type ConnectionToolsOptions, registerConnectionTools } from "./connection-tools.js";
-export { type Connection, type DisconnectResult, REVOKED_CHANNEL, type RevokedGrant } from "./connections.js";
+export {
+  type Connection,
+  type DisconnectedBy,
+  type DisconnectResult,
+  REVOKED_CHANNEL,
+  type RevokedGrant,
+} from "./connections.js";
 export type { ConnectionsSource } from "./connections-page.js";
 export { DEFAULT_MAX_REDIRECTS } from "./credential-fetch.js";
 export type { SecretDestination } from "./destination.js";
