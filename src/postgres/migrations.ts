@@ -88,6 +88,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE ${t.interactions} ADD COLUMN traceparent text;
       ALTER TABLE ${t.interactions} ADD COLUMN tracestate text;`,
   },
+  {
+    version: 5,
+    name: "open interactions by user",
+    // Partial: a user's inbox reads only the interactions still waiting for them.
+    sql: (t) => `
+      CREATE INDEX ${t.index("interactions_open_by_user")} ON ${t.interactions} (user_issuer, user_subject, created_at)
+        WHERE status IN ('pending', 'accepted');`,
+  },
 ];
 
 /** A step that `migrate` applied. */

@@ -34,5 +34,6 @@ export type {
   KeyedLock,
   LockOptions,
   MessageBus,
+  OpenInteractionsOptions,
   PendingGrant,
 } from "./types.js";
