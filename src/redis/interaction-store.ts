@@ -137,7 +137,14 @@ export class RedisInteractionStore implements InteractionStore {
       "interactions.create",
       CREATE,
       [this.#key(created.id), this.#index, this.#openKey(created.user)],
-      [created.id, JSON.stringify(created), created.status, String(created.expiresAt), keepMs, String(created.createdAt)],
+      [
+        created.id,
+        JSON.stringify(created),
+        created.status,
+        String(created.expiresAt),
+        keepMs,
+        String(created.createdAt),
+      ],
     );
     if (stored !== 1) throw duplicateId();
     return this.#read(JSON.parse(JSON.stringify(created)) as UserInteraction);

@@ -1,5 +1,5 @@
-import type { InteractionStatus, NewInteraction, UserInteraction } from "../model/interaction.js";
 import type { UserRef } from "../model/identity.js";
+import type { InteractionStatus, NewInteraction, UserInteraction } from "../model/interaction.js";
 import {
   checkNewInteraction,
   checkStatus,

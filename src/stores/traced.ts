@@ -35,8 +35,12 @@ export function tracedInteractionStore(store: InteractionStore, tracing: Tracing
     purgeExpired: (now?: number) => call(tracing, name, "purge_expired", () => store.purgeExpired(now)),
     ...(store.openFor === undefined
       ? {}
-      : { openFor: (user: UserRef, options?: OpenInteractionsOptions) =>
-          call(tracing, name, "open_for", () => (store.openFor as NonNullable<InteractionStore["openFor"]>).call(store, user, options)) }),
+      : {
+          openFor: (user: UserRef, options?: OpenInteractionsOptions) =>
+            call(tracing, name, "open_for", () =>
+              (store.openFor as NonNullable<InteractionStore["openFor"]>).call(store, user, options),
+            ),
+        }),
   };
 }
 

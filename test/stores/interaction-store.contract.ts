@@ -213,7 +213,9 @@ export function runInteractionStoreContract(name: string, open: OpenInteractionS
         await store.transition(id, ["pending"], to);
       }
       // Same subject at another issuer, and another subject at the same issuer: other people.
-      await store.create(newInteraction("mallory-same-sub", { user: { issuer: "https://evil.example", subject: "alice" } }));
+      await store.create(
+        newInteraction("mallory-same-sub", { user: { issuer: "https://evil.example", subject: "alice" } }),
+      );
       await store.create(newInteraction("bob", { user: { issuer: alice.issuer, subject: "bob" } }));
       const open = (await store.openFor?.(alice)) ?? [];
       expect(open.map((interaction) => interaction.id)).toEqual(["alice-new", "alice-accepted", "alice-old"]);
