@@ -8,6 +8,7 @@ export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from 
 export { DEFAULT_MAX_REDIRECTS } from "./credential-fetch.js";
 export type { SecretDestination } from "./destination.js";
 export { type ConnectHandlerOptions, createConnectHandler } from "./handler.js";
+export { inboxUrlFor } from "./inbox-page.js";
 export {
   createLocalConnectHandler,
   isLoopbackHost,
