@@ -330,10 +330,12 @@ function retiredCallback(site: ConnectSite): Response {
 
 /** `GET /connect/inbox`: the signed-in user's open requests; nothing here when the manager cannot list them. */
 function inbox(site: ConnectSite, request: Request): Promise<Response> {
-  const { manager, login, theme, prefix } = site;
+  const { manager, login, theme, prefix, providers } = site;
   if (manager.openFor === undefined) return Promise.resolve(notice("nothing-here", { theme }));
   const openFor = manager.openFor.bind(manager);
-  return inboxPage({ login, theme, prefix, openFor }, request);
+  const providerName = (name: string) =>
+    (Object.hasOwn(providers, name) ? providers[name]?.displayName : undefined) ?? name;
+  return inboxPage({ login, theme, prefix, openFor, providerName }, request);
 }
 
 /** The page for `request`, by its path and method; a page that throws is reported and answered with a plain error page. */

@@ -34,6 +34,8 @@ export interface InboxDeps {
   theme: PageTheme;
   /** The connect pages' path, ending in `/`: each request links to `${prefix}<id>`. */
   prefix: string;
+  /** A provider's name as the pages show it (its `displayName`), e.g. "GitHub" for `github`. */
+  providerName(provider: string): string;
   /** The user's open interactions, newest first (`InteractionManager.openFor`). */
   openFor(user: BrowserSession["user"], options: { limit: number }): Promise<UserInteraction[]>;
 }
@@ -43,10 +45,10 @@ const INBOX_CSS =
   ".inbox{list-style:none;margin:0 0 1rem;padding:0}.inbox li{margin:0 0 1rem}.inbox dl{margin:.5rem 0;padding:.5rem 0 0}a.open{display:inline-block;font-weight:600;padding:.5rem 1.25rem;border-radius:8px;background:var(--accent);color:#fff;text-decoration:none}";
 const INBOX_STYLE = styleHash(INBOX_CSS);
 
-/** What an interaction asks, in a few words, from its purpose: "Connect github", "Save your weather API key". */
-function askedFor(interaction: UserInteraction): string | undefined {
+/** What an interaction asks, in a few words, from its purpose: "Connect GitHub", "Save your weather API key". */
+function askedFor(deps: InboxDeps, interaction: UserInteraction): string | undefined {
   const purpose = readPurpose(interaction.purpose);
-  if (purpose?.kind === "oauth") return `Connect ${purpose.provider}`;
+  if (purpose?.kind === "oauth") return `Connect ${deps.providerName(purpose.provider)}`;
   if (purpose?.kind === "secret") return `Save your ${secretName(purpose.provider, purpose.label)}`;
   return undefined;
 }
@@ -58,7 +60,7 @@ function shownTime(at: number): string {
 }
 
 function itemHtml(deps: InboxDeps, interaction: UserInteraction): string {
-  const title = askedFor(interaction);
+  const title = askedFor(deps, interaction);
   const rows = [
     `<dt>Asked</dt><dd><time datetime="${new Date(interaction.createdAt).toISOString()}">${shownTime(interaction.createdAt)}</time></dd>`,
   ];

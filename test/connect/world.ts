@@ -11,6 +11,7 @@ import {
   CredentialBroker,
   createConnectHandler,
   type GrantStateStore,
+  inboxUrlFor,
   withCredentials,
 } from "../../src/connect/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
@@ -50,6 +51,8 @@ export interface WorldOptions {
   providers?: Record<string, AuthorizationServerConfig>;
   /** The vault the pages and the broker use, made around the world's own; default that one. */
   vault?: (inner: CredentialVault) => CredentialVault;
+  /** Turns on the hand-off ladder's inbox rung, at the pages' `/connect/inbox`; default off. */
+  inbox?: boolean;
 }
 
 export async function startWorld(options: WorldOptions = {}) {
@@ -118,6 +121,7 @@ export async function startWorld(options: WorldOptions = {}) {
   const server = new McpServer(serverInfo, {
     interactions: withCredentials(manager, broker),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.inbox ? { handoffs: { inbox: { url: inboxUrlFor(baseUrl) } } } : {}),
   });
   server.registerTool("repos", { inputSchema: { wait: z.boolean().optional() } }, async ({ wait }, ctx) => {
     const response = await ctx.credentials.fetch("github", `${thirdParty.issuer}/api/items`, {
