@@ -42,7 +42,7 @@ export interface InboxDeps {
 
 /** The inbox's own few rules, beside the connect pages' stylesheet; allowed by their hash. */
 const INBOX_CSS =
-  ".inbox{list-style:none;margin:0 0 1rem;padding:0}.inbox li{margin:0 0 1rem}.inbox dl{margin:.5rem 0;padding:.5rem 0 0}a.open{display:inline-block;font-weight:600;padding:.5rem 1.25rem;border-radius:8px;background:var(--accent);color:#fff;text-decoration:none}";
+  ".inbox{list-style:none;margin:0 0 1rem;padding:0}.inbox li{margin:0 0 1rem}.inbox h2{font-size:1.125rem;margin:0 0 .5rem}.inbox dl{margin:.5rem 0;padding:.5rem 0 0}a.open{display:inline-block;font-weight:600;padding:.5rem 1.25rem;border-radius:8px;background:var(--accent);color:#fff;text-decoration:none}";
 const INBOX_STYLE = styleHash(INBOX_CSS);
 
 /** What an interaction asks, in a few words, from its purpose: "Connect GitHub", "Save your weather API key". */

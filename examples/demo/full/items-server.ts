@@ -17,6 +17,7 @@ import {
   CredentialBroker,
   createConnectHandler,
   type GrantStateStore,
+  inboxUrlFor,
   withCredentials,
 } from "../../../src/connect/index.js";
 import { InteractionManager } from "../../../src/interaction/server/index.js";
@@ -78,6 +79,8 @@ export interface ItemsServerConfig {
    * error for the client to retry (-32042 or -32003). Default false.
    */
   waitInRequest?: boolean;
+  /** Turns on the hand-off ladder's inbox, `/connect/inbox`, for clients that can open no page. Default false. */
+  inbox?: boolean;
 }
 
 /** A vault that says when it stores a grant (never what): the step a newcomer wants to see. */
@@ -137,6 +140,7 @@ export function startItemsServer(config: ItemsServerConfig): {
     // In a fleet a decline on the page is noted where the retry's instance reads it.
     interactions: withCredentials(manager, broker, shared === undefined ? {} : { declines: shared.notes }),
     ...(shared === undefined ? {} : { requestStateKeys: shared.requestStateKeys }),
+    ...(config.inbox === true ? { handoffs: { inbox: { url: inboxUrlFor(web.origin) } } } : {}),
   });
   mcp.registerTool(
     "list_items",

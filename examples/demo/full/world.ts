@@ -28,6 +28,8 @@ export async function startFullWorld(options: {
   say(line: string): void;
   /** See `ItemsServerConfig.waitInRequest`. */
   waitInRequest?: boolean;
+  /** See `ItemsServerConfig.inbox`. */
+  inbox?: boolean;
 }): Promise<FullWorld> {
   const { say } = options;
   const web = await listen("127.0.0.1");
@@ -43,6 +45,7 @@ export async function startFullWorld(options: {
     thirdParty: { issuer: thirdParty.issuer, ...THIRD_PARTY_CLIENT },
     say,
     ...(options.waitInRequest === undefined ? {} : { waitInRequest: options.waitInRequest }),
+    ...(options.inbox === undefined ? {} : { inbox: options.inbox }),
   });
   say(`setup    MCP server at ${resource} (bearer tokens only), connect pages at ${web.origin}/connect/`);
   return {
