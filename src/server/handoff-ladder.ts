@@ -71,15 +71,23 @@ export function checkInboxUrl(url: string): string {
 
 /**
  * The wire form for this client and request: the server's choice (`formFor`) where the client can
- * take it, else the revision's ladder, then the inbox when it is on, else none.
+ * take it, else the revision's ladder, then the inbox when it is on, else none. A `formFor` that
+ * throws is reported and left out.
  */
 export function chooseWire(
   revision: Pick<Revision, "interactionWire">,
   capabilities: unknown,
   client: HandoffClient | undefined,
   options: HandoffLadderOptions | undefined,
+  report: (message: string, error: unknown) => void,
 ): InteractionWire {
-  const chosen = options?.formFor?.(client, capabilities);
+  let chosen: InteractionForm | undefined;
+  try {
+    chosen = options?.formFor?.(client, capabilities);
+  } catch (error) {
+    // The server's own function failed: its error goes to the log, and the ladder chooses.
+    report("handoffs.formFor threw; the client's declared capabilities choose the wire form", error);
+  }
   const declared = revision.interactionWire(capabilities, chosen);
   if (chosen === "none") return declared.form === "none" ? declared : revision.interactionWire(undefined);
   if (chosen === "inbox" || declared.form === "none") {

@@ -75,7 +75,7 @@ export class SessionInteractions {
    * @returns the `interaction/track` handling when the client declared it, for the connection to serve.
    */
   start(revision: Revision, clientCapabilities: unknown, clientInfo?: Implementation): InteractionTracking | undefined {
-    this.#wire = chooseWire(revision, clientCapabilities, clientInfo, this.host.ladder);
+    this.#wire = chooseWire(revision, clientCapabilities, clientInfo, this.host.ladder, this.host.report);
     this.#tracking = revision.interactionTracking(clientCapabilities);
     return this.#tracking;
   }
@@ -195,7 +195,8 @@ export class SessionInteractions {
     clientCapabilities: unknown,
     inbound: InboundRequest,
   ): InteractionWire {
-    return chooseWire(revision, clientCapabilities, this.host.clientInfo(inbound), this.host.ladder);
+    const client = this.host.clientInfo(inbound);
+    return chooseWire(revision, clientCapabilities, client, this.host.ladder, this.host.report);
   }
 
   /** `ctx.waitForInteraction`: waits within the request. */

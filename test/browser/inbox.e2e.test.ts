@@ -4,12 +4,13 @@
  * naming only the server's fixed inbox URL. In her own browser alice opens it, signs in at the
  * MCP authorization server, sees the request waiting there, opens it, confirms the connect page's
  * question and grants access at the third party; the client asks again and gets her items. The
- * inbox page is saved to docs/images/inbox.png.
+ * inbox page has no axe-core WCAG 2.2 A/AA violation, and is saved to docs/images/inbox.png.
  *
  * Needs Chromium (see `chromium-rule.ts`): without it this skips, saying so, unless `CI` is set.
  */
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import axe from "axe-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chromium, type ChromiumWindow } from "../../examples/demo/full/chromium.js";
 import { signInForMcp } from "../../examples/demo/full/sign-in.js";
@@ -87,6 +88,17 @@ describe.skipIf(SKIP_BROWSER !== undefined)("the inbox rung in headless Chromium
       const href = (await page.locator("a.open").getAttribute("href")) ?? "";
       expect(href).toMatch(/^\/connect\/[A-Za-z0-9_-]{16,64}$/);
       expect(textOf(first)).not.toContain(href.split("/").pop());
+      // Its stylesheets applied (their CSP hashes are right), and no WCAG 2.2 A or AA violation.
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector("a.open") as Element).color)).toBe(
+        "rgb(255, 255, 255)",
+      );
+      await page.evaluate(axe.source);
+      const { violations } = await page.evaluate(() =>
+        (window as unknown as { axe: typeof axe }).axe.run(document, {
+          runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+        }),
+      );
+      expect(violations.map((violation) => violation.id)).toEqual([]);
       mkdirSync(dirname(SCREENSHOT), { recursive: true });
       await page.setViewportSize({ width: 900, height: 720 });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });

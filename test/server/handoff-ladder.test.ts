@@ -25,6 +25,7 @@ import {
 } from "../interaction/server/support.js";
 
 const INBOX = "https://mcp.example.com/connect/inbox";
+const silent = { error() {}, warn() {}, info() {}, debug() {} };
 const FORM_ONLY = { elicitation: {} };
 const FORM_MODE = { elicitation: { form: {} } };
 const BOTH = { ...CAPS.urlElicitation, ...CAPS.userInteraction };
@@ -263,6 +264,30 @@ describe("the server's choice of form, by clientInfo", () => {
     const other = await connectPeer(noInbox, { capabilities: CAPS.urlElicitation });
     expect(textOf(await call(other, "repos"))).toMatch(/cannot open the page/);
     expect(await manager.openFor(LOCAL_USER)).toEqual([]);
+  });
+
+  it("reports a formFor that throws, and lets the ladder choose", async () => {
+    const { manager } = createManager();
+    const reported: string[] = [];
+    const server = new McpServer(
+      { name: "ladder", version: "1.0.0" },
+      {
+        interactions: manager,
+        handoffs: {
+          inbox: { url: INBOX },
+          formFor: () => {
+            throw new Error("no table today");
+          },
+        },
+        logger: { ...silent, error: (_fields: object, message?: string) => void reported.push(message ?? "") },
+      },
+    );
+    server.registerTool("repos", {}, () => {
+      throw new InteractionRequired({ url: CONNECT_URL, message: CONNECT_MESSAGE });
+    });
+    const peer = await connectPeer(server, { capabilities: CAPS.urlElicitation });
+    expect(await call(peer, "repos").catch((e: unknown) => e)).toBeInstanceOf(UrlElicitationRequiredError);
+    expect(reported).toEqual([expect.stringContaining("handoffs.formFor threw")]);
   });
 
   it("applies to a 2026-07-28 request by the clientInfo in its _meta", async () => {
