@@ -109,3 +109,26 @@ describe("connect: the inbox", () => {
     expect(posted.status).toBe(405);
   });
 });
+
+describe("connect: the inbox under a path", () => {
+  it("lives at <baseUrl>/connect/inbox and links each request under the same path", async () => {
+    expect(inboxUrlFor("https://mcp.example.com/app")).toBe("https://mcp.example.com/app/connect/inbox");
+    expect(inboxUrlFor("https://mcp.example.com/app/")).toBe("https://mcp.example.com/app/connect/inbox");
+    const prefixed = await startWorld({ inbox: true, prefix: "/app" });
+    try {
+      const inbox = inboxUrlFor(prefixed.connectOrigin);
+      expect(new URL(inbox).pathname).toBe("/app/connect/inbox");
+      const peer = await connectPeer(prefixed.server, {
+        capabilities: {},
+        authInfo: { token: "token-of-erin", issuer: prefixed.mcpIssuer, subject: "erin" },
+      });
+      expect((await repos(peer)).text).toContain(inbox);
+      const [waiting] = await prefixed.manager.openFor({ issuer: prefixed.mcpIssuer, subject: "erin" });
+      const page = await new Browser().goSigningIn(inbox, "erin");
+      expect(page.url).toBe(inbox);
+      expect(requestLinks(page.text)).toEqual([`/app/connect/${waiting?.id}`]);
+    } finally {
+      await prefixed.close();
+    }
+  });
+});
