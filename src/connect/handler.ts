@@ -18,6 +18,7 @@ import { Tracing, type TracingOption } from "../tracing/index.js";
 import { interactionRecord } from "./audit-records.js";
 import { accountOf, type ConnectPageDeps, connectPage, frameOf, ID, switchForm } from "./connect-page.js";
 import { CONNECTIONS_PATH, type ConnectionsSource, connectionsPage } from "./connections-page.js";
+import { INBOX_PATH, inboxPage } from "./inbox-page.js";
 import { type BrowserSession, finishLogin, type LoginConfig, type LoginDeps, readSession } from "./login.js";
 import { type AuthorizationServerConfig, isLoopback, OAuthServers } from "./oauth-server.js";
 import { linkNotFound, notice, type PageFrame, redirect } from "./pages.js";
@@ -32,9 +33,10 @@ export interface ConnectHandlerOptions {
   /**
    * Reads the interactions and completes them: `complete` claims the interaction, runs the vault
    * write as its `commit`, and announces the completion only once the credential is stored;
-   * `decline` ends one as declined when the user presses Decline.
+   * `decline` ends one as declined when the user presses Decline; `openFor` lists a user's open
+   * ones on the inbox page (`/connect/inbox`), which is served only when it is there.
    */
-  manager: Pick<InteractionManager, "get" | "complete" | "decline">;
+  manager: Pick<InteractionManager, "get" | "complete" | "decline"> & Partial<Pick<InteractionManager, "openFor">>;
   /**
    * The MCP server the pages speak for, as its `serverInfo` names it (the same object given to
    * `McpServer`): its `title` or `name` is on every page, and its first `data:` image icon beside
@@ -416,6 +418,16 @@ function retiredCallback(site: ConnectSite): Response {
   return notice("answer-refused", { theme: site.theme }, { status: 404 });
 }
 
+/** `GET /connect/inbox`: the signed-in user's open requests; nothing here when the manager cannot list them. */
+function inbox(site: ConnectSite, request: Request): Promise<Response> {
+  const { manager, login, theme, prefix, providers } = site;
+  if (manager.openFor === undefined) return Promise.resolve(notice("nothing-here", { theme }));
+  const openFor = manager.openFor.bind(manager);
+  const providerName = (name: string) =>
+    (Object.hasOwn(providers, name) ? providers[name]?.displayName : undefined) ?? name;
+  return inboxPage({ login, theme, prefix, openFor, providerName }, request);
+}
+
 /** The page for `request`, by its path and method; a page that throws is reported and answered with a plain error page. */
 async function route(site: ConnectSite, pageDeps: ConnectPageDeps, request: Request): Promise<Response> {
   const { prefix, theme } = site;
@@ -437,6 +449,7 @@ async function route(site: ConnectSite, pageDeps: ConnectPageDeps, request: Requ
       const { login, sealer, providers, auditLog: audit, report } = site;
       return await connectionsPage({ login, sealer, theme, source, providers, audit, report }, request);
     }
+    if (path === `${prefix}${INBOX_PATH}`) return await inbox(site, request);
     if (path.startsWith(prefix) && (request.method === "GET" || request.method === "POST")) {
       const id = path.slice(prefix.length);
       // Only something shaped like an id is worth a login; it is also all the login may return to.
@@ -461,7 +474,8 @@ async function route(site: ConnectSite, pageDeps: ConnectPageDeps, request: Requ
  * A web-standard handler for `GET /connect/<id>`, `POST /connect/<id>` (the confirmation, the
  * secret form, "sign in as someone else"; only from `baseUrl`'s origin, by `Sec-Fetch-Site` and
  * `Origin`, else a `Referer`, and with the session's CSRF token), `GET
- * /connect/callback/<provider>` (third-party redirects) and `GET <login.redirectPath>`; anything
+ * /connect/callback/<provider>` (third-party redirects), `GET /connect/inbox` (the signed-in user's
+ * open requests, at `inboxUrlFor(baseUrl)`) and `GET <login.redirectPath>`; anything
  * else is 404. Every response has `Cache-Control: no-store`, a strict CSP and `X-Frame-Options:
  * DENY`. Under a `baseUrl` with a path (`https://host/app`) the pages and their cookies live at `/app/connect`.
  * A POST with `action=decline` (same checks, its own CSRF token) ends the interaction as declined.

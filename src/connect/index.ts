@@ -18,6 +18,7 @@ export type { ConnectionsSource } from "./connections-page.js";
 export { DEFAULT_MAX_REDIRECTS } from "./credential-fetch.js";
 export type { SecretDestination } from "./destination.js";
 export { type ConnectHandlerOptions, createConnectHandler } from "./handler.js";
+export { inboxUrlFor } from "./inbox-page.js";
 export {
   createLocalConnectHandler,
   isLoopbackHost,

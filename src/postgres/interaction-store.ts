@@ -1,12 +1,14 @@
+import type { UserRef } from "../model/identity.js";
 import type { InteractionStatus, NewInteraction, UserInteraction } from "../model/interaction.js";
 import {
   checkNewInteraction,
   checkStatus,
   duplicateId,
   newPending,
+  openLimit,
   visibleStatus,
 } from "../stores/interaction-status.js";
-import type { InteractionStore } from "../stores/types.js";
+import type { InteractionStore, OpenInteractionsOptions } from "../stores/types.js";
 import type { PostgresPool } from "./driver.js";
 import { query } from "./query.js";
 import { type PostgresLocation, tablesOf } from "./tables.js";
@@ -121,6 +123,24 @@ export class PostgresInteractionStore implements InteractionStore {
       [now],
     );
     return rowCount ?? 0;
+  }
+
+  /**
+   * One indexed `SELECT` (migration 5, the partial index of open interactions by user; the
+   * statuses are written out so the planner can match its predicate).
+   * @throws SdkError "INVALID_ARGUMENT" for a bad `limit`.
+   */
+  async openFor(user: UserRef, options?: OpenInteractionsOptions): Promise<UserInteraction[]> {
+    const limit = openLimit(options);
+    const { rows } = await query<Row>(
+      this.#pool,
+      "interactions.openFor",
+      `SELECT * FROM ${this.#table}
+       WHERE user_issuer = $1 AND user_subject = $2 AND status IN ('pending', 'accepted') AND expires_at > $3
+       ORDER BY created_at DESC, id LIMIT $4`,
+      [user.issuer, user.subject, this.#now(), limit],
+    );
+    return rows.map((row) => this.#read(fromRow(row)));
   }
 
   #read(interaction: UserInteraction): UserInteraction {

@@ -112,6 +112,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX ${t.index("audit_log_user")} ON ${t.auditLog} (user_issuer, user_subject, seq);`,
   },
+  {
+    version: 7,
+    name: "open interactions by user",
+    // Partial: a user's inbox reads only the interactions still waiting for them.
+    sql: (t) => `
+      CREATE INDEX ${t.index("interactions_open_by_user")} ON ${t.interactions} (user_issuer, user_subject, created_at)
+        WHERE status IN ('pending', 'accepted');`,
+  },
 ];
 
 /** A step that `migrate` applied. */

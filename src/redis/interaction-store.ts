@@ -1,13 +1,15 @@
 import { SdkError } from "../jsonrpc/errors.js";
+import type { UserRef } from "../model/identity.js";
 import type { InteractionStatus, NewInteraction, UserInteraction } from "../model/interaction.js";
 import {
   checkNewInteraction,
   checkStatus,
   duplicateId,
   newPending,
+  openLimit,
   visibleStatus,
 } from "../stores/interaction-status.js";
-import type { InteractionStore } from "../stores/types.js";
+import type { InteractionStore, OpenInteractionsOptions } from "../stores/types.js";
 import { luaScript, RedisCommands, type RedisStoreOptions } from "./commands.js";
 
 export interface RedisInteractionStoreOptions extends RedisStoreOptions {
@@ -22,28 +24,43 @@ export interface RedisInteractionStoreOptions extends RedisStoreOptions {
 }
 
 /**
- * One interaction is one hash: `body` (the JSON of the whole interaction as created), `status`
- * and `expiresAt`; the sorted set `interactions:expiry` ranks the ids by deadline for purging.
+ * One interaction is one hash: `body` (the JSON of the whole interaction as created), `status`,
+ * `expiresAt`, `createdAt` and `open` (the key of its user's set of open interactions); the sorted
+ * set `interactions:expiry` ranks the ids by deadline for purging, and each user's set
+ * `interactions:open:<issuer>.<subject>` ranks that user's open (`pending`, `accepted`) ids by
+ * creation, for `openFor`. The scripts keep the user's set in step with every status change.
  */
 const CREATE = luaScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'body', ARGV[2], 'status', ARGV[3], 'expiresAt', ARGV[4])
+redis.call('HSET', KEYS[1], 'body', ARGV[2], 'status', ARGV[3], 'expiresAt', ARGV[4], 'createdAt', ARGV[6], 'open', KEYS[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('ZADD', KEYS[3], ARGV[6], ARGV[1])
+if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[3], ARGV[5]) end
 return 1
 `);
 
-/** The body of the interaction moved to `ARGV[1]`, or `false` when it is unknown, in another status, or past its deadline. */
+/**
+ * The body of the interaction `ARGV[3]` moved to `ARGV[1]`, or `false` when it is unknown, in
+ * another status, or past its deadline. It leaves its user's open set unless it is open still.
+ */
 const TRANSITION = luaScript(`
-local fields = redis.call('HMGET', KEYS[1], 'body', 'status', 'expiresAt')
+local fields = redis.call('HMGET', KEYS[1], 'body', 'status', 'expiresAt', 'createdAt', 'open')
 if not fields[1] then return false end
 local allowed = false
-for i = 3, #ARGV do
+for i = 4, #ARGV do
   if ARGV[i] == fields[2] then allowed = true end
 end
 if not allowed then return false end
 if ARGV[1] ~= 'expired' and tonumber(fields[3]) <= tonumber(ARGV[2]) then return false end
 redis.call('HSET', KEYS[1], 'status', ARGV[1])
+if fields[5] then
+  if ARGV[1] == 'pending' or ARGV[1] == 'accepted' then
+    redis.call('ZADD', fields[5], fields[4], ARGV[3])
+  else
+    redis.call('ZREM', fields[5], ARGV[3])
+  end
+end
 return fields[1]
 `);
 
@@ -52,10 +69,33 @@ const PURGE = luaScript(`
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
 local removed = 0
 for _, id in ipairs(ids) do
+  local open = redis.call('HGET', ARGV[2] .. id, 'open')
+  if open then redis.call('ZREM', open, id) end
   removed = removed + redis.call('DEL', ARGV[2] .. id)
   redis.call('ZREM', KEYS[1], id)
 end
 return {removed, #ids}
+`);
+
+/**
+ * The open interactions of the user's set `KEYS[1]`, as body and status pairs (the caller orders
+ * and cuts them).
+ * Ids whose hash is gone or whose deadline passed (`ARGV[1]`) leave the set: they can never be
+ * open again, so the set holds little more than the user's open interactions.
+ */
+const OPEN_FOR = luaScript(`
+local ids = redis.call('ZREVRANGE', KEYS[1], 0, -1)
+local found = {}
+for _, id in ipairs(ids) do
+  local fields = redis.call('HMGET', ARGV[2] .. id, 'body', 'status', 'expiresAt')
+  if not fields[1] or tonumber(fields[3]) <= tonumber(ARGV[1]) then
+    redis.call('ZREM', KEYS[1], id)
+  elseif fields[2] == 'pending' or fields[2] == 'accepted' then
+    table.insert(found, fields[1])
+    table.insert(found, fields[2])
+  end
+end
+return found
 `);
 
 const PURGE_BATCH = 500;
@@ -96,8 +136,15 @@ export class RedisInteractionStore implements InteractionStore {
     const stored = await this.#redis.script(
       "interactions.create",
       CREATE,
-      [this.#key(created.id), this.#index],
-      [created.id, JSON.stringify(created), created.status, String(created.expiresAt), keepMs],
+      [this.#key(created.id), this.#index, this.#openKey(created.user)],
+      [
+        created.id,
+        JSON.stringify(created),
+        created.status,
+        String(created.expiresAt),
+        keepMs,
+        String(created.createdAt),
+      ],
     );
     if (stored !== 1) throw duplicateId();
     return this.#read(JSON.parse(JSON.stringify(created)) as UserInteraction);
@@ -123,7 +170,7 @@ export class RedisInteractionStore implements InteractionStore {
       "interactions.transition",
       TRANSITION,
       [this.#key(id)],
-      [to, String(this.#now()), ...from],
+      [to, String(this.#now()), id, ...from],
     )) as string | null;
     if (body === null) return undefined;
     return this.#read({ ...(JSON.parse(body) as UserInteraction), status: to });
@@ -143,8 +190,35 @@ export class RedisInteractionStore implements InteractionStore {
     }
   }
 
+  /**
+   * One script over the user's open set (`CREATE` and `TRANSITION` keep it, so no scan of every
+   * interaction); ties in `createdAt` fall to the id, as in the other stores.
+   * @throws SdkError "INVALID_ARGUMENT" for a bad `limit`.
+   */
+  async openFor(user: UserRef, options?: OpenInteractionsOptions): Promise<UserInteraction[]> {
+    const limit = openLimit(options);
+    const found = (await this.#redis.script(
+      "interactions.openFor",
+      OPEN_FOR,
+      [this.#openKey(user)],
+      [String(this.#now()), `${this.#redis.prefix}interaction:`],
+    )) as string[];
+    const open: UserInteraction[] = [];
+    for (let i = 0; i < found.length; i += 2) {
+      const body = JSON.parse(found[i] as string) as UserInteraction;
+      open.push(this.#read({ ...body, status: found[i + 1] as InteractionStatus }));
+    }
+    return open.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1)).slice(0, limit);
+  }
+
   #key(id: string): string {
     return this.#redis.key("interaction", id);
+  }
+
+  /** The user's set of open interactions: issuer and subject each base64url, so no pair of users shares one. */
+  #openKey(user: UserRef): string {
+    const part = (text: string) => Buffer.from(text, "utf8").toString("base64url");
+    return this.#redis.key("interactions:open", `${part(user.issuer)}.${part(user.subject)}`);
   }
 
   #read(interaction: UserInteraction): UserInteraction {

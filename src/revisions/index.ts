@@ -37,6 +37,7 @@ export type {
   WireInteraction,
   WireMessage,
 } from "./interaction-wire.js";
+export { INBOX_WIRE } from "./interaction-wire.js";
 export { type JsonSchemaDraft, metaSchemaProblem } from "./json-schema-meta.js";
 export type { MethodTable, NotificationSpec, RequestSpec } from "./method-table.js";
 export type * from "./model.js";

@@ -8,8 +8,11 @@
  *   client/elicitation § URL Mode Elicitation Requests);
  * - `user-interaction` (the proposal, client declared `userInteraction.types` with `ua`):
  *   `interaction/create`, error -32003, completion by progress on `interaction/track`;
+ * - `inbox`: the client is not asked; the server keeps the interaction for its user, and the
+ *   tool's error names the server's fixed inbox page, where the signed-in user finds it (the
+ *   server's opt-in last rung, for a client that declared neither of the above);
  * - `none`: the client cannot be asked to open a page at all.
- * URL elicitation wins when a client declared both.
+ * URL elicitation wins when a client declared both, unless the server prefers the other.
  */
 import { ProtocolError, SdkError, UrlElicitationRequiredError } from "../jsonrpc/errors.js";
 import { clientElicitationModes } from "./capabilities.js";
@@ -23,7 +26,7 @@ import {
 } from "./extensions/user-interaction.js";
 import type { ElicitationMode } from "./model.js";
 
-export type InteractionForm = "url-elicitation" | "user-interaction" | "none";
+export type InteractionForm = "url-elicitation" | "user-interaction" | "inbox" | "none";
 
 /** The user's answer to being asked to open the page. */
 export type InteractionAction = "accept" | "decline" | "cancel";
@@ -124,6 +127,21 @@ const NONE: InteractionWire = {
   completionNotice: () => undefined,
 };
 
+/**
+ * The inbox rung: nothing is sent to the client, in any revision. The request is answered with the
+ * server's text naming its inbox page (built by the server, which knows the page).
+ */
+export const INBOX_WIRE: InteractionWire = {
+  form: "inbox",
+  request: () => undefined,
+  answer() {
+    throw new SdkError("INVALID_RESULT", "A client handed off through the inbox is never asked to open a page");
+  },
+  answerFromError: () => undefined,
+  requiredError: () => undefined,
+  completionNotice: () => undefined,
+};
+
 const TRACK_MESSAGES: Readonly<Record<TrackedStatus, string>> = {
   pending: "Waiting for the user to open the page.",
   accepted: "The user opened the page.",
@@ -142,14 +160,22 @@ const TRACKING: InteractionTracking = {
   },
 };
 
-/** The wire form for a client, given the elicitation modes the revision defines. */
+/**
+ * The wire form for a client, given the elicitation modes the revision defines: the first of
+ * URL elicitation and user interaction the client declared, or `prefer` first when the client
+ * declared it too; `none` when it declared neither.
+ */
 export function interactionWireFor(
   revisionModes: readonly ElicitationMode[],
   clientCapabilities: unknown,
+  prefer?: InteractionForm,
 ): InteractionWire {
   const caps = clientCapabilities as Record<string, unknown> | undefined;
-  if (revisionModes.includes("url") && clientElicitationModes(caps).includes("url")) return URL_ELICITATION;
-  if (declaredInteractionTypes(caps).includes("ua")) return USER_INTERACTION;
+  const url = revisionModes.includes("url") && clientElicitationModes(caps).includes("url");
+  const ua = declaredInteractionTypes(caps).includes("ua");
+  if (prefer === "user-interaction" && ua) return USER_INTERACTION;
+  if (url) return URL_ELICITATION;
+  if (ua) return USER_INTERACTION;
   return NONE;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { ProtocolError } from "../jsonrpc/errors.js";
 import type { JsonRpcMessage } from "../jsonrpc/messages.js";
-import type { InteractionTracking, InteractionWire, WireMessage } from "./interaction-wire.js";
+import type { InteractionForm, InteractionTracking, InteractionWire, WireMessage } from "./interaction-wire.js";
 import type { MethodTable } from "./method-table.js";
 import type { ElicitationMode } from "./model.js";
 import type { ProtocolVersion } from "./versions.js";
@@ -81,9 +81,10 @@ export interface Revision {
   /**
    * How to hand a client off to a web page: URL-mode elicitation where the revision defines it and
    * the client declared `elicitation.url`, else the user-interaction proposal where the client
-   * declared `userInteraction` with type `ua`, else `none`.
+   * declared `userInteraction` with type `ua`, else `none`. `prefer` (a server's choice for this
+   * client) comes first when the client declared it too; a form it did not declare is never chosen.
    */
-  interactionWire(clientCapabilities: unknown): InteractionWire;
+  interactionWire(clientCapabilities: unknown, prefer?: InteractionForm): InteractionWire;
   /** `interaction/track` when the client declared the user-interaction extension, else `undefined`. */
   interactionTracking(clientCapabilities: unknown): InteractionTracking | undefined;
   /**

@@ -10,6 +10,7 @@ export {
   UrlElicitationRequiredError,
 } from "../jsonrpc/errors.js";
 export { type ConsoleLike, consoleLogger, type Logger, stderrLogger } from "../jsonrpc/logger.js";
+export type { InteractionForm } from "../revisions/index.js";
 export type { AttributeValue, Span, SpanContext, Tracer, TracingOption } from "../tracing/index.js";
 export type {
   ElicitContentOf,
@@ -23,6 +24,7 @@ export type {
   UrlElicitResult,
 } from "./context.js";
 export type { ServerSession } from "./handler-types.js";
+export type { HandoffClient, HandoffLadderOptions } from "./handoff-ladder.js";
 export type {
   CredentialFetchInit,
   CredentialInfo,

@@ -17,6 +17,7 @@ import {
   statelessSettings,
 } from "./eras/request-state.js";
 import type { InteractionService, ServerSession } from "./handler-types.js";
+import { checkInboxUrl, type HandoffLadderOptions } from "./handoff-ladder.js";
 import { type MethodTable, serverMethods } from "./methods.js";
 import { type PromptCallback, type PromptConfig, type PromptHandle, PromptRegistry } from "./prompts.js";
 import {
@@ -70,6 +71,15 @@ export interface McpServerOptions {
    * a local error.
    */
   interactions?: InteractionService;
+  /**
+   * How a hand-off reaches a client that declared no way to open a page, and the server's choice
+   * of form per client (`HandoffLadderOptions`, `docs/wire-forms.md`): `inbox: { url }` turns on
+   * the last rung, the fixed inbox page; `formFor(clientInfo, capabilities)` overrides the ladder
+   * for a client. Default: no inbox, the ladder as the client declared.
+   * @throws TypeError from the constructor for an inbox URL that is not absolute http(s) or has a
+   *   query or a fragment.
+   */
+  handoffs?: HandoffLadderOptions;
   /**
    * Revision 2026-07-28: `ttlMs` (ms) and `cacheScope` put on list and read results that set none.
    * Default `{ ttlMs: 0, cacheScope: "private" }`: clients re-fetch, and shared caches keep nothing.
@@ -169,6 +179,7 @@ export class McpServer {
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     this.#info = { ...info };
     this.#options = options;
+    if (options.handoffs?.inbox !== undefined) checkInboxUrl(options.handoffs.inbox.url);
     this.#stateless = statelessSettings(options);
     this.#tracing = Tracing.from(options.tracing);
     const fail = (message: string, error: unknown) => this.#report("error", message, error);
@@ -224,6 +235,7 @@ export class McpServer {
       serverInfo: this.#info,
       instructions: this.#options.instructions,
       interactions: this.#options.interactions,
+      handoffs: this.#options.handoffs,
       stateless: this.#stateless,
       tracing: this.#tracing,
       definition: this.#definition,

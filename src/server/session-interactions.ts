@@ -9,9 +9,10 @@ import type { RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest, Params, Result } from "../jsonrpc/session.js";
 import { sameUser } from "../model/identity.js";
 import type { UserInteraction } from "../model/interaction.js";
-import type { InteractionTracking, InteractionWire, Revision } from "../revisions/index.js";
+import type { Implementation, InteractionTracking, InteractionWire, Revision } from "../revisions/index.js";
 import { messageContainsUrl } from "../revisions/index.js";
 import { ATTR, STEP, type Tracing } from "../tracing/index.js";
+import { chooseWire, type HandoffLadderOptions, inboxText } from "./handoff-ladder.js";
 import type {
   InteractionOutcome,
   InteractionRequired,
@@ -31,8 +32,10 @@ export interface InteractionsHost {
   report(message: string, error: unknown): void;
   /** The requesting client's self-declared name for this request (`clientInfo`: its title, else its name). */
   clientName(inbound: InboundRequest): string | undefined;
-  /** The client's self-declared version (`clientInfo.version`), if it gave one. */
-  clientVersion?(inbound: InboundRequest): string | undefined;
+  /** The requesting client's `clientInfo` for this request, as it declared it (unverified). */
+  clientInfo(inbound: InboundRequest): Implementation | undefined;
+  /** The server's `handoffs` option: the inbox rung and its choice of form per client. */
+  readonly ladder: HandoffLadderOptions | undefined;
   /** Where the span of telling the client about a completion goes. */
   readonly tracing: Tracing;
 }
@@ -71,8 +74,8 @@ export class SessionInteractions {
    * Learns the client's wire form once `initialize` is answered.
    * @returns the `interaction/track` handling when the client declared it, for the connection to serve.
    */
-  start(revision: Revision, clientCapabilities: unknown): InteractionTracking | undefined {
-    this.#wire = revision.interactionWire(clientCapabilities);
+  start(revision: Revision, clientCapabilities: unknown, clientInfo?: Implementation): InteractionTracking | undefined {
+    this.#wire = chooseWire(revision, clientCapabilities, clientInfo, this.host.ladder, this.host.report);
     this.#tracking = revision.interactionTracking(clientCapabilities);
     return this.#tracking;
   }
@@ -182,6 +185,20 @@ export class SessionInteractions {
     return {};
   }
 
+  /**
+   * The wire form of one request that carries its own capabilities and `clientInfo` (a multi
+   * round-trip request of revision 2026-07-28), by the same ladder as a session's; `revision` says
+   * what the capabilities declare.
+   */
+  wireFor(
+    revision: Pick<Revision, "interactionWire">,
+    clientCapabilities: unknown,
+    inbound: InboundRequest,
+  ): InteractionWire {
+    const client = this.host.clientInfo(inbound);
+    return chooseWire(revision, clientCapabilities, client, this.host.ladder, this.host.report);
+  }
+
   /** `ctx.waitForInteraction`: waits within the request. */
   waitFor(id: string, signal: AbortSignal): Promise<UserInteraction> {
     return this.service().waitForCompletion(id, signal);
@@ -252,7 +269,8 @@ export class SessionInteractions {
   /**
    * Checks everything, stores the interaction for `wire` and makes sure its completion will reach this session.
    * @throws SdkError "INVALID_ARGUMENT" for a URL in the message or a request without a verified
-   *   user; "CAPABILITY_NOT_SUPPORTED" when `wire` cannot open a page.
+   *   user; "CAPABILITY_NOT_SUPPORTED" when `wire` cannot open a page: for the inbox rung after
+   *   storing the interaction, with the text naming the inbox page.
    */
   async create(params: InteractParams, inbound: InboundRequest, wire: InteractionWire | undefined) {
     const authInfo = inbound.extra?.authInfo;
@@ -272,7 +290,8 @@ export class SessionInteractions {
       );
     }
     const clientName = this.host.clientName(inbound);
-    const clientVersion = this.host.clientVersion?.(inbound);
+    const declared = this.host.clientInfo(inbound)?.version;
+    const clientVersion = typeof declared === "string" ? declared : undefined;
     const interaction = await service.create({
       url: params.url,
       message: params.message,
@@ -282,6 +301,11 @@ export class SessionInteractions {
       ...(clientName === undefined ? {} : { clientName }),
       ...(clientVersion === undefined ? {} : { clientVersion }),
     });
+    const inbox = this.host.ladder?.inbox;
+    // The inbox rung: stored for the user, who finds it on the inbox page; the client learns only that URL.
+    if (wire.form === "inbox" && inbox !== undefined) {
+      throw new SdkError("CAPABILITY_NOT_SUPPORTED", inboxText(params.message, inbox.url));
+    }
     if (wire.completionNotice(interaction.id) !== undefined) await this.#watch(service, wire);
     return { wire, service, interaction };
   }

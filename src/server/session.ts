@@ -188,13 +188,13 @@ export class ServerConnection implements ServerSession, EraConnection {
           const name = info?.title ?? info?.name;
           return typeof name === "string" ? name : undefined;
         },
-        clientVersion: (inbound) => {
-          const version = driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound)?.version;
-          return typeof version === "string" ? version : undefined;
-        },
+        clientInfo: (inbound) => driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound),
+        ladder: host.handoffs,
       });
       const negotiated = this.#negotiated;
-      if (negotiated !== undefined) this.#interactions.start(negotiated.revision, negotiated.clientCapabilities);
+      if (negotiated !== undefined) {
+        this.#interactions.start(negotiated.revision, negotiated.clientCapabilities, this.#clientInfo);
+      }
     }
     return this.#interactions;
   }
@@ -386,7 +386,7 @@ export class ServerConnection implements ServerSession, EraConnection {
     this.#protocolVersion = revision.version;
     if (takesProtocolVersion(this.#transport)) this.#transport.setProtocolVersion(revision.version);
     this.#negotiated = { revision, clientCapabilities };
-    this.#interactions?.start(revision, clientCapabilities);
+    this.#interactions?.start(revision, clientCapabilities, this.#clientInfo);
     const tracking = revision.interactionTracking(clientCapabilities);
     if (tracking !== undefined) {
       const interactions = this.interactions;

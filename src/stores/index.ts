@@ -41,5 +41,6 @@ export type {
   KeyedLock,
   LockOptions,
   MessageBus,
+  OpenInteractionsOptions,
   PendingGrant,
 } from "./types.js";

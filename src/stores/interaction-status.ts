@@ -2,6 +2,7 @@
 
 import { SdkError } from "../jsonrpc/errors.js";
 import type { InteractionStatus, NewInteraction, UserInteraction } from "../model/interaction.js";
+import type { OpenInteractionsOptions } from "./types.js";
 
 const STATUSES: ReadonlySet<string> = new Set<InteractionStatus>([
   "pending",
@@ -87,4 +88,19 @@ export function newPending(interaction: NewInteraction, createdAt: number): User
   // A JSON copy, so the memory store keeps exactly what the SQLite store could read back.
   if (interaction.purpose !== undefined) created.purpose = JSON.parse(JSON.stringify(interaction.purpose));
   return created;
+}
+
+/** The statuses in which an interaction still waits for its user (`InteractionStore.openFor`). */
+export const OPEN_STATUSES: readonly InteractionStatus[] = ["pending", "accepted"];
+
+/**
+ * The `limit` of `openFor`: default 50, at most 500.
+ * @throws SdkError "INVALID_ARGUMENT" for anything but a whole number from 1 to 500.
+ */
+export function openLimit(options: OpenInteractionsOptions | undefined): number {
+  const limit = options?.limit ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
+    throw new SdkError("INVALID_ARGUMENT", "limit must be a whole number from 1 to 500.");
+  }
+  return limit;
 }

@@ -1,3 +1,4 @@
+import { sameUser, type UserRef } from "../model/identity.js";
 import type { InteractionStatus, NewInteraction, UserInteraction } from "../model/interaction.js";
 import {
   checkNewInteraction,
@@ -5,9 +6,11 @@ import {
   duplicateId,
   isPastDeadline,
   newPending,
+  OPEN_STATUSES,
+  openLimit,
   visibleStatus,
 } from "./interaction-status.js";
-import type { InteractionStore } from "./types.js";
+import type { InteractionStore, OpenInteractionsOptions } from "./types.js";
 
 export interface MemoryInteractionStoreOptions {
   /** The clock, in ms since the epoch; defaults to `Date.now`. Inject one to test expiry. */
@@ -63,6 +66,20 @@ export class MemoryInteractionStore implements InteractionStore {
       }
     }
     return purged;
+  }
+
+  /** @throws SdkError "INVALID_ARGUMENT" for a bad `limit`. */
+  async openFor(user: UserRef, options?: OpenInteractionsOptions): Promise<UserInteraction[]> {
+    const limit = openLimit(options);
+    const now = this.#now();
+    const open = [...this.#interactions.values()].filter(
+      (stored) =>
+        OPEN_STATUSES.includes(stored.status) && !isPastDeadline(stored.expiresAt, now) && sameUser(stored.user, user),
+    );
+    return open
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map((stored) => this.#read(stored));
   }
 
   /** A copy for the caller, so changing it cannot change the store. */

@@ -1,5 +1,13 @@
+import type { UserRef } from "../model/identity.js";
 import type { InteractionStatus, NewInteraction, UserInteraction } from "../model/interaction.js";
-import { checkNewInteraction, checkStatus, duplicateId, newPending, visibleStatus } from "./interaction-status.js";
+import {
+  checkNewInteraction,
+  checkStatus,
+  duplicateId,
+  newPending,
+  openLimit,
+  visibleStatus,
+} from "./interaction-status.js";
 import {
   assertOpen,
   openSqlite,
@@ -8,7 +16,7 @@ import {
   type SqliteFileOptions,
   type SqliteStatement as Statement,
 } from "./sqlite.js";
-import type { InteractionStore } from "./types.js";
+import type { InteractionStore, OpenInteractionsOptions } from "./types.js";
 
 const SCHEMA = `
 CREATE TABLE handoff_interactions (
@@ -28,6 +36,7 @@ CREATE TABLE handoff_interactions (
   tracestate TEXT
 );
 CREATE INDEX handoff_interactions_expires_at ON handoff_interactions (expires_at);
+CREATE INDEX handoff_interactions_user ON handoff_interactions (user_issuer, user_subject, created_at);
 `;
 
 interface Row {
@@ -46,10 +55,14 @@ interface Row {
   tracestate?: string | null;
 }
 
-/** Schema 2 keeps the requesting client's self-declared name; schema 3 the W3C trace context of the request that created it. */
+/**
+ * Schema 2 keeps the requesting client's self-declared name; schema 3 the W3C trace context of the
+ * request that created it; schema 4 indexes each user's interactions, for `openFor` (the inbox).
+ */
 const MIGRATIONS = {
   2: "ALTER TABLE handoff_interactions ADD COLUMN client_name TEXT;",
   3: "ALTER TABLE handoff_interactions ADD COLUMN traceparent TEXT; ALTER TABLE handoff_interactions ADD COLUMN tracestate TEXT;",
+  4: "CREATE INDEX handoff_interactions_user ON handoff_interactions (user_issuer, user_subject, created_at);",
 };
 
 export type SqliteInteractionStoreOptions = SqliteFileOptions & {
@@ -70,6 +83,7 @@ export class SqliteInteractionStore implements InteractionStore {
   readonly #select: Statement<[string], Row>;
   readonly #update: Statement<[{ to: InteractionStatus; id: string; from: string; now: number }], Row>;
   readonly #purge: Statement<[number]>;
+  readonly #open: Statement<[{ issuer: string; subject: string; now: number; limit: number }], Row>;
 
   /**
    * @throws SdkError "INVALID_ARGUMENT" when the file holds a newer schema; SdkError
@@ -77,7 +91,7 @@ export class SqliteInteractionStore implements InteractionStore {
    */
   constructor(options: SqliteInteractionStoreOptions) {
     this.#now = options.now ?? Date.now;
-    const { db, owned } = openSqlite(options, "interactions", 3, SCHEMA, MIGRATIONS);
+    const { db, owned } = openSqlite(options, "interactions", 4, SCHEMA, MIGRATIONS);
     this.#db = db;
     this.#ownsDb = owned;
     this.#insert = prepare(
@@ -98,6 +112,12 @@ export class SqliteInteractionStore implements InteractionStore {
        RETURNING *`,
     );
     this.#purge = prepare(this.#db, "DELETE FROM handoff_interactions WHERE expires_at <= ?");
+    this.#open = prepare(
+      this.#db,
+      `SELECT * FROM handoff_interactions
+       WHERE user_issuer = @issuer AND user_subject = @subject AND status IN ('pending', 'accepted') AND expires_at > @now
+       ORDER BY created_at DESC, id LIMIT @limit`,
+    );
   }
 
   /** @throws SdkError "INVALID_ARGUMENT" when the id exists or a field has the wrong type. */
@@ -145,6 +165,14 @@ export class SqliteInteractionStore implements InteractionStore {
   async purgeExpired(now: number = this.#now()): Promise<number> {
     assertOpen(this.#db, this.#closed);
     return this.#purge.run(now).changes;
+  }
+
+  /** @throws SdkError "INVALID_ARGUMENT" for a bad `limit`. */
+  async openFor(user: UserRef, options?: OpenInteractionsOptions): Promise<UserInteraction[]> {
+    assertOpen(this.#db, this.#closed);
+    const limit = openLimit(options);
+    const rows = this.#open.all({ issuer: user.issuer, subject: user.subject, now: this.#now(), limit });
+    return rows.map((row) => this.#read(fromRow(row)));
   }
 
   /**

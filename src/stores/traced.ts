@@ -15,6 +15,7 @@ import type {
   KeyedLock,
   LockOptions,
   MessageBus,
+  OpenInteractionsOptions,
   PendingGrant,
 } from "./types.js";
 
@@ -32,6 +33,14 @@ export function tracedInteractionStore(store: InteractionStore, tracing: Tracing
     transition: (id: string, from: readonly InteractionStatus[], to: InteractionStatus) =>
       call(tracing, name, "transition", () => store.transition(id, from, to)),
     purgeExpired: (now?: number) => call(tracing, name, "purge_expired", () => store.purgeExpired(now)),
+    ...(store.openFor === undefined
+      ? {}
+      : {
+          openFor: (user: UserRef, options?: OpenInteractionsOptions) =>
+            call(tracing, name, "open_for", () =>
+              (store.openFor as NonNullable<InteractionStore["openFor"]>).call(store, user, options),
+            ),
+        }),
   };
 }
 

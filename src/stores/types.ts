@@ -31,6 +31,20 @@ export interface InteractionStore {
    * whatever their status; returns how many.
    */
   purgeExpired(now?: number): Promise<number>;
+  /**
+   * The user's open interactions: `pending` or `accepted` and before their deadline at the store's
+   * clock, newest first (by `createdAt`), at most `limit` (default 50, at most 500). Never another
+   * user's: both `issuer` and `subject` must match. The inbox page (`/connect/inbox`) lists these.
+   * The built-in stores implement it; without it a server cannot offer the inbox.
+   * @throws SdkError "INVALID_ARGUMENT" for a `limit` that is not a whole number from 1 to 500.
+   */
+  openFor?(user: UserRef, options?: OpenInteractionsOptions): Promise<UserInteraction[]>;
+}
+
+/** Options of `InteractionStore.openFor`. */
+export interface OpenInteractionsOptions {
+  /** At most this many, newest first; default 50, at most 500. */
+  limit?: number;
 }
 
 export interface CredentialVault {

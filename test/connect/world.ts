@@ -11,6 +11,7 @@ import {
   CredentialBroker,
   createConnectHandler,
   type GrantStateStore,
+  inboxUrlFor,
   withCredentials,
 } from "../../src/connect/index.js";
 import { InteractionManager } from "../../src/interaction/server/index.js";
@@ -53,6 +54,8 @@ export interface WorldOptions {
   vault?: (inner: CredentialVault) => CredentialVault;
   /** The audit log the manager, the pages and the broker write to, and the connections page reads; default none. */
   audit?: AuditLog;
+  /** Turns on the hand-off ladder's inbox rung, at the pages' `/connect/inbox`; default off. */
+  inbox?: boolean;
 }
 
 export async function startWorld(options: WorldOptions = {}) {
@@ -125,6 +128,7 @@ export async function startWorld(options: WorldOptions = {}) {
   const server = new McpServer(serverInfo, {
     interactions: withCredentials(manager, broker),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.inbox ? { handoffs: { inbox: { url: inboxUrlFor(baseUrl) } } } : {}),
   });
   server.registerTool("repos", { inputSchema: { wait: z.boolean().optional() } }, async ({ wait }, ctx) => {
     const response = await ctx.credentials.fetch("github", `${thirdParty.issuer}/api/items`, {

@@ -2,7 +2,8 @@
  * One hand-off server for `wire-forms.test.ts`: our McpServer over Streamable HTTP on 127.0.0.1,
  * serving both eras on one endpoint, with two tools that need the user to link GitHub first:
  * `repos` throws `InteractionRequired` (what `ctx.credentials.require` does by default) and
- * `repos_wait` calls `ctx.interact` and waits (what `require(…, { wait: true })` does). Every
+ * `repos_wait` calls `ctx.interact` and waits (what `require(…, { wait: true })` does); with
+ * `inbox`, the hand-off ladder's last rung is on (`handoffs.inbox`). Every
  * JSON-RPC message in and out of the server is recorded, and `wireForm` names the hand-off's
  * steps as a client met them.
  */
@@ -18,6 +19,8 @@ export const USER = { issuer: "local", subject: "alice" };
 export const PAGE = "https://mcp.example.com/connect/github";
 export const MESSAGE = "Link your GitHub account so the server can list your repositories.";
 export const LINKED = "octo/hello-world";
+/** The fixed inbox page of the ladder's last rung, when a server turns it on. */
+export const INBOX = "https://mcp.example.com/connect/inbox";
 
 type Wire = { dir: "in" | "out"; message: Record<string, unknown> };
 
@@ -42,7 +45,7 @@ function recorded(transport: Transport, wire: Wire[]): Transport {
   return transport;
 }
 
-export async function startHandoffServer() {
+export async function startHandoffServer(options: { inbox?: boolean } = {}) {
   const manager = new InteractionManager({
     store: new MemoryInteractionStore(),
     bus: new InProcessMessageBus(),
@@ -56,7 +59,10 @@ export async function startHandoffServer() {
     return interaction;
   };
   let linked = false;
-  const mcp = new McpServer({ name: "wire-forms", version: "1.0.0" }, { interactions: manager });
+  const mcp = new McpServer(
+    { name: "wire-forms", version: "1.0.0" },
+    { interactions: manager, ...(options.inbox ? { handoffs: { inbox: { url: INBOX } } } : {}) },
+  );
   mcp.registerTool("repos", { description: "Lists your GitHub repositories" }, () => {
     if (!linked) throw new InteractionRequired({ url: PAGE, message: MESSAGE });
     return { content: [{ type: "text", text: LINKED }] };
@@ -112,7 +118,8 @@ export function revisionOf(wire: readonly Wire[]): string {
 
 /**
  * The `elicitation` capability the client declared for its `tools/call`: in `initialize`, or in the
- * request's `_meta` on 2026-07-28; `none` when it declared none.
+ * request's `_meta` on 2026-07-28; `none` when it declared none; and `userInteraction` when it
+ * declared the proposal's capability too.
  */
 export function elicitationOf(wire: readonly Wire[]): string {
   for (const { dir, message } of wire) {
@@ -125,10 +132,14 @@ export function elicitationOf(wire: readonly Wire[]): string {
           ? params?._meta?.[CLIENT_CAPABILITIES_META]
           : undefined;
     if (declared === undefined) continue;
-    const elicitation = (declared as { elicitation?: Record<string, unknown> }).elicitation;
-    if (elicitation === undefined) return "none";
-    const modes = Object.keys(elicitation).sort();
-    return modes.length === 0 ? "form (`elicitation: {}`)" : modes.join(", ");
+    const { elicitation, userInteraction } = declared as {
+      elicitation?: Record<string, unknown>;
+      userInteraction?: unknown;
+    };
+    const modes = elicitation === undefined ? [] : Object.keys(elicitation).sort();
+    const named =
+      elicitation === undefined ? "none" : modes.length === 0 ? "form (`elicitation: {}`)" : modes.join(", ");
+    return userInteraction === undefined ? named : `${named}; \`userInteraction\``;
   }
   return "none";
 }
@@ -157,6 +168,7 @@ export function wireForm(wire: readonly Wire[]): string {
     }
     if (dir !== "out" || calls.size === 0) continue;
     if (message.method === "elicitation/create" && isUrlElicitation(message)) add("`elicitation/create` (mode url)");
+    else if (message.method === "interaction/create") add("`interaction/create`");
     else if (message.method === "notifications/elicitation/complete") add("`notifications/elicitation/complete`");
     if (!calls.has(message.id)) continue;
     const error = message.error as { code?: number } | undefined;
@@ -166,7 +178,14 @@ export function wireForm(wire: readonly Wire[]): string {
       const requests = Object.values((result.inputRequests ?? {}) as Record<string, unknown>);
       add(requests.some(isUrlElicitation) ? "`InputRequiredResult` (URL-mode elicitation)" : "`InputRequiredResult`");
     } else if (result?.isError === true) {
-      add(JSON.stringify(result).includes(PAGE) ? "tool error with the URL" : "tool error without the URL");
+      const text = JSON.stringify(result);
+      add(
+        text.includes(PAGE)
+          ? "tool error with the URL"
+          : text.includes(INBOX)
+            ? "tool error naming the inbox"
+            : "tool error without the URL",
+      );
     } else if (result) add("result");
   }
   return steps.join(" → ");

@@ -3,10 +3,12 @@
  * one hand-off server (`wire-forms-server.ts`) and recording what crossed the wire: our
  * `McpClient` with `HandoffClient` on each era, the official SDK v1 client
  * (`@modelcontextprotocol/sdk`) with and without URL-mode elicitation, the official SDK v2 client
- * (`@modelcontextprotocol/client`), and the official Inspector's `--cli` mode
- * (`@modelcontextprotocol/inspector`, `mcp-inspector --cli`). Each client plays its app and user as such an app
+ * (`@modelcontextprotocol/client`), the official Inspector's `--cli` mode
+ * (`@modelcontextprotocol/inspector`, `mcp-inspector --cli`), our `handoff` command, and our
+ * `McpClient` alone, declaring nothing. Each client plays its app and user as such an app
  * would: it opens the page (the user then finishes it) and retries where its era needs a retry.
- * The table in docs/wire-forms.md is checked against what was recorded, row by row.
+ * Each runs once more against the server with the hand-off ladder's inbox on. The table in
+ * docs/wire-forms.md is checked against what was recorded, row by row.
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -24,11 +26,14 @@ import {
   ElicitRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { ExitCode } from "../../src/cli/exit-codes.js";
+import { run as handoffCli } from "../../src/cli/run.js";
 import { McpClient } from "../../src/client/index.js";
 import { HandoffClient } from "../../src/interaction/client/index.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
+import { fakeIo } from "../cli/support.js";
 import { deferred, ROOT } from "./support.js";
-import { elicitationOf, LINKED, PAGE, revisionOf, startHandoffServer, wireForm } from "./wire-forms-server.js";
+import { elicitationOf, INBOX, LINKED, PAGE, revisionOf, startHandoffServer, wireForm } from "./wire-forms-server.js";
 
 type HandoffServer = Awaited<ReturnType<typeof startHandoffServer>>;
 type Tool = "repos" | "repos_wait";
@@ -48,6 +53,24 @@ const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
+
+/** Our `McpClient` without `HandoffClient`: it declares no capability and opens no page. */
+const plainOurs: Run = async (server, tool) => {
+  const client = new McpClient({ name: "plain", version: "1.0.0" });
+  await client.connect(new StreamableHttpClientTransport(server.url));
+  closers.push(() => client.close());
+  return textOf(await client.callTool({ name: tool, arguments: {} }));
+};
+
+/** The `handoff` command: the user consents, the page opens (the user finishes it), and yes to "done?". */
+const ourCli: Run = async (server, tool) => {
+  const io = fakeIo([true, true, true]);
+  io.open = async () => {
+    setImmediate(() => void server.finish());
+  };
+  const code = await handoffCli(["call", server.url.href, tool], io);
+  return code === ExitCode.Success ? io.out().trim() : io.err();
+};
 
 function ours(protocolVersion?: string): Run {
   return async (server, tool) => {
@@ -117,13 +140,16 @@ const inspectorCli: Run = async (server, tool) => {
   return printed.error?.message ?? textOf(printed);
 };
 
-/** The rows of docs/wire-forms.md's table, by client name: [revision, elicitation declared, `repos` form, `repos_wait` form]. */
+/**
+ * The rows of docs/wire-forms.md's table, by client name: [revision, capabilities declared, `repos`
+ * form, `repos_wait` form, `repos` form with the inbox on].
+ */
 function documented(): Map<string, string[]> {
   const doc = readFileSync(join(ROOT, "docs/wire-forms.md"), "utf8");
   const rows = new Map<string, string[]>();
   for (const line of doc.split("\n")) {
     const cells = line.split(" | ").map((cell) => cell.replace(/^\|\s*|\s*\|$/g, "").trim());
-    if (cells.length === 5 && !/^-+$/.test(cells[1] ?? "") && cells[0] !== "client") {
+    if (cells.length === 6 && !/^-+$/.test(cells[1] ?? "") && cells[0] !== "client") {
       rows.set(cells[0] as string, cells.slice(1));
     }
   }
@@ -133,10 +159,13 @@ function documented(): Map<string, string[]> {
 const CLIENTS: [name: string, run: Run][] = [
   ["`McpClient` + `HandoffClient`", ours()],
   ['`McpClient` + `HandoffClient`, `protocolVersion: "2025-11-25"`', ours("2025-11-25")],
+  ['`McpClient` + `HandoffClient`, `protocolVersion: "2025-06-18"`', ours("2025-06-18")],
   ["SDK v2 `Client`, `elicitation: { url: {} }`", sdkV2],
   ["SDK v1 `Client`, `elicitation: { url: {} }`", sdkV1({ elicitation: { url: {} } })],
   ["SDK v1 `Client`, `elicitation: { form: {} }`", sdkV1({ elicitation: { form: {} } })],
   ["Inspector `--cli`", inspectorCli],
+  ["`handoff` command", ourCli],
+  ["`McpClient` alone", plainOurs],
 ];
 
 const seen = new Map<string, string[]>();
@@ -158,6 +187,14 @@ describe("the wire form each kind of client gets for a hand-off", () => {
       expect(text === LINKED, `${tool}: ${text}`).toBe(form.endsWith("→ result"));
       row.push(form);
     }
+    // The ladder's last rung: the same first call against a server with the inbox on.
+    const inboxServer = await startHandoffServer({ inbox: true });
+    closers.push(() => inboxServer.close());
+    const inboxText = await runClient(inboxServer, "repos");
+    const inboxForm = wireForm(inboxServer.wire);
+    expect(inboxText === LINKED, `inbox: ${inboxText}`).toBe(inboxForm.endsWith("→ result"));
+    if (inboxForm === "tool error naming the inbox") expect(inboxText).toContain(INBOX);
+    row.push(inboxForm);
     seen.set(name, row);
     expect(row).toEqual(documented().get(name));
   });

@@ -1,6 +1,7 @@
 /**
  * What every `InteractionStore` promises, run against each implementation: creation, the
- * compare-and-set transition, expiry read from an injected clock, and purging.
+ * compare-and-set transition, expiry read from an injected clock, purging, and the list of a
+ * user's open interactions (the inbox).
  */
 import { describe, expect, it, onTestFinished } from "vitest";
 import { SdkError } from "../../src/jsonrpc/errors.js";
@@ -192,6 +193,65 @@ export function runInteractionStoreContract(name: string, open: OpenInteractionS
       expect(await store.purgeExpired()).toBe(1);
       expect(await store.get("late")).toBeUndefined();
       expect(await store.purgeExpired()).toBe(0);
+    });
+
+    it("lists a user's open interactions newest first, and never another user's", async () => {
+      const { store, clock } = setup();
+      const alice = { issuer: "https://auth.example.com", subject: "alice" };
+      await store.create(newInteraction("alice-old", { user: alice }));
+      clock.now = START + 10;
+      await store.create(newInteraction("alice-accepted", { user: alice, clientName: "Claude Desktop" }));
+      await store.transition("alice-accepted", ["pending"], "accepted");
+      clock.now = START + 20;
+      await store.create(newInteraction("alice-new", { user: alice }));
+      for (const [id, to] of [
+        ["alice-done", "completed"],
+        ["alice-declined", "declined"],
+        ["alice-cancelled", "cancelled"],
+      ] as const) {
+        await store.create(newInteraction(id, { user: alice }));
+        await store.transition(id, ["pending"], to);
+      }
+      // Same subject at another issuer, and another subject at the same issuer: other people.
+      await store.create(
+        newInteraction("mallory-same-sub", { user: { issuer: "https://evil.example", subject: "alice" } }),
+      );
+      await store.create(newInteraction("bob", { user: { issuer: alice.issuer, subject: "bob" } }));
+      const open = (await store.openFor?.(alice)) ?? [];
+      expect(open.map((interaction) => interaction.id)).toEqual(["alice-new", "alice-accepted", "alice-old"]);
+      expect(open[1]).toStrictEqual(await store.get("alice-accepted"));
+      expect(open[1]).toMatchObject({ status: "accepted", clientName: "Claude Desktop", user: alice });
+      expect((await store.openFor?.({ issuer: alice.issuer, subject: "bob" }))?.map((i) => i.id)).toEqual(["bob"]);
+      expect(await store.openFor?.({ issuer: alice.issuer, subject: "nobody" })).toEqual([]);
+    });
+
+    it("leaves out of the open list what passed its deadline or was purged, and keeps to the limit", async () => {
+      const { store, clock } = setup();
+      const user = { issuer: "https://auth.example.com", subject: "carol" };
+      await store.create(newInteraction("short", { user, expiresAt: START + 1_000 }));
+      for (const n of [1, 2, 3]) {
+        clock.now = START + n;
+        await store.create(newInteraction(`long-${n}`, { user }));
+      }
+      expect((await store.openFor?.(user, { limit: 2 }))?.map((i) => i.id)).toEqual(["long-3", "long-2"]);
+      clock.now = START + 1_000;
+      expect((await store.openFor?.(user))?.map((i) => i.id)).toEqual(["long-3", "long-2", "long-1"]);
+      await store.purgeExpired(START + TTL);
+      expect(await store.openFor?.(user)).toEqual([]);
+      for (const limit of [0, 501, 1.5, Number.NaN]) {
+        await expect(store.openFor?.(user, { limit })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+      }
+    });
+
+    it("lists an interaction again when a completion is withdrawn back to accepted", async () => {
+      const { store } = setup();
+      const user = { issuer: "https://auth.example.com", subject: "dave" };
+      await store.create(newInteraction("withdrawn", { user }));
+      await store.transition("withdrawn", ["pending"], "accepted");
+      await store.transition("withdrawn", ["accepted"], "completed");
+      expect(await store.openFor?.(user)).toEqual([]);
+      await store.transition("withdrawn", ["completed"], "accepted");
+      expect((await store.openFor?.(user))?.map((i) => i.id)).toEqual(["withdrawn"]);
     });
   });
 }

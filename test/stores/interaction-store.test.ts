@@ -23,7 +23,7 @@ describe("SqliteInteractionStore", () => {
     const raw = new Database(filename, { readonly: true });
     expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(raw.prepare("SELECT version FROM handoff_schema_versions WHERE component = 'interactions'").get()).toEqual({
-      version: 3,
+      version: 4,
     });
     raw.close();
   });
@@ -48,14 +48,14 @@ describe("SqliteInteractionStore", () => {
     const filename = nextFile();
     await new SqliteInteractionStore({ filename }).close();
     const raw = new Database(filename);
-    raw.prepare("UPDATE handoff_schema_versions SET version = 4 WHERE component = 'interactions'").run();
+    raw.prepare("UPDATE handoff_schema_versions SET version = 5 WHERE component = 'interactions'").run();
     raw.close();
     expect(() => new SqliteInteractionStore({ filename })).toThrow(
       expect.objectContaining({ code: "INVALID_ARGUMENT" }),
     );
   });
 
-  it("brings a schema 1 file up to schema 3, keeping its interactions and then the client's name and trace context", async () => {
+  it("brings a schema 1 file up to schema 4, keeping its interactions and then the client's name, trace context and open list", async () => {
     const filename = nextFile();
     const raw = new Database(filename);
     raw.exec(`CREATE TABLE handoff_schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
@@ -76,6 +76,7 @@ describe("SqliteInteractionStore", () => {
     expect(await store.get("new")).toStrictEqual(created);
     expect(created.clientName).toBe("Claude Desktop");
     expect(created.traceparent).toBe(traceparent);
+    expect((await store.openFor({ issuer: "i", subject: "s" })).map((i) => i.id)).toEqual(["old"]);
     await store.close();
   });
 

@@ -19,6 +19,7 @@ import {
   CredentialBroker,
   createConnectHandler,
   type GrantStateStore,
+  inboxUrlFor,
   registerConnectionTools,
   withCredentials,
 } from "../../../src/connect/index.js";
@@ -82,6 +83,8 @@ export interface ItemsServerConfig {
    * error for the client to retry (-32042 or -32003). Default false.
    */
   waitInRequest?: boolean;
+  /** Turns on the hand-off ladder's inbox, `/connect/inbox`, for clients that can open no page. Default false. */
+  inbox?: boolean;
   /** Where the hand-off steps, grants and refreshes are recorded (`docs/audit.md`); default none. */
   audit?: AuditLog;
 }
@@ -167,6 +170,7 @@ export function startItemsServer(config: ItemsServerConfig): {
     // In a fleet a decline on the page is noted where the retry's instance reads it.
     interactions: withCredentials(manager, broker, shared === undefined ? {} : { declines: shared.notes }),
     ...(shared === undefined ? {} : { requestStateKeys: shared.requestStateKeys }),
+    ...(config.inbox === true ? { handoffs: { inbox: { url: inboxUrlFor(web.origin) } } } : {}),
   });
   mcp.registerTool(
     "list_items",

@@ -42,6 +42,8 @@ export async function startFullWorld(options: {
   waitInRequest?: boolean;
   /** The MCP server's audit log; default one in memory. */
   audit?: AuditLog;
+  /** See `ItemsServerConfig.inbox`. */
+  inbox?: boolean;
 }): Promise<FullWorld> {
   const { say } = options;
   const audit = options.audit ?? new MemoryAuditLog();
@@ -66,6 +68,7 @@ export async function startFullWorld(options: {
     say,
     audit,
     ...(options.waitInRequest === undefined ? {} : { waitInRequest: options.waitInRequest }),
+    ...(options.inbox === undefined ? {} : { inbox: options.inbox }),
   });
   say(`setup    MCP server at ${resource} (bearer tokens only), connect pages at ${web.origin}/connect/`);
   return {

@@ -12,7 +12,13 @@ import { messageContainsUrl } from "../../revisions/index.js";
 import type { InteractionAction, InteractionInput, InteractionService } from "../../server/index.js";
 import { auditTo } from "../../stores/audit.js";
 import { tracedBus, tracedInteractionStore } from "../../stores/traced.js";
-import type { AuditEntry, AuditLog, InteractionStore, MessageBus } from "../../stores/types.js";
+import type {
+  AuditEntry,
+  AuditLog,
+  InteractionStore,
+  MessageBus,
+  OpenInteractionsOptions,
+} from "../../stores/types.js";
 import { ATTR, STEP, Tracing, type TracingOption } from "../../tracing/index.js";
 import { InteractionError } from "./errors.js";
 import { waitForSettled } from "./wait.js";
@@ -299,6 +305,23 @@ export class InteractionManager implements InteractionService {
       // Readers still see `expired`; only the record is missing.
       this.#onerror(error);
     }
+  }
+
+  /**
+   * The user's interactions still waiting for them (`pending` or `accepted`, before their
+   * deadline), newest first, at most `limit` (default 50, at most 500): what the inbox page
+   * (`/connect/inbox`) lists. Never another user's.
+   * @throws SdkError "CAPABILITY_NOT_SUPPORTED" when the store has no `openFor` (the built-in
+   *   stores have it); "INVALID_ARGUMENT" for a bad `limit`; the store's errors.
+   */
+  async openFor(user: UserRef, options: OpenInteractionsOptions = {}): Promise<UserInteraction[]> {
+    const store = this.#store;
+    if (store.openFor === undefined) {
+      throw new SdkError("CAPABILITY_NOT_SUPPORTED", "This interaction store cannot list a user's open interactions");
+    }
+    const open = await store.openFor(user, options);
+    // The store answered for this user; the check costs nothing and keeps a faulty store from leaking.
+    return open.filter((interaction) => sameUser(interaction.user, user));
   }
 
   /** Records the client's answer to a `pending` interaction; `undefined` (nothing changes) otherwise. */

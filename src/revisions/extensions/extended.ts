@@ -7,6 +7,7 @@ import type { ErrorObject } from "ajv";
 import { ErrorCode, ProtocolError } from "../../jsonrpc/errors.js";
 import { isErrorResponse, isNotification, isRequest, type JsonRpcMessage } from "../../jsonrpc/messages.js";
 import { joinPath } from "../explain.js";
+import type { InteractionForm } from "../interaction-wire.js";
 import type { MethodTable, RequestSpec } from "../method-table.js";
 import type { MessageContext, Revision, Role } from "../revision.js";
 import type { WireExtension } from "./user-interaction.js";
@@ -98,8 +99,8 @@ class ExtendedRevision implements Revision {
     return this.base.forClient(clientCapabilities);
   }
 
-  interactionWire(clientCapabilities: unknown) {
-    return this.base.interactionWire(clientCapabilities);
+  interactionWire(clientCapabilities: unknown, prefer?: InteractionForm) {
+    return this.base.interactionWire(clientCapabilities, prefer);
   }
 
   interactionTracking(clientCapabilities: unknown) {

@@ -8,6 +8,7 @@ import { explainMismatch } from "../explain.js";
 import { extendRevision } from "../extensions/extended.js";
 import { declaredInteractionTypes, USER_INTERACTION_EXTENSION } from "../extensions/user-interaction.js";
 import {
+  type InteractionForm,
   type InteractionTracking,
   type InteractionWire,
   interactionTrackingFor,
@@ -114,8 +115,8 @@ class StatefulRevision implements Revision {
     return this.#withUserInteraction;
   }
 
-  interactionWire(clientCapabilities: unknown): InteractionWire {
-    return interactionWireFor(this.elicitationModes, clientCapabilities);
+  interactionWire(clientCapabilities: unknown, prefer?: InteractionForm): InteractionWire {
+    return interactionWireFor(this.elicitationModes, clientCapabilities, prefer);
   }
 
   interactionTracking(clientCapabilities: unknown): InteractionTracking | undefined {

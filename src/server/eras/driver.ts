@@ -13,6 +13,7 @@ import type { ClientCapabilities, Implementation, Revision, ServerCapabilities }
 import type { Tracing } from "../../tracing/index.js";
 import type { HandoffApi } from "../context.js";
 import type { InteractionService, RequestContext } from "../handler-types.js";
+import type { HandoffLadderOptions } from "../handoff-ladder.js";
 import type { LoggingLevel } from "../logging.js";
 import type { LogSender } from "../request-contexts.js";
 import type { JsonSchema } from "../schema-types.js";
@@ -76,6 +77,8 @@ export interface ConnectionSettings {
   readonly instructions: string | undefined;
   /** Keeps hand-offs (out-of-band user interactions); without it handlers cannot start one. */
   readonly interactions: InteractionService | undefined;
+  /** The server's `handoffs` option: the inbox rung and its choice of form per client. */
+  readonly handoffs?: HandoffLadderOptions | undefined;
   /** How revision 2026-07-28 requests are served. */
   readonly stateless: StatelessSettings;
   /** Where request and retry spans go; off when the server traces nothing. */

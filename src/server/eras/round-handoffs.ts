@@ -8,7 +8,7 @@
 import { SdkError } from "../../jsonrpc/errors.js";
 import type { Result } from "../../jsonrpc/session.js";
 import type { UserInteraction } from "../../model/interaction.js";
-import { requestInteractionWire } from "../../revisions/index.js";
+import { type InteractionWire, requestInteractionWire } from "../../revisions/index.js";
 import type { HandoffApi } from "../context.js";
 import type { InteractionOutcome, InteractParams } from "../handoff-types.js";
 import { InputNeeded } from "../input-needed.js";
@@ -42,7 +42,7 @@ export class RoundHandoffs implements HandoffApi {
       const updated = known.status === "pending" ? await service.recordAnswer(known.id, action) : undefined;
       return { action, interaction: updated ?? known };
     }
-    const wire = requestInteractionWire(round.clientCapabilities);
+    const wire = roundWire(core, round);
     const { interaction } = await core.create(params, round.inbound, wire);
     askAgain(round, interaction, key);
     throw new InputNeeded();
@@ -77,7 +77,7 @@ export async function requiredInRound(
   asResult: boolean,
   round: InputRound,
 ): Promise<{ handoff: string } | { answer: Result }> {
-  const wire = requestInteractionWire(round.clientCapabilities);
+  const wire = roundWire(core, round);
   try {
     const { interaction } = await core.create(handoffOf(error), round.inbound, wire);
     askAgain(round, interaction, round.handoffKey());
@@ -87,6 +87,12 @@ export async function requiredInRound(
     const text = failure instanceof SdkError ? failure.message : "The server could not start the hand-off";
     return { answer: handoffRefusal(text, asResult) };
   }
+}
+
+/** The wire form of the round's request, by the server's ladder over what the request declares. */
+function roundWire(core: SessionInteractions, round: InputRound): InteractionWire {
+  const revision = { interactionWire: (caps: unknown) => requestInteractionWire(caps as Record<string, unknown>) };
+  return core.wireFor(revision, round.clientCapabilities, round.inbound);
 }
 
 /** Puts the page of an open interaction into the round again, under `key`. */
