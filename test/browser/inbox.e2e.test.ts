@@ -4,7 +4,7 @@
  * naming only the server's fixed inbox URL. In her own browser alice opens it, signs in at the
  * MCP authorization server, sees the request waiting there, opens it, confirms the connect page's
  * question and grants access at the third party; the client asks again and gets her items. The
- * inbox page has no axe-core WCAG 2.2 A/AA violation, and is saved to docs/images/inbox.png.
+ * inbox page has no axe-core WCAG 2.2 A/AA violation, and is saved to docs/screenshots/inbox.png.
  *
  * Needs Chromium (see `chromium-rule.ts`): without it this skips, saying so, unless `CI` is set.
  */
@@ -19,7 +19,7 @@ import { McpClient } from "../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
 import { requireChromium, SKIP_BROWSER } from "./support.js";
 
-const SCREENSHOT = join(import.meta.dirname, "../../docs/images/inbox.png");
+const SCREENSHOT = join(import.meta.dirname, "../../docs/screenshots/inbox.png");
 const TIMEOUT = 120_000;
 
 let chromium: Chromium;
