@@ -19,7 +19,8 @@ describe.skipIf(db === undefined)("handoff migrate", () => {
       "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1",
       [schema],
     );
-    expect(tables.rows).toEqual([{ n: 5 }]);
+    // interactions, credentials, key checks, grant states, the audit log and the migrations table
+    expect(tables.rows).toEqual([{ n: 6 }]);
     const second = fakeIo();
     expect(await run(["migrate", "--database-url", url, "--schema", schema, "--table-prefix", "app_"], second)).toBe(0);
     expect(second.out()).toBe(`Up to date: no migration to apply in ${schema}.app_\n`);

@@ -33,6 +33,8 @@ describe.skipIf(redis === undefined)("connectRedis", () => {
         `${keyPrefix}grant:g`,
         `${keyPrefix}interaction:i`,
         `${keyPrefix}interactions:expiry`,
+        // the interaction's user's open interactions, which the inbox reads
+        expect.stringMatching(new RegExp(`^${keyPrefix}interactions:open:`)),
         `${keyPrefix}lock:l`,
         `${keyPrefix}note:n`,
         `${keyPrefix}session:s`,
