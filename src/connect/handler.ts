@@ -7,6 +7,7 @@
  * page, a log or an error text.
  */
 
+import { interactionRecord } from "../interaction/server/audit-records.js";
 import { InteractionError, type InteractionManager } from "../interaction/server/index.js";
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import { sameUser } from "../model/identity.js";
@@ -15,7 +16,6 @@ import { auditTo } from "../stores/audit.js";
 import { tracedGrantStates, tracedVault } from "../stores/traced.js";
 import type { AuditEntry, AuditLog, CredentialVault } from "../stores/types.js";
 import { Tracing, type TracingOption } from "../tracing/index.js";
-import { interactionRecord } from "./audit-records.js";
 import { accountOf, type ConnectPageDeps, connectPage, frameOf, ID, switchForm } from "./connect-page.js";
 import { CONNECTIONS_PATH, type ConnectionsSource, connectionsPage } from "./connections-page.js";
 import { INBOX_PATH, inboxPage } from "./inbox-page.js";

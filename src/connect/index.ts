@@ -5,7 +5,7 @@
  * provider presets (`github`, `google`, `microsoft`, `slack`, `gitlab`, `atlassian`, `notion`, `oidc`).
  * @module mcp-handoff/connect
  */
-export { CredentialBroker, type CredentialBrokerOptions, withCredentials } from "./broker.js";
+export { CredentialBroker, type CredentialBrokerOptions } from "./broker.js";
 export { type ConnectionToolsOptions, registerConnectionTools } from "./connection-tools.js";
 export {
   type Connection,
@@ -82,3 +82,4 @@ export {
   renderPage,
   type SecretPage,
 } from "./templates/index.js";
+export { withCredentials } from "./with-credentials.js";

@@ -13,12 +13,12 @@
  * CSRF token. Every page renders through the connect pages' templates.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { interactionRecord } from "../../interaction/server/audit-records.js";
 import { InteractionError, type InteractionManager } from "../../interaction/server/index.js";
 import { type Logger, stderrLogger } from "../../jsonrpc/logger.js";
 import type { UserInteraction } from "../../model/interaction.js";
 import { auditTo } from "../../stores/audit.js";
 import type { AuditLog, CredentialVault } from "../../stores/types.js";
-import { interactionRecord } from "../audit-records.js";
 import { ID } from "../connect-page.js";
 import { redirect } from "../pages.js";
 import { readPurpose } from "../purpose.js";

@@ -20,6 +20,8 @@ import type {
   OpenInteractionsOptions,
 } from "../../stores/types.js";
 import { ATTR, STEP, Tracing, type TracingOption } from "../../tracing/index.js";
+import { interactionRecord } from "./audit-records.js";
+import { readChange, writeChange } from "./changes.js";
 import { InteractionError } from "./errors.js";
 import { waitForSettled } from "./wait.js";
 
@@ -80,18 +82,6 @@ export interface InteractionManagerOptions {
 /** Written in an interaction's `url`, replaced by its id: the id is only known once it is created. */
 export const INTERACTION_ID_IN_URL = "{interactionId}";
 
-/**
- * What the bus carries: which interaction changed and to what, `onPage` when the user declined
- * it on the page (not in the client), and `delivered` when this instance already told the
- * session's client (`deliverCompletionsWith`). Never the URL or the user.
- */
-interface Change {
-  id: string;
-  status: InteractionStatus;
-  onPage?: true;
-  delivered?: true;
-}
-
 const ANSWERED: Readonly<Record<InteractionAction, InteractionStatus>> = {
   accept: "accepted",
   decline: "declined",
@@ -118,21 +108,6 @@ function cleanClientName(name: string): string {
 function providerOf(purpose: Record<string, unknown> | undefined): string | undefined {
   const provider = purpose?.provider;
   return typeof provider === "string" && provider.length <= 64 ? provider : undefined;
-}
-
-function readChange(message: string): Change | undefined {
-  try {
-    const change = JSON.parse(message) as Partial<Change> | null;
-    if (typeof change?.id !== "string" || typeof change.status !== "string") return undefined;
-    return {
-      id: change.id,
-      status: change.status,
-      ...(change.onPage === true ? { onPage: true } : {}),
-      ...(change.delivered === true ? { delivered: true } : {}),
-    };
-  } catch {
-    return undefined;
-  }
 }
 
 export class InteractionManager implements InteractionService {
@@ -265,21 +240,12 @@ export class InteractionManager implements InteractionService {
     reason?: string,
   ): Promise<void> {
     if (this.#audit === undefined) return;
-    const client: AuditEntry["client"] = {};
-    if (interaction.clientName !== undefined) client.name = interaction.clientName;
-    if (clientVersion !== undefined) client.version = clientVersion;
-    const provider = providerOf(interaction.purpose);
-    await this.#audit({
-      at: this.#now(),
-      event,
-      user: interaction.user,
-      ...(Object.keys(client).length === 0 ? {} : { client }),
-      sessionId: interaction.sessionId,
-      interactionId: interaction.id,
-      ...(provider === undefined ? {} : { provider }),
-      outcome,
-      ...(reason === undefined ? {} : { detail: { reason } }),
-    });
+    await this.#audit(
+      interactionRecord(interaction, event, outcome, this.#now(), {
+        ...(clientVersion === undefined ? {} : { clientVersion }),
+        ...(reason === undefined ? {} : { detail: { reason } }),
+      }),
+    );
   }
 
   /** The interaction, `expired` once its deadline passed unless it completed first; `undefined` if unknown. */
@@ -513,12 +479,6 @@ export class InteractionManager implements InteractionService {
   }
 
   #publish(interaction: UserInteraction, onPage = false, delivered = false): Promise<void> {
-    const change: Change = {
-      id: interaction.id,
-      status: interaction.status,
-      ...(onPage ? { onPage: true } : {}),
-      ...(delivered ? { delivered: true } : {}),
-    };
-    return this.#bus.publish(this.#channel(interaction.sessionId), JSON.stringify(change));
+    return this.#bus.publish(this.#channel(interaction.sessionId), writeChange(interaction, onPage, delivered));
   }
 }
