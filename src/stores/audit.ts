@@ -44,8 +44,14 @@ export const AUDIT_MAX_REASON_LENGTH = 200;
 /** Scopes at most in `detail.scopes`. */
 export const AUDIT_MAX_SCOPES = 64;
 
-/** A host name or address as a URL shows it (`[::1]`, `api.example.com:8443`), no userinfo, path or query. */
-const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
+/**
+ * A host name or address as a URL shows it (`[::1]`, `api.example.com:8443`), no userinfo, path or
+ * query: every character the URL parser keeps in a host (an underscore, a sub-delimiter), since a
+ * refused destination is recorded as it was asked for.
+ */
+const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9!"$&'()*+,;=_`{}~.-]+)(:\d{1,5})?$/i;
+/** Characters at most of `detail.host`. */
+export const AUDIT_MAX_HOST_LENGTH = 260;
 /** An HTTP method token (RFC 9110 section 9.1). */
 const METHOD = /^[A-Z]{1,20}$/;
 
@@ -81,7 +87,7 @@ export function checkAuditEntry(entry: AuditEntry): void {
     onlyFields(detail, DETAIL_FIELDS, "detail.");
     if (
       detail.host !== undefined &&
-      !(typeof detail.host === "string" && detail.host.length <= 260 && HOST.test(detail.host))
+      !(typeof detail.host === "string" && detail.host.length <= AUDIT_MAX_HOST_LENGTH && HOST.test(detail.host))
     ) {
       throw invalid("detail.host");
     }
@@ -154,6 +160,31 @@ export function auditPage(options: { limit?: number; before?: number } = {}): { 
     throw new SdkError("INVALID_ARGUMENT", "The audit page cursor (before) must be an integer seq.");
   }
   return options.before === undefined ? { limit } : { limit, before: options.before };
+}
+
+/**
+ * A client's name or version as a page or a record may show it: control and format characters
+ * (bidi overrides among them) dropped, so it cannot pass itself off as other text, and at most
+ * 100 characters.
+ */
+export function cleanClientName(name: string): string {
+  const plain = name
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return [...plain].slice(0, 100).join("");
+}
+
+/**
+ * The `client` of a record from `clientInfo` as the client declared it (unverified, of any length):
+ * name and version cleaned by `cleanClientName`, an empty one left out, `undefined` when neither
+ * is left, so that no client can name itself out of the log.
+ */
+export function auditClient(info: { name?: unknown; version?: unknown } | undefined): AuditEntry["client"] {
+  const name = typeof info?.name === "string" ? cleanClientName(info.name) : "";
+  const version = typeof info?.version === "string" ? cleanClientName(info.version) : "";
+  if (name === "" && version === "") return undefined;
+  return { ...(name === "" ? {} : { name }), ...(version === "" ? {} : { version }) };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
