@@ -52,6 +52,17 @@ const sameVersion = (a: StoredCredential, b: StoredCredential): boolean =>
   a.expiresAt === b.expiresAt &&
   a.updatedAt === b.updatedAt;
 
+/** Error codes of an error answer that say the provider is down, not that it refuses (RFC 6749 § 4.1.2.1). */
+const OUTAGE_ERRORS = new Set(["server_error", "temporarily_unavailable"]);
+
+/**
+ * Whether the token endpoint refused the refresh token (RFC 6749 § 5.2), rather than saying it
+ * could not serve the request now: a 429 (rate limited) or an error code of an outage is not one.
+ */
+function isRefusal(error: unknown): boolean {
+  return error instanceof ResponseBodyError && error.status !== 429 && !OUTAGE_ERRORS.has(error.error);
+}
+
 export class CredentialRenewal {
   readonly #options: RenewalOptions;
   readonly #servers = new OAuthServers();
@@ -140,7 +151,7 @@ export class CredentialRenewal {
       );
     } catch (error) {
       // Only a refusal (revoked, expired) ends the credential; an outage must not throw it away.
-      if (error instanceof ResponseBodyError) {
+      if (isRefusal(error)) {
         await vault.delete(user, current.provider);
         await this.#record(user, current, "failed", "the provider refused the refresh token; removed");
         return undefined;
