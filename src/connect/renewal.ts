@@ -82,7 +82,8 @@ export class CredentialRenewal {
   /**
    * Renews `stale`, or returns what another instance renewed it to meanwhile.
    * @returns `undefined` when the provider refused the refresh token (the credential is deleted,
-   *   so every instance hands the user off again) or the credential is gone.
+   *   so every instance hands the user off again) or the credential is gone; forced, also when it
+   *   has no refresh token and has not expired (it is kept).
    * @throws SdkError "TRANSPORT_ERROR" when the provider did not answer, now or (by any instance)
    *   within the last `outageMs`, and the access token has expired (the credential is kept);
    *   SdkError "LOCK_TIMEOUT" when another instance held the grant's lock for all of `waitMs`.
@@ -137,6 +138,9 @@ export class CredentialRenewal {
     // Forced, a version other than the one refused (renewed meanwhile) is tried before another refresh.
     if (!sameVersion(current, stale) && (force || !this.due(current))) return current;
     if (current.refreshToken === undefined) {
+      // Forced by a 401 before it expired: nothing to renew it with, and a 401 does not say the
+      // token is dead (an endpoint wanting another kind of token answers so), so it is kept.
+      if (!this.due(current)) return undefined;
       await vault.delete(user, current.provider);
       await this.#record(user, current, "failed", "expired without a refresh token; removed");
       return undefined;
