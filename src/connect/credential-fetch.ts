@@ -9,7 +9,7 @@ import type { Logger } from "../jsonrpc/logger.js";
 import type { UserRef } from "../model/identity.js";
 import type { StoredCredential } from "../model/interaction.js";
 import type { CredentialFetchInit, RequestContext } from "../server/index.js";
-import { AUDIT_MAX_HOST_LENGTH, AUDIT_MAX_REASON_LENGTH, auditClient } from "../stores/audit.js";
+import { AUDIT_MAX_HOST_LENGTH, AUDIT_MAX_REASON_LENGTH, auditClient, isAuditMethod } from "../stores/audit.js";
 import type { AuditEntry, CredentialVault } from "../stores/types.js";
 import { type CredentialDestination, type DestinationRule, refusal, refused } from "./destination.js";
 import { scrubResponse, textScrubber } from "./scrub-response.js";
@@ -226,8 +226,10 @@ function auditor(settings: CredentialFetchSettings, use: CredentialUse): Recorde
   const session = use.ctx.session;
   // As the client declared it, of any length: cleaned, so that no client can name itself out of the log.
   const client = auditClient(use.ctx.clientInfo ?? session.clientInfo);
-  return (outcome, url, method, { reason, ...rest }) =>
-    settings.audit({
+  return (outcome, url, method, { reason, ...rest }) => {
+    // A method that is no HTTP token (only a refused request can have one) is left out.
+    const shown = method.toUpperCase();
+    return settings.audit({
       at: settings.now(),
       event: "credential.used",
       user: use.user,
@@ -237,11 +239,12 @@ function auditor(settings: CredentialFetchSettings, use: CredentialUse): Recorde
       outcome,
       detail: {
         host: auditedHost(url),
-        method: method.toUpperCase(),
+        ...(isAuditMethod(shown) ? { method: shown } : {}),
         ...rest,
         ...(reason === undefined ? {} : { reason: clip(reason, AUDIT_MAX_REASON_LENGTH) }),
       },
     });
+  };
 }
 
 /** The host as the record holds it: a name too long for a record (a redirect's) cut to fit, without its port. */

@@ -52,8 +52,13 @@ export const AUDIT_MAX_SCOPES = 64;
 const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9!"$&'()*+,;=_`{}~.-]+)(:\d{1,5})?$/i;
 /** Characters at most of `detail.host`. */
 export const AUDIT_MAX_HOST_LENGTH = 260;
-/** An HTTP method token (RFC 9110 section 9.1). */
-const METHOD = /^[A-Z]{1,20}$/;
+/** An HTTP method token (RFC 9110 section 9.1, a token of section 5.6.2), in upper case, e.g. `M-SEARCH`. */
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Z-]{1,20}$/;
+
+/** Whether `method` is what `detail.method` may hold. */
+export function isAuditMethod(method: string): boolean {
+  return METHOD.test(method);
+}
 
 /**
  * Checks the shape of an entry before it is stored: the fixed fields only, each of its type and

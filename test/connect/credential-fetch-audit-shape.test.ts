@@ -98,3 +98,23 @@ describe("ctx.credentials.fetch: each use is recorded, whatever its shape", () =
     expect(errors).toEqual([]);
   });
 });
+
+describe("ctx.credentials.fetch: a method of its own is recorded", () => {
+  it("a method with a hyphen (SSDP's M-SEARCH) is recorded as sent; a plain one as well (control)", async () => {
+    const { broker, audit, listed, errors } = await world();
+    await broker.fetch("forecast", "https://api.forecast.example/v1", { method: "M-SEARCH" }, contextFor());
+    await broker.fetch("forecast", "https://api.forecast.example/v1", { method: "PUT" }, contextFor());
+    expect(listed.received.map((request) => request.method)).toEqual(["M-SEARCH", "PUT"]);
+    const records = (await audit.forUser(ALICE)).reverse();
+    expect(records.map((record) => record.detail?.method)).toEqual(["M-SEARCH", "PUT"]);
+    expect(errors).toEqual([]);
+  });
+
+  it("a refused request with a method that is no HTTP token is still recorded, without the method", async () => {
+    const { broker, audit } = await world();
+    await broker.fetch("forecast", "https://evil.example/v1", { method: "GET /x" }, contextFor()).catch(() => {});
+    const records = await audit.forUser(ALICE);
+    expect(records).toMatchObject([{ outcome: "refused", detail: { host: "evil.example" } }]);
+    expect(records[0]?.detail?.method).toBeUndefined();
+  });
+});
