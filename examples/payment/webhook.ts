@@ -48,6 +48,28 @@ function answer(status: number, text: string): Response {
   return new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
+/**
+ * The body as text, read only up to `limit` bytes: `undefined` past it, the rest left unread. A
+ * body streamed without `Content-Length` is held to the same limit as one that states it.
+ */
+async function bodyWithin(request: Request, limit: number): Promise<string | undefined> {
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 interface PaidEvent {
   id: string;
   type: string;
@@ -80,7 +102,8 @@ export function paymentWebhook(options: PaymentWebhookOptions): (request: Reques
     if (request.method !== "POST") return answer(405, "Method not allowed");
     if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) return answer(413, "Too large");
     // The signature covers the raw bytes: they are checked before anything is parsed.
-    const body = await request.text();
+    const body = await bodyWithin(request, MAX_BODY_BYTES);
+    if (body === undefined) return answer(413, "Too large");
     const refusal = signatureRefusal(options.secret, request.headers.get(SIGNATURE_HEADER), body, now(), toleranceMs);
     if (refusal !== undefined) return answer(400, refusal === "stale" ? "Stale timestamp" : "Invalid signature");
     let event: unknown;

@@ -2,7 +2,8 @@
  * The payment example's webhook and a delivery the shop could not process: a provider retries a
  * delivery that was not answered with 2xx (every hosted checkout does), and the retry of the
  * same event must then complete the order. Only a delivery that was processed counts as seen, so
- * a replay of a processed one is still refused.
+ * a replay of a processed one is still refused. And the endpoint is public: a body streamed
+ * without Content-Length is held to the same size limit, not read whole before the signature.
  */
 import { describe, expect, it } from "vitest";
 import { SIGNATURE_HEADER, signWebhook } from "../../examples/payment/signature.js";
@@ -89,5 +90,31 @@ describe("the payment webhook, retried by the provider", () => {
     expect(await deliver()).toBe(200);
     expect(await deliver()).toBe(409);
     expect((await manager.get(order.id))?.status).toBe("completed");
+  });
+});
+
+describe("the payment webhook's size limit", () => {
+  it("refuses a body streamed without Content-Length once it passes 64 KiB, before reading the rest", async () => {
+    const { deliver } = await shop(0);
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        if (pulled > 10_000) controller.close();
+        else controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+      },
+    });
+    const manager = {} as never;
+    const webhook = paymentWebhook({ secret: SECRET, manager, receipts: new Map(), seen: new MemoryExpiringNotes() });
+    const request = new Request("https://shop.example/webhooks/payment", {
+      method: "POST",
+      body: endless,
+      duplex: "half",
+    } as RequestInit);
+    expect(request.headers.get("content-length")).toBeNull();
+    expect((await webhook(request)).status).toBe(413);
+    expect(pulled).toBeLessThan(100);
+    // Positive control: a signed delivery of ordinary size is processed.
+    expect(await deliver()).toBe(200);
   });
 });
