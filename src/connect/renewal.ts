@@ -164,6 +164,11 @@ export class CredentialRenewal {
       await this.#record(user, current, "failed", "the provider did not answer");
       return this.#outage(current, error);
     }
+    // A grant the user made meanwhile on a connect page (which does not wait for this lock) is
+    // newer than the one renewed here: it stays, and is what the caller gets; one forgotten
+    // meanwhile (`forget`) is not brought back.
+    const meanwhile = await vault.get(user, current.provider);
+    if (meanwhile === undefined || !sameVersion(meanwhile, current)) return meanwhile;
     // Written before the lock is released, so the next holder reads the rotated refresh token.
     await vault.put(user, renewed);
     await this.#record(user, renewed, "ok");
