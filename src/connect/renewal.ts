@@ -8,6 +8,7 @@ import { ResponseBodyError } from "oauth4webapi";
 import { SdkError } from "../jsonrpc/errors.js";
 import type { UserRef } from "../model/identity.js";
 import type { StoredCredential } from "../model/interaction.js";
+import { auditScopes } from "../stores/audit.js";
 import type { AuditEntry, CredentialVault, ExpiringNotes, KeyedLock } from "../stores/types.js";
 import type { AuthorizationServerConfig } from "./oauth-server.js";
 import { OAuthServers } from "./oauth-server.js";
@@ -184,7 +185,7 @@ export class CredentialRenewal {
   ): Promise<void> {
     if (this.#options.audit === undefined) return;
     const detail: NonNullable<AuditEntry["detail"]> = {};
-    if (credential.scopes !== undefined) detail.scopes = [...credential.scopes];
+    if (credential.scopes !== undefined) detail.scopes = auditScopes(credential.scopes);
     if (reason !== undefined) detail.reason = reason;
     await this.#options.audit({
       at: this.#options.now(),

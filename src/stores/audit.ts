@@ -167,6 +167,11 @@ export function auditPage(options: { limit?: number; before?: number } = {}): { 
   return options.before === undefined ? { limit } : { limit, before: options.before };
 }
 
+/** `scopes` as a record's `detail.scopes` holds them: the first `AUDIT_MAX_SCOPES` that fit, so a grant with more is still recorded. */
+export function auditScopes(scopes: readonly string[]): string[] {
+  return scopes.filter(isIdentifier).slice(0, AUDIT_MAX_SCOPES);
+}
+
 /**
  * A client's name or version as a page or a record may show it: control and format characters
  * (bidi overrides among them) dropped, so it cannot pass itself off as other text, and at most
