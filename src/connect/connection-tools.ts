@@ -5,6 +5,7 @@
  */
 import type { AuthInfo, UserRef } from "../model/identity.js";
 import type { McpServer, RequestContext } from "../server/index.js";
+import { auditClient } from "../stores/audit.js";
 import type { ConnectionsSource } from "./connections-page.js";
 import { outcomeText, shownTime } from "./connections-page.js";
 
@@ -87,14 +88,8 @@ export function registerConnectionTools(server: McpServer, options: ConnectionTo
       const user = userOf(ctx);
       if (user === undefined) return noUser();
       if (provider === "") return text("Name the provider to disconnect, as connections_list shows it.", true);
-      const info = ctx.clientInfo ?? ctx.session.clientInfo;
-      const client =
-        info === undefined
-          ? undefined
-          : {
-              ...(info.name === undefined ? {} : { name: info.name }),
-              ...(info.version === undefined ? {} : { version: info.version }),
-            };
+      // As the client declared it, of any length: cleaned, so that the disconnect's record is kept.
+      const client = auditClient(ctx.clientInfo ?? ctx.session.clientInfo);
       const by = { sessionId: ctx.session.id, ...(client === undefined ? {} : { client }) };
       return text(outcomeText(nameOf(provider), await options.connections.disconnect(user, provider, by)));
     },

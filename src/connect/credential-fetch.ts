@@ -9,6 +9,7 @@ import type { Logger } from "../jsonrpc/logger.js";
 import type { UserRef } from "../model/identity.js";
 import type { StoredCredential } from "../model/interaction.js";
 import type { CredentialFetchInit, RequestContext } from "../server/index.js";
+import { AUDIT_MAX_HOST_LENGTH, AUDIT_MAX_REASON_LENGTH, auditClient, isAuditMethod } from "../stores/audit.js";
 import type { AuditEntry, CredentialVault } from "../stores/types.js";
 import { type CredentialDestination, type DestinationRule, refusal, refused } from "./destination.js";
 import { scrubResponse, textScrubber } from "./scrub-response.js";
@@ -223,16 +224,12 @@ type Recorder = (
 /** Appends "credential.used" records naming the user, the client and the session of `use`. */
 function auditor(settings: CredentialFetchSettings, use: CredentialUse): Recorder {
   const session = use.ctx.session;
-  const info = use.ctx.clientInfo ?? session.clientInfo;
-  const client =
-    info === undefined
-      ? undefined
-      : {
-          ...(info.name === undefined ? {} : { name: info.name }),
-          ...(info.version === undefined ? {} : { version: info.version }),
-        };
-  return (outcome, url, method, detail) =>
-    settings.audit({
+  // As the client declared it, of any length: cleaned, so that no client can name itself out of the log.
+  const client = auditClient(use.ctx.clientInfo ?? session.clientInfo);
+  return (outcome, url, method, { reason, ...rest }) => {
+    // A method that is no HTTP token (only a refused request can have one) is left out.
+    const shown = method.toUpperCase();
+    return settings.audit({
       at: settings.now(),
       event: "credential.used",
       user: use.user,
@@ -240,8 +237,23 @@ function auditor(settings: CredentialFetchSettings, use: CredentialUse): Recorde
       sessionId: session.id,
       provider: use.provider,
       outcome,
-      detail: { host: url.host, method: method.toUpperCase(), ...detail },
+      detail: {
+        host: auditedHost(url),
+        ...(isAuditMethod(shown) ? { method: shown } : {}),
+        ...rest,
+        ...(reason === undefined ? {} : { reason: clip(reason, AUDIT_MAX_REASON_LENGTH) }),
+      },
     });
+  };
+}
+
+/** The host as the record holds it: a name too long for a record (a redirect's) cut to fit, without its port. */
+function auditedHost(url: URL): string {
+  return url.host.length <= AUDIT_MAX_HOST_LENGTH ? url.host : url.hostname.slice(0, AUDIT_MAX_HOST_LENGTH);
+}
+
+function clip(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
 }
 
 async function markUsed(settings: CredentialFetchSettings, use: CredentialUse): Promise<void> {

@@ -12,7 +12,7 @@ import { InteractionError, type InteractionManager } from "../interaction/server
 import { consoleLogger, type Logger } from "../jsonrpc/logger.js";
 import { sameUser } from "../model/identity.js";
 import type { StoredCredential, UserInteraction } from "../model/interaction.js";
-import { auditTo } from "../stores/audit.js";
+import { auditScopes, auditTo } from "../stores/audit.js";
 import { tracedGrantStates, tracedVault } from "../stores/traced.js";
 import type { AuditEntry, AuditLog, CredentialVault } from "../stores/types.js";
 import { Tracing, type TracingOption } from "../tracing/index.js";
@@ -276,7 +276,7 @@ async function storeCredential(
   const interaction = await openInteraction(site, id, session);
   if (interaction instanceof Response) return interaction;
   const frame = frameOf(site.theme, interaction, accountOf(session));
-  const scopes = credential.scopes === undefined ? {} : { scopes: [...credential.scopes] };
+  const scopes = credential.scopes === undefined ? {} : { scopes: auditScopes(credential.scopes) };
   try {
     const outcome = await completeWithCredential(
       site.manager,
@@ -391,7 +391,7 @@ async function providerCallback(site: ConnectSite, request: Request, provider: s
         site.report("The provider did not grant access", error);
         await record(site, interaction, "grant.stored", "failed", {
           provider,
-          detail: { scopes: [...grant.scopes], reason: "the provider did not grant access" },
+          detail: { scopes: auditScopes(grant.scopes), reason: "the provider did not grant access" },
         });
         return notice("not-connected", frameOf(site.theme, interaction, accountOf(session)));
       }

@@ -3,8 +3,9 @@
  * page gets this one URL in a tool's error text, the same for every request, holding no id and no
  * token. Behind the same login as the connect pages, it lists the signed-in user's open requests
  * (what is asked, the server, the client as it names itself, when) and links each to its own
- * connect page, `/connect/<id>`, which checks the same user again before anything happens. It
- * lists nobody else's: the list is read for the session's issuer and subject only.
+ * connect page, `/connect/<id>`, which checks the same user again before anything happens (a
+ * request for a page of the server's own, to that page). It lists nobody else's: the list is
+ * read for the session's issuer and subject only.
  */
 import type { UserInteraction } from "../model/interaction.js";
 import { type BrowserSession, type LoginDeps, readSession, startLogin } from "./login.js";
@@ -59,6 +60,15 @@ function shownTime(at: number): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
+/**
+ * Where a request is answered: a connect request (a grant, a secret) on its connect page, which
+ * checks the user again; any other (`ctx.interact` with a page of the server's own, such as a
+ * checkout) on that page, its `url`, the one the client would have opened on a higher rung.
+ */
+function pageOf(deps: InboxDeps, interaction: UserInteraction): string {
+  return readPurpose(interaction.purpose) === undefined ? interaction.url : `${deps.prefix}${interaction.id}`;
+}
+
 function itemHtml(deps: InboxDeps, interaction: UserInteraction): string {
   const title = askedFor(deps, interaction);
   const rows = [
@@ -72,7 +82,7 @@ function itemHtml(deps: InboxDeps, interaction: UserInteraction): string {
   const heading = title === undefined ? "" : `<h2>${escapeHtml(title)}</h2>`;
   return `<li><section class="ask" aria-label="A request waiting for you">${heading}<p class="server"><span>${escapeHtml(deps.theme.serverName)} asks:</span></p><p>${escapeHtml(interaction.message)}</p>
 <dl>${rows.join("")}</dl>
-<a class="open" href="${escapeHtml(`${deps.prefix}${interaction.id}`)}">Open this request</a></section></li>`;
+<a class="open" href="${escapeHtml(pageOf(deps, interaction))}">Open this request</a></section></li>`;
 }
 
 function inboxHtml(deps: InboxDeps, session: BrowserSession, open: readonly UserInteraction[]): string {

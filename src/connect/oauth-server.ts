@@ -172,8 +172,24 @@ function statedMetadata(
 }
 
 /**
+ * Error codes that such a provider answers with HTTP 200 when it is down rather than refusing
+ * (Slack's Web API: https://docs.slack.dev/apis/web-api/#responses), and the outage codes of
+ * RFC 6749: these become a 503, so that a renewal keeps the credential.
+ */
+const OUTAGE_ERRORS = new Set([
+  "internal_error",
+  "fatal_error",
+  "service_unavailable",
+  "request_timeout",
+  "ratelimited",
+  "server_error",
+  "temporarily_unavailable",
+]);
+
+/**
  * A fetch that turns a 200 JSON answer carrying a string `error` and no `access_token` into a
- * 400 with the same body, as RFC 6749 § 5.2 has it.
+ * 400 with the same body, as RFC 6749 § 5.2 has it, or into a 503 when the error says the
+ * provider is down (`OUTAGE_ERRORS`).
  */
 const errorsAsStatus400: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
@@ -191,5 +207,7 @@ const errorsAsStatus400: typeof fetch = async (input, init) => {
     typeof (body as { error?: unknown }).error === "string" &&
     !("access_token" in body);
   const headers = { "content-type": response.headers.get("content-type") ?? "application/json" };
-  return new Response(text, { status: refused ? 400 : 200, headers });
+  if (!refused) return new Response(text, { status: 200, headers });
+  const down = OUTAGE_ERRORS.has((body as { error: string }).error);
+  return new Response(text, { status: down ? 503 : 400, headers });
 };

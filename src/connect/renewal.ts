@@ -8,6 +8,7 @@ import { ResponseBodyError } from "oauth4webapi";
 import { SdkError } from "../jsonrpc/errors.js";
 import type { UserRef } from "../model/identity.js";
 import type { StoredCredential } from "../model/interaction.js";
+import { auditScopes } from "../stores/audit.js";
 import type { AuditEntry, CredentialVault, ExpiringNotes, KeyedLock } from "../stores/types.js";
 import type { AuthorizationServerConfig } from "./oauth-server.js";
 import { OAuthServers } from "./oauth-server.js";
@@ -52,6 +53,17 @@ const sameVersion = (a: StoredCredential, b: StoredCredential): boolean =>
   a.expiresAt === b.expiresAt &&
   a.updatedAt === b.updatedAt;
 
+/** Error codes of an error answer that say the provider is down, not that it refuses (RFC 6749 § 4.1.2.1). */
+const OUTAGE_ERRORS = new Set(["server_error", "temporarily_unavailable"]);
+
+/**
+ * Whether the token endpoint refused the refresh token (RFC 6749 § 5.2), rather than saying it
+ * could not serve the request now: a 429 (rate limited) or an error code of an outage is not one.
+ */
+function isRefusal(error: unknown): boolean {
+  return error instanceof ResponseBodyError && error.status !== 429 && !OUTAGE_ERRORS.has(error.error);
+}
+
 export class CredentialRenewal {
   readonly #options: RenewalOptions;
   readonly #servers = new OAuthServers();
@@ -71,7 +83,8 @@ export class CredentialRenewal {
   /**
    * Renews `stale`, or returns what another instance renewed it to meanwhile.
    * @returns `undefined` when the provider refused the refresh token (the credential is deleted,
-   *   so every instance hands the user off again) or the credential is gone.
+   *   so every instance hands the user off again) or the credential is gone; forced, also when it
+   *   has no refresh token and has not expired (it is kept).
    * @throws SdkError "TRANSPORT_ERROR" when the provider did not answer, now or (by any instance)
    *   within the last `outageMs`, and the access token has expired (the credential is kept);
    *   SdkError "LOCK_TIMEOUT" when another instance held the grant's lock for all of `waitMs`.
@@ -126,6 +139,9 @@ export class CredentialRenewal {
     // Forced, a version other than the one refused (renewed meanwhile) is tried before another refresh.
     if (!sameVersion(current, stale) && (force || !this.due(current))) return current;
     if (current.refreshToken === undefined) {
+      // Forced by a 401 before it expired: nothing to renew it with, and a 401 does not say the
+      // token is dead (an endpoint wanting another kind of token answers so), so it is kept.
+      if (!this.due(current)) return undefined;
       await vault.delete(user, current.provider);
       await this.#record(user, current, "failed", "expired without a refresh token; removed");
       return undefined;
@@ -140,7 +156,7 @@ export class CredentialRenewal {
       );
     } catch (error) {
       // Only a refusal (revoked, expired) ends the credential; an outage must not throw it away.
-      if (error instanceof ResponseBodyError) {
+      if (isRefusal(error)) {
         await vault.delete(user, current.provider);
         await this.#record(user, current, "failed", "the provider refused the refresh token; removed");
         return undefined;
@@ -149,6 +165,11 @@ export class CredentialRenewal {
       await this.#record(user, current, "failed", "the provider did not answer");
       return this.#outage(current, error);
     }
+    // A grant the user made meanwhile on a connect page (which does not wait for this lock) is
+    // newer than the one renewed here: it stays, and is what the caller gets; one forgotten
+    // meanwhile (`forget`) is not brought back.
+    const meanwhile = await vault.get(user, current.provider);
+    if (meanwhile === undefined || !sameVersion(meanwhile, current)) return meanwhile;
     // Written before the lock is released, so the next holder reads the rotated refresh token.
     await vault.put(user, renewed);
     await this.#record(user, renewed, "ok");
@@ -164,7 +185,7 @@ export class CredentialRenewal {
   ): Promise<void> {
     if (this.#options.audit === undefined) return;
     const detail: NonNullable<AuditEntry["detail"]> = {};
-    if (credential.scopes !== undefined) detail.scopes = [...credential.scopes];
+    if (credential.scopes !== undefined) detail.scopes = auditScopes(credential.scopes);
     if (reason !== undefined) detail.reason = reason;
     await this.#options.audit({
       at: this.#options.now(),

@@ -44,10 +44,21 @@ export const AUDIT_MAX_REASON_LENGTH = 200;
 /** Scopes at most in `detail.scopes`. */
 export const AUDIT_MAX_SCOPES = 64;
 
-/** A host name or address as a URL shows it (`[::1]`, `api.example.com:8443`), no userinfo, path or query. */
-const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
-/** An HTTP method token (RFC 9110 section 9.1). */
-const METHOD = /^[A-Z]{1,20}$/;
+/**
+ * A host name or address as a URL shows it (`[::1]`, `api.example.com:8443`), no userinfo, path or
+ * query: every character the URL parser keeps in a host (an underscore, a sub-delimiter), since a
+ * refused destination is recorded as it was asked for.
+ */
+const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9!"$&'()*+,;=_`{}~.-]+)(:\d{1,5})?$/i;
+/** Characters at most of `detail.host`. */
+export const AUDIT_MAX_HOST_LENGTH = 260;
+/** An HTTP method token (RFC 9110 section 9.1, a token of section 5.6.2), in upper case, e.g. `M-SEARCH`. */
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Z-]{1,20}$/;
+
+/** Whether `method` is what `detail.method` may hold. */
+export function isAuditMethod(method: string): boolean {
+  return METHOD.test(method);
+}
 
 /**
  * Checks the shape of an entry before it is stored: the fixed fields only, each of its type and
@@ -81,7 +92,7 @@ export function checkAuditEntry(entry: AuditEntry): void {
     onlyFields(detail, DETAIL_FIELDS, "detail.");
     if (
       detail.host !== undefined &&
-      !(typeof detail.host === "string" && detail.host.length <= 260 && HOST.test(detail.host))
+      !(typeof detail.host === "string" && detail.host.length <= AUDIT_MAX_HOST_LENGTH && HOST.test(detail.host))
     ) {
       throw invalid("detail.host");
     }
@@ -154,6 +165,36 @@ export function auditPage(options: { limit?: number; before?: number } = {}): { 
     throw new SdkError("INVALID_ARGUMENT", "The audit page cursor (before) must be an integer seq.");
   }
   return options.before === undefined ? { limit } : { limit, before: options.before };
+}
+
+/** `scopes` as a record's `detail.scopes` holds them: the first `AUDIT_MAX_SCOPES` that fit, so a grant with more is still recorded. */
+export function auditScopes(scopes: readonly string[]): string[] {
+  return scopes.filter(isIdentifier).slice(0, AUDIT_MAX_SCOPES);
+}
+
+/**
+ * A client's name or version as a page or a record may show it: control and format characters
+ * (bidi overrides among them) dropped, so it cannot pass itself off as other text, and at most
+ * 100 characters.
+ */
+export function cleanClientName(name: string): string {
+  const plain = name
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return [...plain].slice(0, 100).join("");
+}
+
+/**
+ * The `client` of a record from `clientInfo` as the client declared it (unverified, of any length):
+ * name and version cleaned by `cleanClientName`, an empty one left out, `undefined` when neither
+ * is left, so that no client can name itself out of the log.
+ */
+export function auditClient(info: { name?: unknown; version?: unknown } | undefined): AuditEntry["client"] {
+  const name = typeof info?.name === "string" ? cleanClientName(info.name) : "";
+  const version = typeof info?.version === "string" ? cleanClientName(info.version) : "";
+  if (name === "" && version === "") return undefined;
+  return { ...(name === "" ? {} : { name }), ...(version === "" ? {} : { version }) };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

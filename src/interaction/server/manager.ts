@@ -10,7 +10,7 @@ import { sameUser, userOf } from "../../model/identity.js";
 import type { InteractionStatus, UserInteraction } from "../../model/interaction.js";
 import { messageContainsUrl } from "../../revisions/index.js";
 import type { InteractionAction, InteractionInput, InteractionService } from "../../server/index.js";
-import { auditTo } from "../../stores/audit.js";
+import { auditTo, cleanClientName } from "../../stores/audit.js";
 import { tracedBus, tracedInteractionStore } from "../../stores/traced.js";
 import type {
   AuditEntry,
@@ -90,18 +90,6 @@ const ANSWERED: Readonly<Record<InteractionAction, InteractionStatus>> = {
 
 function notFound(): InteractionError {
   return new InteractionError("NOT_FOUND", "No such interaction");
-}
-
-/**
- * A client's name as a page may show it: control and format characters (bidi overrides among
- * them) dropped, so it cannot pass itself off as other text, and at most 100 characters.
- */
-function cleanClientName(name: string): string {
-  const plain = name
-    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "")
-    .replace(/\s+/g, " ")
-    .trim();
-  return [...plain].slice(0, 100).join("");
 }
 
 /** The provider an interaction's purpose names (`{ provider: "github" }`), for a span; never any other part of it. */
