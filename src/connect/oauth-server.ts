@@ -4,6 +4,7 @@
  * discovery document), the client's credentials, and the request options (plain http is allowed
  * only on a loopback issuer, for development and tests).
  */
+import { createHash } from "node:crypto";
 import * as oauth from "oauth4webapi";
 
 /**
@@ -100,11 +101,12 @@ export class OAuthServers {
   readonly #found = new Map<string, Promise<OAuthServer>>();
 
   get(config: AuthorizationServerConfig): Promise<OAuthServer> {
-    // Everything that shapes the server as found, except the secret itself.
+    // Everything that shapes the server as found; the secret as a digest, so that the map holds
+    // no secret and two clients that share an id but not a secret never share a client authentication.
     const key = JSON.stringify([
       config.issuer,
       config.clientId,
-      config.clientSecret === undefined,
+      config.clientSecret === undefined ? null : createHash("sha256").update(config.clientSecret).digest("base64url"),
       config.metadata ?? null,
       config.requireIss === true,
       config.tokenEndpointAuthMethod ?? null,

@@ -42,4 +42,21 @@ describe("presets: stated endpoints", () => {
     expect(lenient.as.authorization_response_iss_parameter_supported).toBe(false);
     expect(strict.as.authorization_response_iss_parameter_supported).toBe(true);
   });
+
+  it("two configs of one issuer and client id with other secrets each authenticate with their own secret", async () => {
+    const servers = new OAuthServers();
+    const sentWith = async (clientSecret: string) => {
+      const server = await servers.get({ ...github(CLIENT), clientSecret });
+      const body = new URLSearchParams();
+      const headers = new Headers();
+      await server.auth(server.as, server.client, body, headers);
+      return `${body.toString()} ${headers.get("authorization") ?? ""}`;
+    };
+    const first = await sentWith("first-secret-of-the-client");
+    const second = await sentWith("second-secret-of-the-client");
+    // Control: the first config sends its own secret.
+    expect(first).toContain("first-secret-of-the-client");
+    expect(second).toContain("second-secret-of-the-client");
+    expect(second).not.toContain("first-secret-of-the-client");
+  });
 });
