@@ -185,7 +185,7 @@ export interface RequestContext {
      * in the URL. Redirects are followed here, each checked by the same rule (at most 5); a
      * redirect elsewhere is refused, not followed without the credential. An OAuth provider's
      * 401 renews the access token once and sends the request again. The `Response` returned has
-     * every spelling of the credential (as it is, percent-encoded, JSON-escaped, base64) replaced
+     * every spelling of the credential (as it is, percent-encoded, JSON-escaped, hex, base64) replaced
      * by `[redacted]` in its status text, headers and body; its body is read in full first.
      * Spec PR #3285 ("Credential Destination Injection").
      * @throws SdkError "DESTINATION_REFUSED" when the URL or a redirect is not allowed (nothing

@@ -18,7 +18,7 @@ import type { InteractionForm, InteractionWire, Revision } from "../revisions/in
 import { INBOX_WIRE } from "../revisions/index.js";
 
 /** Who the client says it is (`clientInfo`), as the server's choice reads it. Unverified. */
-export interface HandoffClient {
+export interface LadderClientInfo {
   name: string;
   version: string;
   title?: string;
@@ -46,7 +46,7 @@ export interface HandoffLadderOptions {
    * Precedence: this choice, when the client can take it; then the ladder; then the inbox when
    * on; then none. A choice of `"inbox"` without `inbox` counts as `"none"`.
    */
-  formFor?: (client: HandoffClient | undefined, capabilities: unknown) => InteractionForm | undefined;
+  formFor?: (client: LadderClientInfo | undefined, capabilities: unknown) => InteractionForm | undefined;
 }
 
 /**
@@ -77,7 +77,7 @@ export function checkInboxUrl(url: string): string {
 export function chooseWire(
   revision: Pick<Revision, "interactionWire">,
   capabilities: unknown,
-  client: HandoffClient | undefined,
+  client: LadderClientInfo | undefined,
   options: HandoffLadderOptions | undefined,
   report: (message: string, error: unknown) => void,
 ): InteractionWire {

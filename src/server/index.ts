@@ -24,7 +24,7 @@ export type {
   UrlElicitResult,
 } from "./context.js";
 export type { ServerSession } from "./handler-types.js";
-export type { HandoffClient, HandoffLadderOptions } from "./handoff-ladder.js";
+export type { HandoffLadderOptions, LadderClientInfo } from "./handoff-ladder.js";
 export type {
   CredentialFetchInit,
   CredentialInfo,

@@ -192,9 +192,9 @@ export function cleanClientName(name: string): string {
  */
 export function auditClient(info: { name?: unknown; version?: unknown } | undefined): AuditEntry["client"] {
   const name = typeof info?.name === "string" ? cleanClientName(info.name) : "";
-  const version = typeof info?.version === "string" ? cleanClientName(info.version) : "";
-  if (name === "" && version === "") return undefined;
-  return { ...(name === "" ? {} : { name }), ...(version === "" ? {} : { version }) };
+  const release = typeof info?.version === "string" ? cleanClientName(info.version) : "";
+  if (name.length === 0 && release.length === 0) return undefined;
+  return { ...(name.length === 0 ? {} : { name }), ...(release.length === 0 ? {} : { version: release }) };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -3,6 +3,7 @@
  * the interaction's user, with its session and its client.
  */
 import type { UserInteraction } from "../../model/interaction.js";
+import { auditClient } from "../../stores/audit.js";
 import type { AuditEntry } from "../../stores/types.js";
 
 /**
@@ -20,14 +21,13 @@ export function interactionRecord(
 ): AuditEntry {
   const named = interaction.purpose?.provider;
   const provider = extra.provider ?? (typeof named === "string" && named.length <= 64 ? named : undefined);
-  const client: AuditEntry["client"] = {};
-  if (interaction.clientName !== undefined) client.name = interaction.clientName;
-  if (extra.clientVersion !== undefined) client.version = extra.clientVersion;
+  // Cleaned and cut to fit, so that no client can name itself out of the log.
+  const client = auditClient({ name: interaction.clientName, version: extra.clientVersion });
   return {
     at,
     event,
     user: { issuer: interaction.user.issuer, subject: interaction.user.subject },
-    ...(Object.keys(client).length === 0 ? {} : { client }),
+    ...(client === undefined ? {} : { client }),
     sessionId: interaction.sessionId,
     interactionId: interaction.id,
     ...(provider === undefined ? {} : { provider }),

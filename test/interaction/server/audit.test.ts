@@ -38,6 +38,16 @@ describe("InteractionManager audit", () => {
     expect(await audit.forUser(BOB)).toEqual([]);
   });
 
+  it("attack: a client declaring a version too long for a record, or full of control characters, is still recorded as created", async () => {
+    const audit = new MemoryAuditLog();
+    const { manager } = createManager({ audit });
+    await manager.create({ ...input, clientVersion: `9\u202e${"9".repeat(5_000)}` });
+    const [created] = await events(audit);
+    expect(created).toMatchObject({ event: "handoff.created", client: { name: "Inspector" } });
+    expect(created?.client?.version).toMatch(/^9+$/);
+    expect(created?.client?.version?.length).toBeLessThanOrEqual(100);
+  });
+
   it("records a failed completion when commit throws, and a decline on the page or in the client", async () => {
     const audit = new MemoryAuditLog();
     const { manager } = createManager({ audit });
