@@ -88,6 +88,13 @@ export interface CredentialBrokerOptions {
   /** ms before `expiresAt` at which an access token is renewed; default 30,000. */
   renewEarlyMs?: number;
   /**
+   * ms a credential must have been held before a 401 to `ctx.credentials.fetch` refreshes it;
+   * default 60,000. A token obtained more recently than that is not refreshed (the 401 is
+   * returned as it is), so that a URL answering every token with 401 cannot make each call spend
+   * the refresh token.
+   */
+  forcedRefreshAfterMs?: number;
+  /**
    * Held while one grant is renewed (key `refresh:` and a hash of issuer, subject and provider), so
    * that the instances of a fleet spend a refresh token once: give every instance the same Redis
    * or PostgreSQL lock. Default: a `MemoryKeyedLock` of this broker (one instance).
@@ -167,6 +174,7 @@ export class CredentialBroker implements CredentialSource {
       locks: this.#locks,
       notes: options.notes ?? new MemoryExpiringNotes({ now }),
       renewEarlyMs: options.renewEarlyMs ?? 30_000,
+      forcedRefreshAfterMs: options.forcedRefreshAfterMs ?? 60_000,
       leaseMs: options.renewalLeaseMs ?? 20_000,
       waitMs: options.renewalWaitMs ?? 25_000,
       outageMs: options.renewalOutageMs ?? 5_000,

@@ -29,6 +29,12 @@ export interface RenewalOptions {
   outageMs: number;
   /** ms since the epoch. */
   now: () => number;
+  /**
+   * ms a credential must have been held (since its `updatedAt`) before a 401 forces its refresh.
+   * A token that fresh was not refused for its age (another endpoint, a missing scope): a refresh
+   * would spend the refresh token on every call a steered URL makes, and change nothing.
+   */
+  forcedRefreshAfterMs: number;
   /** Records each refresh (`grant.refreshed`, ok or failed); made with `auditTo`, so it never throws. */
   audit?: (entry: AuditEntry) => Promise<void>;
 }
@@ -138,6 +144,10 @@ export class CredentialRenewal {
     if (current === undefined) return undefined;
     // Forced, a version other than the one refused (renewed meanwhile) is tried before another refresh.
     if (!sameVersion(current, stale) && (force || !this.due(current))) return current;
+    // Forced by a 401 on a token just obtained: kept as it is, and the 401 goes back to the tool.
+    if (force && !this.due(current) && this.#options.now() - current.updatedAt < this.#options.forcedRefreshAfterMs) {
+      return undefined;
+    }
     if (current.refreshToken === undefined) {
       // Forced by a 401 before it expired: nothing to renew it with, and a 401 does not say the
       // token is dead (an endpoint wanting another kind of token answers so), so it is kept.

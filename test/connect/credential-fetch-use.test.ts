@@ -106,6 +106,21 @@ describe("ctx.credentials.fetch: a 401 renews once", () => {
     expect(listed.received).toHaveLength(2);
   });
 
+  it("attack: a URL that answers every token with 401, called again and again, spends the refresh token once", async () => {
+    const endpoint = await tokenEndpoint();
+    const listed = await api((_request, response) => response.writeHead(401).end("no"));
+    const { broker, vault } = await oauthWorld(endpoint, listed);
+    for (let call = 0; call < 3; call += 1) {
+      const response = await broker.fetch("github", "https://api.github.example/app", {}, contextFor());
+      expect(response.status).toBe(401);
+    }
+    // The first call's token was old, so its 401 refreshed it (the control above); the new token
+    // is fresh, so later 401s are returned as they are and the grant is kept.
+    expect(endpoint.refreshGrants).toBe(1);
+    expect(listed.received).toHaveLength(4);
+    expect((await vault.get(ALICE, "github"))?.secret).toBe("access-token-2-of-alice");
+  });
+
   it("a refresh the provider refuses returns the 401 and forgets the grant, so the next call hands the user off", async () => {
     const endpoint = await tokenEndpoint();
     endpoint.mode = "refuse";

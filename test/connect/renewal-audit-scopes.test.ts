@@ -55,6 +55,7 @@ async function renewGranting(scopes: string[]) {
     locks: new MemoryKeyedLock(),
     notes: new MemoryExpiringNotes({ now: () => NOW }),
     renewEarlyMs: 30_000,
+    forcedRefreshAfterMs: 60_000,
     leaseMs: 10_000,
     waitMs: 10_000,
     outageMs: 5_000,
