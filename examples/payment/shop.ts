@@ -83,31 +83,52 @@ export function createShop(options: ShopOptions) {
     },
   );
 
-  /** `/pay/<id>`: opens the provider's checkout for the order, once, and sends the browser there. */
-  const checkouts = new Map<string, string>();
+  /**
+   * `/pay/<id>`: opens the provider's checkout for the order, once, and sends the browser there.
+   * Two requests at once (a double click, a reload) share the one checkout being opened, so an
+   * order never has two checkouts to pay; one the provider did not open is tried again next time.
+   */
+  const checkouts = new Map<string, Promise<string | undefined>>();
+  function checkoutFor(id: string, purpose: PaymentPurpose): Promise<string | undefined> {
+    let opening = checkouts.get(id);
+    if (opening === undefined) {
+      opening = openCheckout(id, purpose).then(
+        (url) => {
+          if (url === undefined) checkouts.delete(id);
+          return url;
+        },
+        (error: unknown) => {
+          checkouts.delete(id);
+          throw error;
+        },
+      );
+      checkouts.set(id, opening);
+    }
+    return opening;
+  }
+  async function openCheckout(id: string, purpose: PaymentPurpose): Promise<string | undefined> {
+    const created = await fetch(`${options.providerUrl}/v1/checkouts`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        amountCents: purpose.amountCents,
+        currency: purpose.currency,
+        description: purpose.title,
+        reference: id,
+        successUrl: `${options.baseUrl}/paid`,
+      }),
+    });
+    if (created.status !== 201) return undefined;
+    return ((await created.json()) as { url: string }).url;
+  }
   async function pay(id: string): Promise<Response> {
     const order = await manager.get(id);
     if (order === undefined || !isPaymentPurpose(order.purpose)) return page(404, "Not found", "No such order.");
     if (order.status !== "pending" && order.status !== "accepted") {
       return page(410, "Closed", `This order is ${order.status}.`);
     }
-    let url = checkouts.get(id);
-    if (url === undefined) {
-      const created = await fetch(`${options.providerUrl}/v1/checkouts`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          amountCents: order.purpose.amountCents,
-          currency: order.purpose.currency,
-          description: order.purpose.title,
-          reference: id,
-          successUrl: `${options.baseUrl}/paid`,
-        }),
-      });
-      if (created.status !== 201) return page(502, "Payment unavailable", "The payment provider did not answer.");
-      url = ((await created.json()) as { url: string }).url;
-      checkouts.set(id, url);
-    }
+    const url = await checkoutFor(id, order.purpose);
+    if (url === undefined) return page(502, "Payment unavailable", "The payment provider did not answer.");
     return new Response(null, { status: 303, headers: { location: url, "cache-control": "no-store" } });
   }
 

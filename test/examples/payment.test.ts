@@ -108,6 +108,24 @@ describe("the payment example", () => {
     },
   );
 
+  it("two opens of the pay page at once (a double click) lead to one checkout, so the order cannot be paid twice", async () => {
+    const world = await started();
+    const { handoff, shown } = await shopper(world, "2025-11-25", false);
+    const call = handoff.callTool({ name: "buy_item", arguments: { item: "tea-sampler" } });
+    const url = await until(() => shown[0]);
+    const opened = await Promise.all([1, 2, 3].map(() => fetch(url, { redirect: "manual" })));
+    expect(opened.map((response) => response.status)).toEqual([303, 303, 303]);
+    const places = new Set(opened.map((response) => response.headers.get("location")));
+    expect(places.size).toBe(1);
+    expect(world.provider.checkouts.size).toBe(1);
+    // Control: a later open goes to the same checkout, still the only one.
+    const again = await fetch(url, { redirect: "manual" });
+    expect(again.headers.get("location")).toBe([...places][0]);
+    expect(world.provider.checkouts.size).toBe(1);
+    await handoff.client.close();
+    await call.catch(() => undefined);
+  });
+
   it("refuses a webhook unsigned, wrongly signed, stale or for another amount; the same delivery signed now completes", async () => {
     const world = await started();
     const { handoff, shown } = await shopper(world, "2025-11-25", false);
