@@ -3,7 +3,7 @@ import { auditPage, auditRecordOf, checkAuditEntry } from "../stores/audit.js";
 import type { AuditEntry, AuditLog, AuditRecord } from "../stores/types.js";
 import { checkUser } from "../stores/vault-records.js";
 import type { PostgresStoreOptions } from "./interaction-store.js";
-import { query } from "./query.js";
+import { query, takeClient } from "./query.js";
 import { type PostgresTables, tablesOf } from "./tables.js";
 
 interface Row {
@@ -66,23 +66,45 @@ export class PostgresAuditLog implements AuditLog {
     return rows.map(recordOf);
   }
 
-  /** Oldest first, read `EXPORT_PAGE` rows at a time. @throws SdkError "STORE_UNAVAILABLE". */
+  /**
+   * Oldest first, read `EXPORT_PAGE` rows at a time, all in one read-only snapshot (`REPEATABLE
+   * READ`) on a connection of its own, given back when the export ends or its reader stops: `seq`
+   * is handed out at insert, so an append may commit after one with a higher `seq`, and pages read
+   * at different moments could pass over it while including later records. The export holds
+   * exactly what was committed when it began. @throws SdkError "STORE_UNAVAILABLE".
+   */
   async *exportJsonLines(options: { user?: UserRef } = {}): AsyncIterable<string> {
     const { user } = options;
     if (user !== undefined) checkUser(user);
-    let after = "0";
-    for (;;) {
-      const { rows } = await query<Row>(
-        this.#pool,
-        "audit.export",
-        `SELECT seq, record FROM ${this.#tables.auditLog}
-         WHERE seq > $1::bigint AND ($2::text IS NULL OR (user_issuer = $2 AND user_subject = $3))
-         ORDER BY seq LIMIT $4`,
-        [after, user?.issuer ?? null, user?.subject ?? null, EXPORT_PAGE],
-      );
-      for (const row of rows) yield `${JSON.stringify(recordOf(row))}\n`;
-      if (rows.length < EXPORT_PAGE) return;
-      after = (rows[rows.length - 1] as Row).seq;
+    const client = await takeClient(this.#pool, "audit.export");
+    let broken = false;
+    const onError = (): void => {
+      broken = true;
+    };
+    client.on("error", onError);
+    try {
+      await query(client, "audit.export", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      let after = "0";
+      for (;;) {
+        const { rows } = await query<Row>(
+          client,
+          "audit.export",
+          `SELECT seq, record FROM ${this.#tables.auditLog}
+           WHERE seq > $1::bigint AND ($2::text IS NULL OR (user_issuer = $2 AND user_subject = $3))
+           ORDER BY seq LIMIT $4`,
+          [after, user?.issuer ?? null, user?.subject ?? null, EXPORT_PAGE],
+        );
+        for (const row of rows) yield `${JSON.stringify(recordOf(row))}\n`;
+        if (rows.length < EXPORT_PAGE) return;
+        after = (rows[rows.length - 1] as Row).seq;
+      }
+    } finally {
+      // Read only: ending the snapshot either way changes nothing.
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
+      client.removeListener("error", onError);
+      client.release(broken);
     }
   }
 }

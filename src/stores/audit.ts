@@ -153,7 +153,7 @@ export function auditRecordOf(entry: AuditEntry, seq: number): AuditRecord {
 }
 
 /**
- * `forUser`'s options, checked: `limit` an integer from 1 to 1000 (default 50), `before` a `seq`.
+ * `forUser`'s options, checked: `limit` an integer from 1 to 1000 (default 50), `before` a `seq` (a safe integer).
  * @throws SdkError "INVALID_ARGUMENT".
  */
 export function auditPage(options: { limit?: number; before?: number } = {}): { limit: number; before?: number } {
@@ -161,7 +161,8 @@ export function auditPage(options: { limit?: number; before?: number } = {}): { 
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
     throw new SdkError("INVALID_ARGUMENT", "The audit page limit must be an integer from 1 to 1000.");
   }
-  if (options.before !== undefined && !Number.isInteger(options.before)) {
+  // A safe integer, as every store can bind it (PostgreSQL's bigint refuses `1e+21`).
+  if (options.before !== undefined && !Number.isSafeInteger(options.before)) {
     throw new SdkError("INVALID_ARGUMENT", "The audit page cursor (before) must be an integer seq.");
   }
   return options.before === undefined ? { limit } : { limit, before: options.before };
