@@ -1,5 +1,5 @@
 import type { UserRef } from "../model/identity.js";
-import { auditPage, auditRecordOf, checkAuditEntry } from "../stores/audit.js";
+import { auditJsonLine, auditPage, auditRecordOf, checkAuditEntry } from "../stores/audit.js";
 import type { AuditEntry, AuditLog, AuditRecord } from "../stores/types.js";
 import { checkUser } from "../stores/vault-records.js";
 import type { PostgresStoreOptions } from "./interaction-store.js";
@@ -94,7 +94,7 @@ export class PostgresAuditLog implements AuditLog {
            ORDER BY seq LIMIT $4`,
           [after, user?.issuer ?? null, user?.subject ?? null, EXPORT_PAGE],
         );
-        for (const row of rows) yield `${JSON.stringify(recordOf(row))}\n`;
+        for (const row of rows) yield auditJsonLine(recordOf(row));
         if (rows.length < EXPORT_PAGE) return;
         after = (rows[rows.length - 1] as Row).seq;
       }

@@ -153,6 +153,20 @@ export function auditRecordOf(entry: AuditEntry, seq: number): AuditRecord {
 }
 
 /**
+ * One line of an export: the record as JSON, ending in `\n`, with U+0085, U+2028 and U+2029
+ * written as escapes. `JSON.stringify` leaves them raw, and many line readers (Python's
+ * `splitlines`, editors, some log shippers) end a line at each, so a subject or reason holding one
+ * could split a record in two and make its second half read as a record of its own.
+ */
+export function auditJsonLine(record: AuditRecord): string {
+  const json = JSON.stringify(record).replace(
+    /[\u0085\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return `${json}\n`;
+}
+
+/**
  * `forUser`'s options, checked: `limit` an integer from 1 to 1000 (default 50), `before` a `seq` (a safe integer).
  * @throws SdkError "INVALID_ARGUMENT".
  */

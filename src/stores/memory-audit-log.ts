@@ -1,6 +1,6 @@
 /** `AuditLog` within one process: for tests and for a server that keeps no records past its life. */
 import { sameUser, type UserRef } from "../model/identity.js";
-import { auditPage, auditRecordOf, checkAuditEntry } from "./audit.js";
+import { auditJsonLine, auditPage, auditRecordOf, checkAuditEntry } from "./audit.js";
 import type { AuditEntry, AuditLog, AuditRecord } from "./types.js";
 
 export class MemoryAuditLog implements AuditLog {
@@ -26,7 +26,7 @@ export class MemoryAuditLog implements AuditLog {
   async *exportJsonLines(options: { user?: UserRef } = {}): AsyncIterable<string> {
     const { user } = options;
     for (const record of this.#records) {
-      if (user === undefined || sameUser(record.user, user)) yield `${JSON.stringify(record)}\n`;
+      if (user === undefined || sameUser(record.user, user)) yield auditJsonLine(record);
     }
   }
 }

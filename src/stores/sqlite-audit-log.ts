@@ -1,5 +1,5 @@
 import type { UserRef } from "../model/identity.js";
-import { auditPage, auditRecordOf, checkAuditEntry } from "./audit.js";
+import { auditJsonLine, auditPage, auditRecordOf, checkAuditEntry } from "./audit.js";
 import {
   assertOpen,
   openSqlite,
@@ -119,7 +119,7 @@ export class SqliteAuditLog implements AuditLog {
         user === undefined
           ? this.#exportAll.all({ after, limit: EXPORT_PAGE })
           : this.#exportUser.all({ issuer: user.issuer, subject: user.subject, after, limit: EXPORT_PAGE });
-      for (const row of rows) yield `${JSON.stringify(recordOf(row))}\n`;
+      for (const row of rows) yield auditJsonLine(recordOf(row));
       if (rows.length < EXPORT_PAGE) return;
       after = (rows[rows.length - 1] as Row).seq;
     }

@@ -192,5 +192,25 @@ export function runAuditLogContract(name: string, open: OpenAuditLog): void {
       expect(again?.outcome).toBe("ok");
       expect(again?.detail?.scopes).toEqual(["repo", "read:user"]);
     });
+
+    it("writes each record on one line for every line reader: U+0085, U+2028 and U+2029 escaped", async () => {
+      const log = await open();
+      // A subject and a reason holding line separators, the second half shaped like a record.
+      const forged = '{"seq":1,"at":0,"event":"grant.revoked","user":{"issuer":"x","subject":"bob"},"outcome":"ok"}';
+      const odd: UserRef = { issuer: alice.issuer, subject: `alice\u2028${forged}` };
+      const entry = fullEntry({ user: odd, detail: { reason: `a\u2029b\u0085c` } });
+      await log.append(entry);
+      const [line, ...rest] = await lines(log);
+      expect(rest).toEqual([]);
+      // What Python's str.splitlines() and many editors take for line ends, besides \n and \r.
+      const ends = [0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029];
+      const body = line?.slice(0, -1) ?? "";
+      expect([...body].filter((c) => ends.includes(c.codePointAt(0) ?? 0))).toEqual([]);
+      expect(line?.endsWith("\n")).toBe(true);
+      // Positive control: the escapes read back as the very characters appended.
+      const { seq: _seq, ...read } = JSON.parse(line as string) as AuditRecord;
+      expect(read).toStrictEqual(entry);
+      expect((await log.forUser(odd))[0]?.user.subject).toBe(odd.subject);
+    });
   });
 }
