@@ -157,8 +157,9 @@ export interface RequestContext {
   interact(params: InteractParams, options?: InteractOptions): Promise<InteractionOutcome>;
   /**
    * Resolves with the interaction once the web side has completed it. Stops waiting when this
-   * request is cancelled or `options.signal` aborts.
-   * @throws the manager's error (`InteractionError` "EXPIRED", "DECLINED", "CANCELLED", "NOT_FOUND").
+   * request is cancelled or `options.signal` aborts. Only an interaction of this request's user.
+   * @throws the manager's error (`InteractionError` "EXPIRED", "DECLINED", "CANCELLED", "NOT_FOUND");
+   *   SdkError "INVALID_ARGUMENT" for an interaction of another user, of which nothing is told.
    */
   waitForInteraction(id: string, options?: { signal?: AbortSignal }): Promise<UserInteraction>;
   /**

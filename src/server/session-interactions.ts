@@ -199,9 +199,28 @@ export class SessionInteractions {
     return chooseWire(revision, clientCapabilities, client, this.host.ladder, this.host.report);
   }
 
-  /** `ctx.waitForInteraction`: waits within the request. */
-  waitFor(id: string, signal: AbortSignal): Promise<UserInteraction> {
+  /** `ctx.waitForInteraction`: waits within the request, for an interaction of the request's user only. */
+  async waitFor(id: string, signal: AbortSignal, inbound: InboundRequest): Promise<UserInteraction> {
+    await this.ownInteraction(id, inbound);
     return this.service().waitForCompletion(id, signal);
+  }
+
+  /**
+   * The interaction `id` as the store reads it now (`undefined` when unknown), when it belongs to
+   * the request's verified user, as `interaction/track` requires: a handler that waits on an id
+   * its arguments name must not hand one user's page, or its outcome, to another.
+   * @throws SdkError "INVALID_ARGUMENT" for another user's interaction (or any, for a request
+   *   without a verified user), saying nothing of it.
+   */
+  async ownInteraction(id: string, inbound: InboundRequest): Promise<UserInteraction | undefined> {
+    const service = this.service();
+    const interaction = await service.get(id);
+    if (interaction === undefined) return undefined;
+    const user = service.userFor(inbound.extra?.authInfo);
+    if (user === undefined || !sameUser(interaction.user, user)) {
+      throw new SdkError("INVALID_ARGUMENT", "No interaction with this id was started for this user");
+    }
+    return interaction;
   }
 
   /**

@@ -56,7 +56,10 @@ export class RoundHandoffs implements HandoffApi {
     const round = this.round;
     const core = this.core();
     const service = core.service();
-    const interaction = await core.openInteraction(id);
+    // Another user's is refused: its page must not go into this client's round.
+    const known = await core.ownInteraction(id, round.inbound);
+    const open = known?.status === "pending" || known?.status === "accepted";
+    const interaction = open ? known : undefined;
     if (interaction === undefined) return service.waitForCompletion(id, signal);
     askAgain(round, interaction, round.keyOf(id) ?? round.handoffKey());
     throw new InputNeeded();
