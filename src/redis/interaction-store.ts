@@ -42,7 +42,9 @@ return 1
 
 /**
  * The body of the interaction `ARGV[3]` moved to `ARGV[1]`, or `false` when it is unknown, in
- * another status, or past its deadline. It leaves its user's open set unless it is open still.
+ * another status, or past its deadline. It leaves its user's open set unless it is open still; back
+ * in it (a withdrawn completion), the set lives at least as long as the interaction's hash, since
+ * Redis deleted the set when its last member left.
  */
 const TRANSITION = luaScript(`
 local fields = redis.call('HMGET', KEYS[1], 'body', 'status', 'expiresAt', 'createdAt', 'open')
@@ -57,6 +59,8 @@ redis.call('HSET', KEYS[1], 'status', ARGV[1])
 if fields[5] then
   if ARGV[1] == 'pending' or ARGV[1] == 'accepted' then
     redis.call('ZADD', fields[5], fields[4], ARGV[3])
+    local keep = redis.call('PTTL', KEYS[1])
+    if keep > 0 and redis.call('PTTL', fields[5]) < keep then redis.call('PEXPIRE', fields[5], keep) end
   else
     redis.call('ZREM', fields[5], ARGV[3])
   end
