@@ -82,23 +82,40 @@ return {removed, #ids}
 `);
 
 /**
- * The open interactions of the user's set `KEYS[1]`, as body and status pairs (the caller orders
- * and cuts them).
- * Ids whose hash is gone or whose deadline passed (`ARGV[1]`) leave the set: they can never be
- * open again, so the set holds little more than the user's open interactions.
+ * The open interactions of the user's set `KEYS[1]`, newest first, as body and status pairs: the
+ * newest `ARGV[3]` and any others created in the same ms as the last of them (the caller orders
+ * ties by id and cuts). The set is read a page at a time from its newest end and no further than
+ * that, so a user with thousands of requests waiting costs one page, not a walk over all of them
+ * inside Redis. Ids read whose hash is gone or whose deadline passed (`ARGV[1]`) leave the set:
+ * they can never be open again.
  */
 const OPEN_FOR = luaScript(`
-local ids = redis.call('ZREVRANGE', KEYS[1], 0, -1)
-local found = {}
-for _, id in ipairs(ids) do
-  local fields = redis.call('HMGET', ARGV[2] .. id, 'body', 'status', 'expiresAt')
-  if not fields[1] or tonumber(fields[3]) <= tonumber(ARGV[1]) then
-    redis.call('ZREM', KEYS[1], id)
-  elseif fields[2] == 'pending' or fields[2] == 'accepted' then
-    table.insert(found, fields[1])
-    table.insert(found, fields[2])
+local limit = tonumber(ARGV[3])
+local found, stale = {}, {}
+local count, last = 0, nil
+local start, batch = 0, 100
+local done = false
+repeat
+  local page = redis.call('ZREVRANGE', KEYS[1], start, start + batch - 1, 'WITHSCORES')
+  for i = 1, #page, 2 do
+    local id, score = page[i], page[i + 1]
+    if count >= limit and score ~= last then
+      done = true
+      break
+    end
+    local fields = redis.call('HMGET', ARGV[2] .. id, 'body', 'status', 'expiresAt')
+    if not fields[1] or tonumber(fields[3]) <= tonumber(ARGV[1]) then
+      table.insert(stale, id)
+    elseif fields[2] == 'pending' or fields[2] == 'accepted' then
+      table.insert(found, fields[1])
+      table.insert(found, fields[2])
+      count = count + 1
+      last = score
+    end
   end
-end
+  start = start + batch
+until done or #page < batch * 2
+for _, id in ipairs(stale) do redis.call('ZREM', KEYS[1], id) end
 return found
 `);
 
@@ -205,7 +222,7 @@ export class RedisInteractionStore implements InteractionStore {
       "interactions.openFor",
       OPEN_FOR,
       [this.#openKey(user)],
-      [String(this.#now()), `${this.#redis.prefix}interaction:`],
+      [String(this.#now()), `${this.#redis.prefix}interaction:`, limit],
     )) as string[];
     const open: UserInteraction[] = [];
     for (let i = 0; i < found.length; i += 2) {
