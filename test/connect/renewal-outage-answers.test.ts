@@ -5,74 +5,26 @@
  * `temporarily_unavailable`, a 5xx or 429 with an error body, Slack's `service_unavailable`) is an
  * outage: the credential is kept, as for a provider that does not answer at all.
  */
-import type { ServerResponse } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AuthorizationServerConfig } from "../../src/connect/oauth-server.js";
-import { CredentialRenewal } from "../../src/connect/renewal.js";
-import type { StoredCredential } from "../../src/model/interaction.js";
-import {
-  INSECURE_PLAINTEXT_VAULT_FOR_TESTS,
-  MemoryCredentialVault,
-  MemoryExpiringNotes,
-  MemoryKeyedLock,
-} from "../../src/stores/index.js";
-import { close, listen } from "./authorization-servers.js";
-
-const ALICE = { issuer: "https://login.example", subject: "alice" };
-const NOW = 1_800_000_000_000;
-const running: { server: Parameters<typeof close>[0] }[] = [];
-afterEach(async () => {
-  for (const { server } of running.splice(0)) await close(server);
-});
+import { ALICE, expiredGrant, json, renewalOf, tokenProvider } from "./renewal-support.js";
 
 /** A token endpoint answering every refresh with `status` and `body`. */
-async function provider(
-  status: number,
-  body: Record<string, unknown>,
-  quirks: Partial<AuthorizationServerConfig> = {},
-) {
-  const started = await listen("127.0.0.1");
-  running.push(started);
-  started.handle((req, res: ServerResponse) => {
-    req.resume();
-    req.on("end", () => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body)));
-  });
-  const config: AuthorizationServerConfig = {
-    issuer: started.origin,
-    clientId: "client",
-    clientSecret: "client-secret",
-    metadata: { authorization_endpoint: `${started.origin}/authorize`, token_endpoint: `${started.origin}/token` },
-    ...quirks,
-  };
-  return config;
+function provider(status: number, body: Record<string, unknown>, quirks: Partial<AuthorizationServerConfig> = {}) {
+  return tokenProvider((_req, res) => json(res, status, body), { clientSecret: "client-secret", ...quirks });
 }
 
 async function renewAgainst(config: AuthorizationServerConfig) {
-  const vault = new MemoryCredentialVault({ encryption: INSECURE_PLAINTEXT_VAULT_FOR_TESTS });
-  const stale: StoredCredential = {
-    provider: "acme",
+  const { vault, stale } = await expiredGrant({
     secret: "access-token-expired-1",
     refreshToken: "refresh-token-of-alice-1",
-    expiresAt: NOW - 1_000,
-    updatedAt: NOW - 3_600_000,
-  };
-  await vault.put(ALICE, stale);
-  const renewal = new CredentialRenewal({
-    providers: { acme: config },
-    vault,
-    locks: new MemoryKeyedLock(),
-    notes: new MemoryExpiringNotes({ now: () => NOW }),
-    renewEarlyMs: 30_000,
-    forcedRefreshAfterMs: 60_000,
-    leaseMs: 10_000,
-    waitMs: 10_000,
-    outageMs: 5_000,
-    now: () => NOW,
   });
-  const outcome = await renewal.renew(ALICE, stale).then(
-    (renewed) => ({ renewed }),
-    (error: unknown) => ({ error: error as { code?: string } }),
-  );
+  const outcome = await renewalOf(config, vault)
+    .renew(ALICE, stale)
+    .then(
+      (renewed) => ({ renewed }),
+      (error: unknown) => ({ error: error as { code?: string } }),
+    );
   return { outcome, kept: await vault.get(ALICE, "acme") };
 }
 
