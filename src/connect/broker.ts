@@ -34,7 +34,7 @@ import {
   type RevokedGrant,
   revokeUpstream,
 } from "./connections.js";
-import { type CredentialFetchSettings, DEFAULT_MAX_REDIRECTS, fetchWithCredential } from "./credential-fetch.js";
+import { type CredentialFetchSettings, credentialFetchSettings, fetchWithCredential } from "./credential-fetch.js";
 import { checkDestination, oauthDestination, type SecretDestination, secretDestination } from "./destination.js";
 import { type AuthorizationServerConfig, OAuthServers } from "./oauth-server.js";
 import { secretName } from "./purpose.js";
@@ -159,15 +159,7 @@ export class CredentialBroker implements CredentialSource {
     this.#audit = auditTo(options.audit, logger);
     this.#locks = tracedLock(options.locks ?? new MemoryKeyedLock(), tracing);
     this.#listening = this.#listen();
-    this.#fetching = {
-      fetch: options.fetch ?? globalThis.fetch,
-      httpLoopback: options.unsafeHttpLoopbackForDevelopment === true,
-      maxRedirects: options.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
-      audit: this.#audit,
-      vault: this.#options.vault,
-      logger,
-      now,
-    };
+    this.#fetching = credentialFetchSettings(options, { audit: this.#audit, vault: this.#options.vault, logger, now });
     this.#renewal = new CredentialRenewal({
       providers: options.providers,
       vault: this.#options.vault,
@@ -179,7 +171,7 @@ export class CredentialBroker implements CredentialSource {
       waitMs: options.renewalWaitMs ?? 25_000,
       outageMs: options.renewalOutageMs ?? 5_000,
       now,
-      ...(options.audit === undefined ? {} : { audit: auditTo(options.audit, logger) }),
+      ...(options.audit === undefined ? {} : { audit: this.#audit }),
     });
   }
 

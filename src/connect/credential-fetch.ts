@@ -36,6 +36,23 @@ export interface CredentialFetchSettings {
   now: () => number;
 }
 
+/**
+ * The settings of a credential source's `fetch`, from the options the broker and the local
+ * credentials both take: their `fetch` (default `globalThis.fetch`), their loud
+ * `unsafeHttpLoopbackForDevelopment` and `maxRedirects` (default `DEFAULT_MAX_REDIRECTS`).
+ */
+export function credentialFetchSettings(
+  options: { fetch?: typeof globalThis.fetch; unsafeHttpLoopbackForDevelopment?: boolean; maxRedirects?: number },
+  shared: Pick<CredentialFetchSettings, "audit" | "vault" | "logger" | "now">,
+): CredentialFetchSettings {
+  return {
+    fetch: options.fetch ?? globalThis.fetch,
+    httpLoopback: options.unsafeHttpLoopbackForDevelopment === true,
+    maxRedirects: options.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
+    ...shared,
+  };
+}
+
 /** One call of `ctx.credentials.fetch`. */
 export interface CredentialUse {
   provider: string;

@@ -19,7 +19,7 @@ import type {
 } from "../../server/index.js";
 import { auditTo } from "../../stores/audit.js";
 import type { AuditLog, CredentialVault } from "../../stores/types.js";
-import { type CredentialFetchSettings, DEFAULT_MAX_REDIRECTS, fetchWithCredential } from "../credential-fetch.js";
+import { type CredentialFetchSettings, credentialFetchSettings, fetchWithCredential } from "../credential-fetch.js";
 import { checkDestination, type SecretDestination, secretDestination } from "../destination.js";
 import { secretName } from "../purpose.js";
 
@@ -62,15 +62,12 @@ export class LocalCredentials implements CredentialSource {
     for (const [name, config] of Object.entries(options.secrets ?? {}))
       checkDestination(name, secretDestination(config));
     const logger = options.logger ?? stderrLogger();
-    this.#fetching = {
-      fetch: options.fetch ?? globalThis.fetch,
-      httpLoopback: options.unsafeHttpLoopbackForDevelopment === true,
-      maxRedirects: DEFAULT_MAX_REDIRECTS,
+    this.#fetching = credentialFetchSettings(options, {
       audit: auditTo(options.audit, logger),
       vault: options.vault,
       logger,
       now: options.now ?? Date.now,
-    };
+    });
   }
 
   /**
