@@ -2,6 +2,7 @@
 import type { ContestantName } from "./contestants.js";
 import type { ImplName } from "./impl/types.js";
 import type { MachineInfo } from "./machine.js";
+import type { PayloadFloor } from "./payload-floor.js";
 import type { FigureSpec, WithinRatio } from "./workloads/types.js";
 
 export interface WorkloadInfo {
@@ -30,6 +31,8 @@ export interface RunResults {
   skipped: { workload: string; reason: string }[];
   machineAtStart: MachineInfo;
   machineAtEnd: MachineInfo;
+  /** This machine's in-process JSON round trip at 8 and 32 MiB, taken before the workloads. */
+  payloadFloor?: PayloadFloor;
 }
 
 /** The per-round values of one figure for one contestant ([] when it was not run). */

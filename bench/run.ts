@@ -10,6 +10,7 @@ import { type Contestant, contestantsFor } from "./contestants.js";
 import { IMPLEMENTATIONS } from "./impl/index.js";
 import { COMPILED, ROOT } from "./impl/process.js";
 import { machineInfo } from "./machine.js";
+import { payloadFloor } from "./payload-floor.js";
 import { renderReport } from "./report.js";
 import { type RunResults, record } from "./results.js";
 import { WORKLOADS } from "./workloads/index.js";
@@ -63,6 +64,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     skipped: [],
     machineAtStart: machineInfo(),
     machineAtEnd: machineInfo(),
+    payloadFloor: payloadFloor(),
   };
   for (let round = 0; round < options.rounds; round++) {
     for (const workload of workloads) {

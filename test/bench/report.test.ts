@@ -63,6 +63,7 @@ function results(): RunResults {
     skipped: [],
     machineAtStart: machine,
     machineAtEnd: { ...machine, load: [2, 1.25, 0.75] },
+    payloadFloor: { ms8MiB: 30, ms32MiB: 135 },
   };
 }
 
@@ -73,6 +74,10 @@ describe("the bench report", () => {
     expect(report).toContain(
       "| 2026-12-01T00:00:00.000Z | v20.20.2 | Test CPU | 2 | 8 GiB | Linux x64 | 1.50 / 1.00 / 0.50 | 2.00 / 1.25 / 0.75 |",
     );
+  });
+
+  it("prints how the machine itself scales from 8 to 32 MiB, next to which the within ratios are read", () => {
+    expect(report).toContain("| 30.0 ms | 135 ms | 4.50× |");
   });
 
   it("says the bare client is raw node:http and names the splits", () => {
