@@ -273,12 +273,15 @@ export class StdioStreamTransport implements Transport {
 
   /** Notes the requests `message` carries, and the cancellations that owe them no answer. */
   #track(message: JsonRpcMessage | JsonRpcMessage[]): void {
-    for (const item of Array.isArray(message) ? message : [message]) {
-      if (isRequest(item)) this.#owed?.add(item.id);
-      else if (isNotification(item) && item.method === "notifications/cancelled") {
-        const id = item.params?.requestId;
-        if (isRequestId(id)) this.#settled(id);
-      }
+    if (!Array.isArray(message)) this.#trackOne(message);
+    else for (const item of message) this.#trackOne(item);
+  }
+
+  #trackOne(message: JsonRpcMessage): void {
+    if (isRequest(message)) this.#owed?.add(message.id);
+    else if (isNotification(message) && message.method === "notifications/cancelled") {
+      const id = message.params?.requestId;
+      if (isRequestId(id)) this.#settled(id);
     }
   }
 
