@@ -192,7 +192,7 @@ export class ClientConnection {
     const refusal = assertServerCapability(handshake.capabilities, method, params, driver.revision?.serverCapabilities);
     if (refusal) return Promise.reject(refusal);
     const tracing = this.#tracing;
-    if (!tracing.on) return driver.send(session, method, params, options);
+    if (!tracing.wouldTrace()) return driver.send(session, method, params, options);
     const target = method === "tools/call" || method === "prompts/get" ? params?.name : undefined;
     const named = typeof target === "string" && target.length <= 128 ? target : undefined;
     const attributes = {

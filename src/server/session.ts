@@ -111,7 +111,7 @@ export class ServerConnection implements ServerSession, EraConnection {
 
   #dispatch(params: Params, inbound: InboundRequest): Result | Promise<Result> {
     const tracing = this.host.tracing;
-    if (!tracing.on) return this.#serve(params, inbound);
+    if (!tracing.wouldTrace(inbound.meta)) return this.#serve(params, inbound);
     const method = inbound.method;
     const target = method === "tools/call" || method === "prompts/get" ? params.name : undefined;
     const named = typeof target === "string" && target.length <= 128 ? target : undefined;

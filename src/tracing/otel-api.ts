@@ -47,10 +47,20 @@ interface Setter {
 }
 
 /** The members of `@opentelemetry/api` used here. */
+/** The global tracer provider of `@opentelemetry/api` 1.x: a proxy that defers to the registered SDK's provider. */
+export interface ProxyProvider {
+  /** The registered provider, or the API's no-op provider while none is. */
+  getDelegate(): unknown;
+}
+
 export interface OtelApi {
   ROOT_CONTEXT: Context;
+  /** The classes of the global provider and of its tracers (absent from a copy that does not export them). */
+  ProxyTracerProvider?: new () => ProxyProvider;
+  ProxyTracer?: abstract new (...args: never[]) => Tracer;
   trace: {
     getTracer(name: string, version?: string): Tracer;
+    getTracerProvider?(): unknown;
     setSpan(context: Context, span: Span): Context;
     getSpan(context: Context): Span | undefined;
     getSpanContext(context: Context): SpanContext | undefined;

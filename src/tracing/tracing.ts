@@ -17,6 +17,7 @@ import {
   loadOtelApi,
   missingApi,
   type OtelApi,
+  type ProxyProvider,
   type Span,
   type SpanContext,
   type Tracer,
@@ -102,6 +103,13 @@ export class Tracing {
 
   #api: OtelApi | undefined;
   #tracer: Tracer | undefined;
+  /**
+   * The global provider `#tracer` defers to, when it is the API's proxy tracer: while no SDK is
+   * registered there, its spans are no-ops. `undefined`: a given tracer or an SDK's, always asked.
+   */
+  #proxy: ProxyProvider | undefined;
+  /** What `#proxy` defers to while no SDK is registered: the API's no-op provider. */
+  #noopProvider: unknown;
   #failure: unknown;
   #settled = false;
   readonly #loaded: Promise<void>;
@@ -135,6 +143,7 @@ export class Tracing {
         this.#api = api;
         const given = typeof option === "object" ? option.tracer : undefined;
         this.#tracer = given ?? api.trace.getTracer(TRACER_NAME, packageVersion());
+        if (given === undefined) this.#watchProxy(api, this.#tracer);
       },
       (error: unknown) => {
         this.#settled = true;
@@ -152,6 +161,31 @@ export class Tracing {
   /** Whether spans are made (they may still record nothing, when no SDK is registered). */
   get on(): boolean {
     return this.#tracer !== undefined;
+  }
+
+  /**
+   * Whether a span made now could reach anyone: tracing is on, and a tracer was given or an SDK
+   * is registered, or `meta` (a request's `_meta`) carries a `traceparent`, or the active context
+   * a valid span. When this is false, a span would be a no-op that carries no trace context, and
+   * `serve` and `send` run their work directly (building no attributes is then the caller's part).
+   */
+  wouldTrace(meta?: Record<string, unknown>): boolean {
+    const api = this.#api;
+    if (api === undefined || this.#tracer === undefined) return false;
+    const proxy = this.#proxy;
+    if (proxy === undefined || proxy.getDelegate() !== this.#noopProvider) return true;
+    if (meta !== undefined && typeof meta.traceparent === "string") return true;
+    return this.#valid(api.trace.getSpanContext(api.context.active())) !== undefined;
+  }
+
+  /** Notes the global proxy provider `tracer` defers to, if it is the API's proxy tracer. */
+  #watchProxy(api: OtelApi, tracer: Tracer): void {
+    const { ProxyTracerProvider, ProxyTracer } = api;
+    if (ProxyTracerProvider === undefined || ProxyTracer === undefined || !(tracer instanceof ProxyTracer)) return;
+    const provider = api.trace.getTracerProvider?.();
+    if (!(provider instanceof ProxyTracerProvider) || typeof provider.getDelegate !== "function") return;
+    this.#proxy = provider;
+    this.#noopProvider = new ProxyTracerProvider().getDelegate();
   }
 
   /**
@@ -181,7 +215,7 @@ export class Tracing {
   ): T | Promise<T> {
     const api = this.#api;
     const tracer = this.#tracer;
-    if (api === undefined || tracer === undefined) return serve();
+    if (api === undefined || tracer === undefined || !this.wouldTrace(meta)) return serve();
     const active = api.context.active();
     const parent =
       meta !== undefined && typeof meta.traceparent === "string" ? (this.#extract(meta, active) ?? active) : active;
@@ -278,7 +312,7 @@ export class Tracing {
   ): Promise<T> {
     const api = this.#api;
     const tracer = this.#tracer;
-    if (api === undefined || tracer === undefined) return send(params);
+    if (api === undefined || tracer === undefined || !this.wouldTrace()) return send(params);
     const active = api.context.active();
     return this.#run(api, tracer, name, SPAN_KIND.client, attributes, active, () => {
       const carrier: Record<string, string> = {};

@@ -201,6 +201,43 @@ describe("stdio server framing", () => {
     expect(output).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n');
   });
 
+  it("writes the messages sent in one tick as whole lines in order, a long one among them", async () => {
+    const { server, stdout, replies } = await rawServer();
+    const long = "y".repeat(200_000);
+    const sends = [
+      server.send({ jsonrpc: "2.0", id: 1, result: { n: 1 } }),
+      server.send({ jsonrpc: "2.0", id: 2, result: { n: 2 } }),
+      server.send({ jsonrpc: "2.0", id: 3, result: { long } }),
+      server.send({ jsonrpc: "2.0", id: 4, result: { n: 4 } }),
+    ];
+    await Promise.all(sends);
+    expect(await replies(4)).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { n: 1 } },
+      { jsonrpc: "2.0", id: 2, result: { n: 2 } },
+      { jsonrpc: "2.0", id: 3, result: { long } },
+      { jsonrpc: "2.0", id: 4, result: { n: 4 } },
+    ]);
+    await server.close();
+    expect(stdout.writableEnded).toBe(true);
+  });
+
+  it("sends the messages of the tick in which it closes before ending stdout", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const server = new StdioServerTransport(stdin, stdout);
+    await server.start();
+    let output = "";
+    stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+    });
+    const ended = new Promise((resolve) => stdout.once("end", resolve));
+    void server.send({ jsonrpc: "2.0", id: 1, result: {} });
+    void server.send({ jsonrpc: "2.0", id: 2, result: {} });
+    await server.close();
+    await ended;
+    expect(output).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n');
+  });
+
   it("waits for drain before resolving a send to a full stdout", async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough({ highWaterMark: 16 });

@@ -36,6 +36,13 @@ export interface StdioStreamOptions {
   endGraceMs?: number;
 }
 
+/**
+ * Characters from which a message is written apart from its newline rather than joined with it
+ * (and with the other lines of its tick): joining copies the text.
+ */
+const JOIN_LIMIT = 64 * 1024;
+const NEWLINE = "\n";
+
 /** Characters of an unreadable line kept in {@link InvalidLineError.text}. */
 const KEPT_CHARS = 200;
 
@@ -81,8 +88,8 @@ export class StdioStreamTransport implements Transport {
   #closed = false;
   /** Whether a line was written in this tick (the next ones are held until it ends). */
   #writing = false;
-  /** Whether the writable is corked until the end of the tick. */
-  #corked = false;
+  /** The lines held until the end of the tick, joined, each with its newline. */
+  #held = "";
   /** Pending while the writable is over its high-water mark. */
   #drain: Promise<void> | undefined;
   #releaseDrain: (() => void) | undefined;
@@ -137,13 +144,13 @@ export class StdioStreamTransport implements Transport {
   send(message: JsonRpcMessage): Promise<void> {
     if (this.#closed) return Promise.reject(closedError());
     if (!this.#started) return Promise.reject(new SdkError("NOT_CONNECTED", "The transport has not been started"));
-    let line: string;
+    let text: string;
     try {
-      line = `${encodeFrame(message)}\n`;
+      text = encodeFrame(message);
     } catch (cause) {
       return Promise.reject(new SdkError("INVALID_ARGUMENT", "The message cannot be serialized as JSON", { cause }));
     }
-    const written = this.#write(line);
+    const written = this.#write(text);
     if (this.#owed !== undefined && isResponse(message) && message.id !== null) this.#settled(message.id);
     return written;
   }
@@ -161,45 +168,66 @@ export class StdioStreamTransport implements Transport {
     this.#writable.on("error", ignore);
     this.#writable.off("error", this.#onStreamError);
     if (this.#started) this.#readable.pause();
+    this.#flushHeld();
     this.#releaseDrain?.();
     if (this.#endOnClose && !this.#writable.writableEnded) this.#writable.end();
     this.onclose?.();
   }
 
-  /** Writes at once unless the stream is waiting for `drain`; the usual case makes no promise of its own. */
-  #write(line: string): Promise<void> {
-    if (this.#drain) return this.#writeAfterDrain(line);
+  /**
+   * Writes `text` (one message's JSON) and its newline at once unless the stream is waiting for
+   * `drain`; the usual case makes no promise of its own.
+   */
+  #write(text: string): Promise<void> {
+    if (this.#drain) return this.#writeAfterDrain(text);
     if (this.#closed) return Promise.reject(closedError());
-    const writable = this.#writable;
     if (!this.#writing) {
       // The first line of a tick leaves at once, so that the peer can start on it while this side
       // goes on; lines that follow within the tick (answers to a chunk of requests) are held and
-      // leave together, in one system call, when the tick ends.
+      // leave together, as one string in one system call, when the tick ends.
       this.#writing = true;
       process.nextTick(this.#endTick);
-    } else if (!this.#corked) {
-      this.#corked = true;
-      writable.cork();
-    } else if (writable.writableLength + line.length >= writable.writableHighWaterMark) {
-      // What the cork holds is flushed before it reaches the high-water mark, so that `write`
-      // reports only the peer's backpressure, not lines this side held back itself.
-      writable.uncork();
-      writable.cork();
+      return this.#put(text);
     }
-    if (!writable.write(line)) return this.#waitForDrain();
-    return SENT;
+    if (text.length >= JOIN_LIMIT) {
+      this.#flushHeld();
+      return this.#put(text);
+    }
+    this.#held += `${text}\n`;
+    const writable = this.#writable;
+    // What is held leaves before it reaches the high-water mark, so that `write` reports only
+    // the peer's backpressure, not lines this side held back itself.
+    if (writable.writableLength + this.#held.length < writable.writableHighWaterMark) return SENT;
+    return this.#flushHeld() ? SENT : this.#waitForDrain();
   }
 
-  async #writeAfterDrain(line: string): Promise<void> {
+  /**
+   * Hands `text` and its newline to the writable. A long text is written, then its newline,
+   * since joining them would copy it once more.
+   */
+  #put(text: string): Promise<void> {
+    const writable = this.#writable;
+    if (text.length < JOIN_LIMIT) return writable.write(`${text}\n`) ? SENT : this.#waitForDrain();
+    writable.write(text);
+    return writable.write(NEWLINE) ? SENT : this.#waitForDrain();
+  }
+
+  /** Writes the held lines; false when the writable is now over its high-water mark. */
+  #flushHeld(): boolean {
+    const held = this.#held;
+    if (held === "") return true;
+    this.#held = "";
+    return this.#writable.write(held);
+  }
+
+  async #writeAfterDrain(text: string): Promise<void> {
     while (this.#drain) await this.#drain;
-    return this.#write(line);
+    return this.#write(text);
   }
 
   readonly #endTick = (): void => {
     this.#writing = false;
-    if (!this.#corked) return;
-    this.#corked = false;
-    this.#writable.uncork();
+    if (!this.#flushHeld() && this.#drain === undefined && !this.#closed) void this.#waitForDrain();
   };
 
   #waitForDrain(): Promise<void> {
@@ -245,12 +273,15 @@ export class StdioStreamTransport implements Transport {
 
   /** Notes the requests `message` carries, and the cancellations that owe them no answer. */
   #track(message: JsonRpcMessage | JsonRpcMessage[]): void {
-    for (const item of Array.isArray(message) ? message : [message]) {
-      if (isRequest(item)) this.#owed?.add(item.id);
-      else if (isNotification(item) && item.method === "notifications/cancelled") {
-        const id = item.params?.requestId;
-        if (isRequestId(id)) this.#settled(id);
-      }
+    if (!Array.isArray(message)) this.#trackOne(message);
+    else for (const item of message) this.#trackOne(item);
+  }
+
+  #trackOne(message: JsonRpcMessage): void {
+    if (isRequest(message)) this.#owed?.add(message.id);
+    else if (isNotification(message) && message.method === "notifications/cancelled") {
+      const id = message.params?.requestId;
+      if (isRequestId(id)) this.#settled(id);
     }
   }
 
@@ -288,7 +319,7 @@ export class StdioStreamTransport implements Transport {
     if (this.#closed) return;
     this.onerror?.(new InvalidLineError(code, message, this.#lines, text.slice(0, KEPT_CHARS)));
     if (this.#answerInvalidFrames) {
-      this.#write(`${encodeFrame(errorResponse(id, code, message))}\n`).catch(ignore);
+      this.#write(encodeFrame(errorResponse(id, code, message))).catch(ignore);
     }
   }
 }
