@@ -139,9 +139,10 @@ export class JsonRpcSession {
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new SdkError("ALREADY_CONNECTED", "This session is already connected to a transport");
     this.transport = transport;
-    transport.onmessage = (message, extra) => this.receive(message, extra);
-    transport.onerror = (error) => this.onerror?.(error);
-    transport.onclose = () => this.handleClose();
+    // Bound methods, not arrow functions: no closure context for each of the thousands of idle sessions.
+    transport.onmessage = this.receive.bind(this);
+    transport.onerror = this.transportFailed.bind(this);
+    transport.onclose = this.handleClose.bind(this);
     await transport.start();
   }
 
@@ -251,6 +252,10 @@ export class JsonRpcSession {
     if (this.isConnected) {
       this.notify("notifications/cancelled", { requestId: id, reason: reason.message }).catch(() => {});
     }
+  }
+
+  private transportFailed(error: Error): void {
+    this.onerror?.(error);
   }
 
   private receive(message: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra | undefined): void {
@@ -376,7 +381,7 @@ export class JsonRpcSession {
     }
     // A cancelled request gets no response (spec: basic/utilities/cancellation).
     if (this.inbound?.get(call.id) !== call || call.aborted) return;
-    this.inbound.delete(call.id);
+    this.forgetInbound(call.id);
     const sent = this.reply(response);
     if (sent !== SENT) await sent;
   }
@@ -384,6 +389,13 @@ export class JsonRpcSession {
   private reply(response: JsonRpcResponse): Promise<void> {
     const written = this.write(response, { relatedRequestId: response.id ?? undefined });
     return written === SENT ? written : written.catch((error: unknown) => this.onerror?.(asError(error)));
+  }
+
+  /** Drops an answered or cancelled request; the map goes with the last one, as an idle session holds none. */
+  private forgetInbound(id: RequestId): void {
+    const inbound = this.inbound as Map<RequestId, InboundCall>;
+    inbound.delete(id);
+    if (inbound.size === 0) this.inbound = undefined;
   }
 
   /**
@@ -399,7 +411,7 @@ export class JsonRpcSession {
     if (!isRequestId(requestId)) return;
     const call = this.inbound?.get(requestId);
     if (!call) return;
-    this.inbound?.delete(requestId);
+    this.forgetInbound(requestId);
     call.abort(
       new SdkError("REQUEST_CANCELLED", typeof params.reason === "string" ? params.reason : "Cancelled by the peer"),
     );

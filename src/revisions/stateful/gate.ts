@@ -34,9 +34,10 @@ export interface GateOptions {
   peerCapabilities: Record<string, unknown>;
   /**
    * Server: whether `notifications/initialized` has arrived; until then only `ping` may be sent as
-   * a request. Client: whether the client has sent it.
+   * a request. Client: whether the client has sent it. Read when a request is sent: an object
+   * (the connection itself, say) rather than a closure, so that a connection holds none for it.
    */
-  initialized: () => boolean;
+  initialized: { readonly initialized: boolean };
   /** Requests already received whose responses will pass through this gate. */
   inFlight?: readonly InFlightRequest[];
   /**
@@ -70,7 +71,7 @@ class NegotiatedGate implements MessageGate {
   readonly #role: Role;
   readonly #peer: Role;
   readonly #peerCapabilities: Record<string, unknown>;
-  readonly #initialized: () => boolean;
+  readonly #initialized: { readonly initialized: boolean };
   readonly #revision: Revision;
   /** The context of every message this gate checks or encodes, made once. */
   readonly #context: MessageContext;
@@ -131,7 +132,7 @@ class NegotiatedGate implements MessageGate {
         `${message.method} is not a ${role} ${request ? "request" : "notification"} in protocol revision ${revision.version}`,
       );
     }
-    if (role === "server" && request && message.method !== "ping" && !this.#initialized()) {
+    if (role === "server" && request && message.method !== "ping" && !this.#initialized.initialized) {
       return new SdkError(
         "NOT_CONNECTED",
         `Cannot send ${message.method} before the client has sent notifications/initialized`,
