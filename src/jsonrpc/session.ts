@@ -26,12 +26,14 @@ import type { Progress, ProgressToken } from "./progress.js";
 import { RequestTimers } from "./request-timers.js";
 import type {
   FallbackNotificationHandler,
+  InboundRequest,
   JsonRpcSessionOptions,
   NotificationHandler,
   Params,
   RequestHandler,
   RequestOptions,
   Result,
+  SessionDelegate,
 } from "./session-types.js";
 import { type MessageExtra, SENT, type SendOptions, type Transport } from "./transport.js";
 
@@ -56,8 +58,10 @@ export class JsonRpcSession {
   private inbound: Map<RequestId, InboundCall> | undefined;
   private requestHandlers: Map<string, RequestHandler> | undefined;
   private notificationHandlers: Map<string, NotificationHandler> | undefined;
-  private fallbackRequests: { accepts(method: string): boolean; handler: RequestHandler } | undefined;
-  private fallbackNotifications: { accepts(method: string): boolean; handler: FallbackNotificationHandler } | undefined;
+  /** Serves what no handler set by name serves (`setDelegate`, or the fallbacks of `setFallbackRequestHandler`). */
+  private delegate: SessionDelegate<unknown> | undefined;
+  /** What the delegate is told with each call. */
+  private owner: unknown;
   /** ms a request waits when it passes no `timeoutMs`. */
   readonly defaultTimeoutMs: number;
   #timers: RequestTimers | undefined;
@@ -109,12 +113,27 @@ export class JsonRpcSession {
    * `setRequestHandler`. A fixed table of methods then costs no map per session.
    */
   setFallbackRequestHandler(accepts: (method: string) => boolean, handler: RequestHandler): void {
-    this.fallbackRequests = { accepts, handler };
+    this.fallbacks().requests = { accepts, handler };
   }
 
   /** Like `setFallbackRequestHandler`, for notifications; the handler is told the method. */
   setFallbackNotificationHandler(accepts: (method: string) => boolean, handler: FallbackNotificationHandler): void {
-    this.fallbackNotifications = { accepts, handler };
+    this.fallbacks().notifications = { accepts, handler };
+  }
+
+  /**
+   * Hands what no handler set by name serves, and the session's errors and end, to `delegate`,
+   * which is told `owner` with each call; it replaces the fallback handlers, as they replace it.
+   * Many sessions can share one delegate, so that each holds no closure of its own for any of it.
+   */
+  setDelegate<T>(delegate: SessionDelegate<T>, owner: T): void {
+    this.delegate = delegate as SessionDelegate<unknown>;
+    this.owner = owner;
+  }
+
+  private fallbacks(): Fallbacks {
+    if (!(this.delegate instanceof Fallbacks)) this.setDelegate(new Fallbacks(), undefined);
+    return this.delegate as Fallbacks;
   }
 
   /**
@@ -255,6 +274,12 @@ export class JsonRpcSession {
   }
 
   private transportFailed(error: Error): void {
+    this.report(error);
+  }
+
+  /** A non-fatal problem: to the delegate, then `onerror`. */
+  private report(error: Error): void {
+    this.delegate?.failed?.(this.owner, error);
     this.onerror?.(error);
   }
 
@@ -268,7 +293,7 @@ export class JsonRpcSession {
             "Invalid Request: this protocol revision does not accept JSON-RPC batches",
           ),
           {},
-        ).catch((error: unknown) => this.onerror?.(asError(error)));
+        ).catch((error: unknown) => this.report(asError(error)));
         return;
       }
       for (const item of message) this.receiveOne(item, extra);
@@ -285,7 +310,7 @@ export class JsonRpcSession {
 
   private receiveResponse(response: JsonRpcResponse): void {
     if (!isRequestId(response.id)) {
-      if (isErrorResponse(response)) this.onerror?.(ProtocolError.fromJson(response.error));
+      if (isErrorResponse(response)) this.report(ProtocolError.fromJson(response.error));
       return;
     }
     // A response to a request we cancelled or never sent is dropped (spec: cancellation).
@@ -299,8 +324,8 @@ export class JsonRpcSession {
     if (this.checkInbound(message) !== undefined) return;
     const { method } = message;
     const handler = this.notificationHandlers?.get(method);
-    const fallback = handler ? undefined : this.fallbackNotifications;
-    if (!handler && !fallback?.accepts(method)) {
+    const delegate = handler ? undefined : this.delegate;
+    if (!handler && delegate?.acceptsNotification(this.owner, method) !== true) {
       // The session's own utilities, unless the application replaced them.
       if (method === "notifications/cancelled") this.onCancelled(message.params ?? {});
       else if (method === "notifications/progress") this.onProgress(message.params ?? {});
@@ -310,10 +335,10 @@ export class JsonRpcSession {
     // seen before the response settles the request.
     try {
       const params = message.params ?? {};
-      const outcome = handler ? handler(params, extra) : fallback?.handler(method, params, extra);
-      if (outcome instanceof Promise) outcome.catch((error: unknown) => this.onerror?.(asError(error)));
+      const outcome = handler ? handler(params, extra) : delegate?.serveNotification(this.owner, method, params, extra);
+      if (outcome instanceof Promise) outcome.catch((error: unknown) => this.report(asError(error)));
     } catch (error) {
-      this.onerror?.(asError(error));
+      this.report(asError(error));
     }
   }
 
@@ -325,7 +350,7 @@ export class JsonRpcSession {
         ErrorCode.InvalidRequest,
         `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`,
       );
-      this.write(duplicate, { relatedRequestId: id }, false).catch((error: unknown) => this.onerror?.(asError(error)));
+      this.write(duplicate, { relatedRequestId: id }, false).catch((error: unknown) => this.report(asError(error)));
       return;
     }
     const refusal = this.checkInbound(message);
@@ -333,11 +358,11 @@ export class JsonRpcSession {
       this.reply({ jsonrpc: "2.0", id, error: refusal.toJson() });
       return;
     }
-    const fallback = this.fallbackRequests;
-    const handler =
-      this.requestHandlers?.get(method) ??
-      (fallback?.accepts(method) ? fallback.handler : method === "ping" ? answerPing : undefined);
-    if (!handler) {
+    const named = this.requestHandlers?.get(method);
+    // `undefined` with `delegated`: the delegate serves it.
+    const delegated = named === undefined && this.delegate?.acceptsRequest(this.owner, method) === true;
+    const handler = named ?? (delegated || method !== "ping" ? undefined : answerPing);
+    if (!handler && !delegated) {
       this.reply(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`));
       return;
     }
@@ -357,23 +382,25 @@ export class JsonRpcSession {
     try {
       return this.gate.checkInbound(message);
     } catch (error) {
-      this.onerror?.(asError(error));
+      this.report(asError(error));
       return new ProtocolError(ErrorCode.InternalError, "Internal error");
     }
   }
 
   /** Runs the handler (never synchronously within `receive`) and sends its answer unless cancelled. */
-  private async answer(call: InboundCall, handler: RequestHandler, params: Params): Promise<void> {
+  private async answer(call: InboundCall, handler: RequestHandler | undefined, params: Params): Promise<void> {
     let response: JsonRpcResponse;
     try {
       await undefined;
-      const result: unknown = await handler(params, call);
+      const result: unknown = await (handler === undefined
+        ? (this.delegate as SessionDelegate<unknown>).serveRequest(this.owner, params, call)
+        : handler(params, call));
       if (isResultObject(result)) {
         response = { jsonrpc: "2.0", id: call.id, result };
       } else {
         // A response without a result object is no response at all to the peer, which would wait for ever.
         const kind = result === null ? "null" : Array.isArray(result) ? "an array" : typeof result;
-        this.onerror?.(new Error(`The ${call.method} handler returned ${kind} instead of a result object`));
+        this.report(new Error(`The ${call.method} handler returned ${kind} instead of a result object`));
         response = errorResponse(call.id, ErrorCode.InternalError, "Internal error");
       }
     } catch (error) {
@@ -388,7 +415,7 @@ export class JsonRpcSession {
 
   private reply(response: JsonRpcResponse): Promise<void> {
     const written = this.write(response, { relatedRequestId: response.id ?? undefined });
-    return written === SENT ? written : written.catch((error: unknown) => this.onerror?.(asError(error)));
+    return written === SENT ? written : written.catch((error: unknown) => this.report(asError(error)));
   }
 
   /** Drops an answered or cancelled request; the map goes with the last one, as an idle session holds none. */
@@ -441,7 +468,30 @@ export class JsonRpcSession {
       this.inbound?.clear();
     }
     this.#timers?.clear();
+    this.delegate?.closed?.(this.owner);
     this.onclose?.();
+  }
+}
+
+/** The delegate that `setFallbackRequestHandler` and `setFallbackNotificationHandler` fill in. */
+class Fallbacks implements SessionDelegate<unknown> {
+  requests: { accepts(method: string): boolean; handler: RequestHandler } | undefined;
+  notifications: { accepts(method: string): boolean; handler: FallbackNotificationHandler } | undefined;
+
+  acceptsRequest(_owner: unknown, method: string): boolean {
+    return this.requests?.accepts(method) === true;
+  }
+
+  serveRequest(_owner: unknown, params: Params, request: InboundRequest): Result | Promise<Result> {
+    return (this.requests as NonNullable<Fallbacks["requests"]>).handler(params, request);
+  }
+
+  acceptsNotification(_owner: unknown, method: string): boolean {
+    return this.notifications?.accepts(method) === true;
+  }
+
+  serveNotification(_owner: unknown, method: string, params: Params, extra: MessageExtra | undefined) {
+    return this.notifications?.handler(method, params, extra);
   }
 }
 

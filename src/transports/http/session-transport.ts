@@ -42,7 +42,7 @@ import {
 } from "./outbound-stream.js";
 import { httpError, refusalReply } from "./responses.js";
 import { placeLastEventId } from "./resume-point.js";
-import { JsonSink, SseSink } from "./sinks.js";
+import { JsonSink, SseSink, type SseSinkOwner } from "./sinks.js";
 
 /** @internal Options the server passes when it creates a session transport; one object serves every session. */
 export interface SessionTransportOptions {
@@ -82,7 +82,13 @@ const MAX_CANCELLED_IDS = 1000;
  * revision is negotiated; from then on a request with another `MCP-Protocol-Version` gets 400.
  */
 export class StreamableHttpSessionTransport
-  implements Transport, SessionIdTransport, PresumedHandshakeTransport, ProtocolVersionTransport, SharedSessionTransport
+  implements
+    Transport,
+    SessionIdTransport,
+    PresumedHandshakeTransport,
+    ProtocolVersionTransport,
+    SharedSessionTransport,
+    SseSinkOwner
 {
   /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
@@ -461,15 +467,11 @@ export class StreamableHttpSessionTransport
    * first message on (spec 2025-11-25: basic/transports § Sending Messages to the Server).
    */
   private attachSse(stream: OutboundStream, fresh = true): SseSink {
-    const sink = new SseSink(() => {
-      if (stream.sink === sink) stream.sink = undefined;
-      // Stateless mode: the transport serves this one POST, and without a session nothing can resume
-      // its stream, so a client that left ends it (the protocol layer then stops the request's handler).
-      if (this.options.closeWhenIdle) void this.close();
-    });
+    // This transport hears of the sink with its stream (`sinkCancelled`, `sinkExpired`): no closures per sink.
+    const sink = new SseSink(this, stream);
     stream.resumable = true;
     // The GET stream can be opened again, and a stored stream resumed: their connections may be closed.
-    if (stream === this.standaloneStream || this.resumable) sink.onexpire = () => this.rotate(stream, sink);
+    if (stream === this.standaloneStream || this.resumable) sink.onexpire = true;
     if (!fresh) return sink;
     stream.sink = sink;
     const store = this.options.eventStore;
@@ -554,6 +556,20 @@ export class StreamableHttpSessionTransport
         sink.end();
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       });
+  }
+
+  /** @internal The client left `sink`, a connection of the stream `key` (an `OutboundStream`). */
+  sinkCancelled(sink: SseSink, key: unknown): void {
+    const stream = key as OutboundStream;
+    if (stream.sink === sink) stream.sink = undefined;
+    // Stateless mode: the transport serves this one POST, and without a session nothing can resume
+    // its stream, so a client that left ends it (the protocol layer then stops the request's handler).
+    if (this.options.closeWhenIdle) void this.close();
+  }
+
+  /** @internal `sink`, a connection of the stream `key`, reached its allowed age. */
+  sinkExpired(sink: SseSink, key: unknown): void {
+    this.rotate(key as OutboundStream, sink);
   }
 
   /** Closes `sink`, the connection of `stream`, for the client to reconnect (see `maxSseConnectionMs`). */

@@ -19,12 +19,23 @@ export interface Sink {
   end(unanswered?: readonly RequestId[]): void;
 }
 
+/**
+ * @internal Hears of the sinks it made, as methods of one object (the session transport) rather
+ * than closures held by each sink; each call is told the `key` the sink was made with.
+ */
+export interface SseSinkOwner {
+  /** The client went away from `sink` (see `SseSink.cancel`). */
+  sinkCancelled(sink: SseSink, key: unknown): void;
+  /** `sink` reached its allowed age (see `SseSink.onexpire`). */
+  sinkExpired(sink: SseSink, key: unknown): void;
+}
+
 /** The SSE comment a quiet stream carries to show the connection is alive; parsers dispatch no event for it. */
 const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
 
 /**
  * One SSE response body. Events written before the adapter attaches the connection wait in a
- * string; `cancel` (the client went away) runs `oncancel` once. A client that leaves more than
+ * string; `cancel` (the client went away) runs `oncancel` once (or tells its owner). A client that leaves more than
  * `MAX_SSE_BACKLOG_BYTES` unread when an event is due is dropped the same way, and so is one
  * found gone or stalled by `keepAlive`.
  */
@@ -45,12 +56,17 @@ export class SseSink implements Sink, ReplyStream {
   /**
    * @internal Set by the session transport where this connection can close without losing
    * anything (the client reconnects, resuming where events are stored): what to do once the
-   * connection reaches its allowed age. Left unset, the connection stays until its stream ends.
+   * connection reaches its allowed age; `true`: tell the owner (`SseSinkOwner.sinkExpired`). Left
+   * unset, the connection stays until its stream ends.
    */
-  onexpire: (() => void) | undefined;
+  onexpire: (() => void) | true | undefined;
   private expiring = false;
 
-  constructor(private readonly oncancel: () => void) {}
+  /** `oncancel`: runs once when the client goes away; or the owner told of it, with `key`. */
+  constructor(
+    private readonly oncancel: (() => void) | SseSinkOwner,
+    private readonly key?: unknown,
+  ) {}
 
   get open(): boolean {
     return this.isOpen;
@@ -126,7 +142,9 @@ export class SseSink implements Sink, ReplyStream {
   expire(): void {
     if (!this.expirable) return;
     this.expiring = true;
-    this.onexpire?.();
+    const onexpire = this.onexpire;
+    if (onexpire === true) (this.oncancel as SseSinkOwner).sinkExpired(this, this.key);
+    else onexpire?.();
   }
 
   /**
@@ -183,7 +201,9 @@ export class SseSink implements Sink, ReplyStream {
     this.pending = "";
     if (this.cancelled || !wasOpen) return;
     this.cancelled = true;
-    this.oncancel();
+    const oncancel = this.oncancel;
+    if (typeof oncancel === "function") oncancel();
+    else oncancel.sinkCancelled(this, this.key);
   }
 
   /** The 200 answer carrying this stream. */
