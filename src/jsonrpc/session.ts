@@ -35,7 +35,7 @@ import type {
   Result,
   SessionDelegate,
 } from "./session-types.js";
-import { type MessageExtra, SENT, type SendOptions, type Transport } from "./transport.js";
+import { type MessageExtra, SENT, type SendOptions, type Transport, type TransportReceiver } from "./transport.js";
 
 // The types of a session's handlers and options are part of this module's API.
 export type * from "./session-types.js";
@@ -46,7 +46,7 @@ export type * from "./session-types.js";
  * and `notifications/progress` itself, and refuses an inbound request whose id is already in
  * flight (-32600). Unknown methods are answered -32601. Spec: basic/index, basic/utilities/*.
  */
-export class JsonRpcSession {
+export class JsonRpcSession implements TransportReceiver {
   private transport: Transport | undefined;
   private gate: MessageGate = openGate;
   private nextId = 0;
@@ -158,10 +158,14 @@ export class JsonRpcSession {
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new SdkError("ALREADY_CONNECTED", "This session is already connected to a transport");
     this.transport = transport;
-    // Bound methods, not arrow functions: no closure context for each of the thousands of idle sessions.
-    transport.onmessage = this.receive.bind(this);
-    transport.onerror = this.transportFailed.bind(this);
-    transport.onclose = this.handleClose.bind(this);
+    if (transport.setReceiver !== undefined) {
+      // One reference to this session instead of three functions (the thousands of idle sessions of an HTTP server).
+      transport.setReceiver(this);
+    } else {
+      transport.onmessage = (message, extra) => this.receive(message, extra);
+      transport.onerror = (error) => this.transportFailed(error);
+      transport.onclose = () => this.handleClose();
+    }
     await transport.start();
   }
 
@@ -273,8 +277,14 @@ export class JsonRpcSession {
     }
   }
 
-  private transportFailed(error: Error): void {
+  /** @internal As `Transport.onerror` (`TransportReceiver`). */
+  transportFailed(error: Error): void {
     this.report(error);
+  }
+
+  /** @internal As `Transport.onclose` (`TransportReceiver`). */
+  transportClosed(): void {
+    this.handleClose();
   }
 
   /** A non-fatal problem: to the delegate, then `onerror`. */
@@ -283,7 +293,8 @@ export class JsonRpcSession {
     this.onerror?.(error);
   }
 
-  private receive(message: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra | undefined): void {
+  /** @internal As `Transport.onmessage` (`TransportReceiver`). */
+  receive(message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra): void {
     if (Array.isArray(message)) {
       if (!this.gate.acceptsBatch) {
         this.write(

@@ -60,7 +60,11 @@ describe("createGate for a client", () => {
   });
 
   it("takes batches from the revision", () => {
-    const old = createGate(revision("2025-03-26"), { role: "client", peerCapabilities: {}, initialized: { initialized: true } });
+    const old = createGate(revision("2025-03-26"), {
+      role: "client",
+      peerCapabilities: {},
+      initialized: { initialized: true },
+    });
     expect(old.acceptsBatch).toBe(true);
     expect(gate.acceptsBatch).toBe(false);
   });

@@ -170,7 +170,8 @@ export class StreamableHttpServer {
 
   /** @internal `handle` for any runtime's request; `toNodeHandler` calls it with a `node:http` request. */
   async serve(request: RequestView, extra: HandleExtra = {}): Promise<HttpReply> {
-    const local = extra.localAddress ?? (request.localAddress === undefined ? undefined : () => request.localAddress?.());
+    const local =
+      extra.localAddress ?? (request.localAddress === undefined ? undefined : () => request.localAddress?.());
     const refusal = checkOrigin(request.host(), request.headers.get("origin"), this.options, local);
     if (refusal !== undefined) return httpError(403, TRANSPORT_ERROR_CODE, `Forbidden: ${refusal}`);
     if (this.closed) return httpError(503, TRANSPORT_ERROR_CODE, "The server is shutting down");

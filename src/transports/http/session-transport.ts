@@ -15,7 +15,7 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from "../../jsonrpc/messages.js";
-import type { MessageExtra, SendOptions, Transport } from "../../jsonrpc/transport.js";
+import type { MessageExtra, SendOptions, Transport, TransportReceiver } from "../../jsonrpc/transport.js";
 import type {
   PresumedHandshakeOffer,
   PresumedHandshakeTransport,
@@ -101,6 +101,8 @@ export class StreamableHttpSessionTransport
   onerror?: (error: Error) => void;
   onclose?: () => void;
 
+  /** Takes the place of the three callbacks once given (`setReceiver`). */
+  private receiver: TransportReceiver | undefined;
   private version: string | undefined;
   /** Prefixes stream ids in the event store, so a `Last-Event-ID` names its session (made on first use). */
   private tagValue: string | undefined;
@@ -229,6 +231,17 @@ export class StreamableHttpSessionTransport
     stream.chain = stream.chain.then(() => void link.announceStreamStored(streamId));
   }
 
+  /** Takes `receiver` in place of `onmessage`, `onerror` and `onclose` (see `Transport.setReceiver`). */
+  setReceiver(receiver: TransportReceiver): void {
+    this.receiver = receiver;
+  }
+
+  private fail(error: unknown): void {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    if (this.receiver !== undefined) this.receiver.transportFailed(failure);
+    else this.onerror?.(failure);
+  }
+
   /** The revision the protocol layer negotiated, if it said so. */
   get protocolVersion(): string | undefined {
     return this.version;
@@ -336,7 +349,8 @@ export class StreamableHttpSessionTransport
     this.followedStreams?.close();
     void this.link?.leave();
     this.options.onterminate?.(this);
-    this.onclose?.();
+    if (this.receiver !== undefined) this.receiver.transportClosed();
+    else this.onclose?.();
   }
 
   /**
@@ -423,7 +437,12 @@ export class StreamableHttpSessionTransport
    */
   async resume(lastEventId: string, headers: Record<string, string>): Promise<HttpReply> {
     const store = this.options.eventStore;
-    const point = await placeLastEventId(store, lastEventId, () => this.tag, this.onerror);
+    const point = await placeLastEventId(
+      store,
+      lastEventId,
+      () => this.tag,
+      (error) => this.fail(error),
+    );
     if (store === undefined || "gone" in point) {
       return httpError(410, TRANSPORT_ERROR_CODE, "gone" in point ? point.gone : "Gone", headers);
     }
@@ -437,7 +456,7 @@ export class StreamableHttpSessionTransport
         store,
         this.link as FleetLink,
         this.options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS,
-        (error) => this.onerror?.(error),
+        (error) => this.fail(error),
       );
       return this.followedStreams.follow(streamId, owner, lastEventId, headers);
     }
@@ -455,7 +474,7 @@ export class StreamableHttpSessionTransport
       // Replaying inside the stream's chain means no event is stored between replay and attach.
       stream.chain = stream.chain.then(replay).catch((error: unknown) => {
         sink.end();
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        this.fail(error);
       });
     }
     return sink.reply(headers);
@@ -479,7 +498,7 @@ export class StreamableHttpSessionTransport
       // Through the stream's chain: what was queued earlier goes out first, and the id marks the point after it.
       stream.chain = stream.chain
         .then(async () => sink.prime(await store.primingEventId(stream.id), this.options.retryIntervalMs))
-        .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+        .catch((error: unknown) => this.fail(error));
     }
     return sink;
   }
@@ -511,7 +530,7 @@ export class StreamableHttpSessionTransport
       .catch((error: unknown) => {
         if (stream.sink === sink) stream.sink = undefined;
         sink.end();
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        this.fail(error);
       });
     this.catchUp();
     link.listening();
@@ -554,7 +573,7 @@ export class StreamableHttpSessionTransport
         // Events lost after the cursor: the client reconnects, and its resumption is refused (410).
         if (stream.sink === sink) stream.sink = undefined;
         sink.end();
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        this.fail(error);
       });
   }
 
@@ -586,7 +605,7 @@ export class StreamableHttpSessionTransport
       (error: unknown) => {
         if (stream.sink === sink) stream.sink = undefined;
         sink.end();
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        this.fail(error);
       },
     );
   }
@@ -682,9 +701,10 @@ export class StreamableHttpSessionTransport
   ): void {
     this.delivering = stream;
     try {
-      this.onmessage?.(payload, extra);
+      if (this.receiver !== undefined) this.receiver.receive(payload, extra);
+      else this.onmessage?.(payload, extra);
     } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.fail(error);
     } finally {
       this.delivering = undefined;
     }

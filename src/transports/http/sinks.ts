@@ -30,6 +30,18 @@ export interface SseSinkOwner {
   sinkExpired(sink: SseSink, key: unknown): void;
 }
 
+/**
+ * Where a sink's times count from: ms since then stay small integers, which V8 keeps in the
+ * object itself (for some 24 days), where a `Date.now()` value takes a heap number each.
+ */
+const CLOCK_ORIGIN = Date.now();
+
+/** `Date.now()` less `CLOCK_ORIGIN`; as a 32-bit integer (`| 0`) where it is one, so that V8 stores no heap number. */
+function clock(): number {
+  const ms = Date.now() - CLOCK_ORIGIN;
+  return ms >= -0x80000000 && ms <= 0x7fffffff ? ms | 0 : ms;
+}
+
 /** The SSE comment a quiet stream carries to show the connection is alive; parsers dispatch no event for it. */
 const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
 
@@ -40,18 +52,17 @@ const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
  * found gone or stalled by `keepAlive`.
  */
 export class SseSink implements Sink, ReplyStream {
-  readonly streaming = true;
   private out: SseOutput | undefined;
   private pending = "";
   private isOpen = true;
   private cancelled = false;
-  /** Date.now() of the last write; only kept while the server watches this sink for keep-alives. */
+  /** `clock()` of the last write; only kept while the server watches this sink for keep-alives. */
   private lastWriteAt = 0;
   /** Bytes unread right after the last keep-alive; -1 when something was written since. */
   private unreadAtKeepAlive = -1;
   /** The server's set of sinks watched for keep-alives; the sink leaves it when it ends. */
   private watchers: Set<SseSink> | undefined;
-  /** Date.now() when the server began to watch this sink: the age of its connection counts from then. */
+  /** `clock()` when the server began to watch this sink: the age of its connection counts from then. */
   private watchedAt = 0;
   /**
    * @internal Set by the session transport where this connection can close without losing
@@ -70,6 +81,11 @@ export class SseSink implements Sink, ReplyStream {
 
   get open(): boolean {
     return this.isOpen;
+  }
+
+  /** Always: an SSE stream carries requests and notifications too (a getter: no field per sink). */
+  get streaming(): boolean {
+    return true;
   }
 
   write(message: JsonRpcMessage, eventId?: string): void {
@@ -114,23 +130,23 @@ export class SseSink implements Sink, ReplyStream {
     this.out?.end();
   }
 
-  /** @internal Date.now() of the last write to this sink (events, priming or keep-alive) since it was watched. */
+  /** @internal `Date.now()` of the last write to this sink (events, priming or keep-alive) since it was watched. */
   get writtenAt(): number {
-    return this.lastWriteAt;
+    return this.lastWriteAt + CLOCK_ORIGIN;
   }
 
   /** @internal Adds this open sink to `watchers` (the server's keep-alive sweep); it leaves once it ends. */
   watch(watchers: Set<SseSink>): void {
     if (!this.isOpen) return;
     this.watchers = watchers;
-    this.lastWriteAt = Date.now();
+    this.lastWriteAt = clock();
     this.watchedAt = this.lastWriteAt;
     watchers.add(this);
   }
 
   /** @internal Date.now() when the server began to watch this sink. */
   get openedAt(): number {
-    return this.watchedAt;
+    return this.watchedAt + CLOCK_ORIGIN;
   }
 
   /** @internal Whether the connection is open and can be closed once it reaches its allowed age. */
@@ -156,7 +172,7 @@ export class SseSink implements Sink, ReplyStream {
    */
   keepAlive(): void {
     if (!this.isOpen) return;
-    this.lastWriteAt = Date.now();
+    this.lastWriteAt = clock();
     const out = this.out;
     if (out === undefined) return;
     const unread = out.writableLength ?? 0;
@@ -218,7 +234,7 @@ export class SseSink implements Sink, ReplyStream {
 
   private emit(text: string): void {
     if (this.watchers !== undefined) {
-      this.lastWriteAt = Date.now();
+      this.lastWriteAt = clock();
       this.unreadAtKeepAlive = -1;
     }
     const out = this.out;
