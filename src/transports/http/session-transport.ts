@@ -101,6 +101,13 @@ export class StreamableHttpSessionTransport
   onerror?: (error: Error) => void;
   onclose?: () => void;
 
+  /**
+   * @internal The server's record of this session: `clock()` of its last request (see
+   * `clock.ts`), and who opened it (`sessionOwner` of its `initialize`; only they may use it).
+   */
+  activeAt = 0;
+  /** @internal See `activeAt`. */
+  owner: string | undefined;
   /** Takes the place of the three callbacks once given (`setReceiver`). */
   private receiver: TransportReceiver | undefined;
   private version: string | undefined;

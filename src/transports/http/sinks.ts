@@ -5,6 +5,7 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { encodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../jsonrpc/messages.js";
+import { clock, epochOf } from "./clock.js";
 import { MAX_SSE_BACKLOG_BYTES, SSE_MEDIA_TYPE } from "./constants.js";
 import type { HttpReply, ReplyStream, SseOutput } from "./exchange.js";
 import { jsonResponse } from "./responses.js";
@@ -28,18 +29,6 @@ export interface SseSinkOwner {
   sinkCancelled(sink: SseSink, key: unknown): void;
   /** `sink` reached its allowed age (see `SseSink.onexpire`). */
   sinkExpired(sink: SseSink, key: unknown): void;
-}
-
-/**
- * Where a sink's times count from: ms since then stay small integers, which V8 keeps in the
- * object itself (for some 24 days), where a `Date.now()` value takes a heap number each.
- */
-const CLOCK_ORIGIN = Date.now();
-
-/** `Date.now()` less `CLOCK_ORIGIN`; as a 32-bit integer (`| 0`) where it is one, so that V8 stores no heap number. */
-function clock(): number {
-  const ms = Date.now() - CLOCK_ORIGIN;
-  return ms >= -0x80000000 && ms <= 0x7fffffff ? ms | 0 : ms;
 }
 
 /** The SSE comment a quiet stream carries to show the connection is alive; parsers dispatch no event for it. */
@@ -132,7 +121,7 @@ export class SseSink implements Sink, ReplyStream {
 
   /** @internal `Date.now()` of the last write to this sink (events, priming or keep-alive) since it was watched. */
   get writtenAt(): number {
-    return this.lastWriteAt + CLOCK_ORIGIN;
+    return epochOf(this.lastWriteAt);
   }
 
   /** @internal Adds this open sink to `watchers` (the server's keep-alive sweep); it leaves once it ends. */
@@ -146,7 +135,7 @@ export class SseSink implements Sink, ReplyStream {
 
   /** @internal Date.now() when the server began to watch this sink. */
   get openedAt(): number {
-    return this.watchedAt + CLOCK_ORIGIN;
+    return epochOf(this.watchedAt);
   }
 
   /** @internal Whether the connection is open and can be closed once it reaches its allowed age. */
