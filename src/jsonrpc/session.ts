@@ -67,10 +67,12 @@ export class JsonRpcSession implements TransportReceiver {
   #timers: RequestTimers | undefined;
   private closed = false;
 
+  // The two callbacks are declared, not defined: a session served through a delegate
+  // (`setDelegate`) holds no slot for them.
   /** Called once when the transport closes. */
-  onclose?: () => void;
+  declare onclose?: () => void;
   /** Non-fatal problems: a handler that failed to answer, a transport write error. */
-  onerror?: (error: Error) => void;
+  declare onerror?: (error: Error) => void;
 
   /** @param options `defaultTimeoutMs` (ms) for requests that pass no `timeoutMs`. */
   constructor(options: JsonRpcSessionOptions = {}) {

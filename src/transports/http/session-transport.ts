@@ -97,9 +97,10 @@ export class StreamableHttpSessionTransport
    * this is the `MCP-Protocol-Version` it sends (see `Transport.presumedHandshake`). Set by the server.
    */
   presumedHandshake: PresumedHandshakeOffer | undefined;
-  onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
-  onerror?: (error: Error) => void;
-  onclose?: () => void;
+  // Declared, not defined: a transport given a receiver (`setReceiver`) holds no slot for them.
+  declare onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
+  declare onerror?: (error: Error) => void;
+  declare onclose?: () => void;
 
   /**
    * @internal The server's record of this session: `clock()` of its last request (see
@@ -138,16 +139,8 @@ export class StreamableHttpSessionTransport
   private unsent: JsonRpcMessage[] | undefined;
   private started = false;
   private closed = false;
-  /** This replica's link to the other instances of a fleet; `undefined` outside one. */
-  private link: FleetLink | undefined;
-  /** Fleet: serializes the storing of what goes to the GET stream, so it keeps its order. */
-  private outbox: Promise<void> = IDLE;
-  /** Fleet: the id of the last event of the GET stream written to the client from here. */
-  private cursor: string | undefined;
-  /** Fleet: streams of POSTs served elsewhere that the client resumed here (made on the first). */
-  private followedStreams: FollowedStreams | undefined;
-  /** Fleet: streams of POSTs served here that the client resumed on another instance. */
-  private followers: Set<string> | undefined;
+  /** What this replica of a fleet's session keeps; `undefined` outside a fleet. */
+  private replica: ReplicaState | undefined;
 
   /** @internal Made by `StreamableHttpServer` for each session (`sessionId` undefined in stateless mode). */
   constructor(
@@ -168,6 +161,11 @@ export class StreamableHttpSessionTransport
     return this.tagValue;
   }
 
+  /** This replica's link to the other instances of a fleet; `undefined` outside one. */
+  private get link(): FleetLink | undefined {
+    return this.replica?.link;
+  }
+
   /** Fleet: the session as every instance shares it (see `SharedSession`); `undefined` outside a fleet. */
   get sharedSession(): SharedSession | undefined {
     return this.link;
@@ -181,8 +179,8 @@ export class StreamableHttpSessionTransport
   async joinFleet(fleet: Fleet, owner: string | undefined, streamStart?: string): Promise<void> {
     const link = fleet.link(this.sessionId ?? "", owner, {
       stored: () => this.catchUp(),
-      streamStored: (streamId) => this.followedStreams?.catchUp(streamId, false),
-      streamEnded: (streamId) => this.followedStreams?.catchUp(streamId, true),
+      streamStored: (streamId) => this.replica?.followedStreams?.catchUp(streamId, false),
+      streamEnded: (streamId) => this.replica?.followedStreams?.catchUp(streamId, true),
       following: (streamId) => this.followedElsewhere(streamId),
       forwarded: (message) => this.deliver(message, this.forwardedExtra(), undefined),
       listeningElsewhere: () => {
@@ -191,7 +189,7 @@ export class StreamableHttpSessionTransport
       ended: () => void this.close(),
     });
     link.streamStart = streamStart;
-    this.link = link;
+    this.replica = { link, outbox: IDLE, cursor: undefined, followedStreams: undefined, followers: undefined };
     await link.join();
   }
 
@@ -233,8 +231,9 @@ export class StreamableHttpSessionTransport
       void link.announceStreamEnd(streamId);
       return;
     }
-    this.followers ??= new Set();
-    this.followers.add(streamId);
+    const replica = this.replica as ReplicaState;
+    replica.followers ??= new Set();
+    replica.followers.add(streamId);
     stream.chain = stream.chain.then(() => void link.announceStreamStored(streamId));
   }
 
@@ -353,7 +352,7 @@ export class StreamableHttpSessionTransport
     this.streams?.clear();
     this.byRequest = undefined;
     this.cancelled?.clear();
-    this.followedStreams?.close();
+    this.replica?.followedStreams?.close();
     void this.link?.leave();
     this.options.onterminate?.(this);
     if (this.receiver !== undefined) this.receiver.transportClosed();
@@ -459,13 +458,14 @@ export class StreamableHttpSessionTransport
     const owner = this.link === undefined || stream !== undefined ? undefined : instanceOfStreamId(streamId);
     if (owner !== undefined && owner !== this.link?.instance) {
       // Served by another instance: its response may come later, stored there and announced.
-      this.followedStreams ??= new FollowedStreams(
+      const replica = this.replica as ReplicaState;
+      replica.followedStreams ??= new FollowedStreams(
         store,
         this.link as FleetLink,
         this.options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS,
         (error) => this.fail(error),
       );
-      return this.followedStreams.follow(streamId, owner, lastEventId, headers);
+      return replica.followedStreams.follow(streamId, owner, lastEventId, headers);
     }
     if (stream !== undefined) endStaleConnection(stream);
     const sink = stream ? this.attachSse(stream, false) : new SseSink(() => {});
@@ -519,20 +519,21 @@ export class StreamableHttpSessionTransport
   private listenShared(lastEventId: string | undefined, headers: Record<string, string>): HttpReply {
     const stream = this.standalone;
     const store = this.options.eventStore as EventStore;
-    const link = this.link as FleetLink;
+    const replica = this.replica as ReplicaState;
+    const link = replica.link;
     endStaleConnection(stream);
     const sink = this.attachSse(stream, false);
     stream.sink = sink;
     stream.chain = stream.chain
       .then(async () => {
         if (lastEventId !== undefined) {
-          this.cursor = lastEventId;
+          replica.cursor = lastEventId;
           return;
         }
-        const start = this.cursor ?? link.streamStart;
+        const start = replica.cursor ?? link.streamStart;
         const known = start !== undefined && (await isReplayable(store, start));
-        this.cursor = known ? start : await store.primingEventId(stream.id);
-        sink.prime(this.cursor, this.options.retryIntervalMs);
+        replica.cursor = known ? start : await store.primingEventId(stream.id);
+        sink.prime(replica.cursor, this.options.retryIntervalMs);
       })
       .catch((error: unknown) => {
         if (stream.sink === sink) stream.sink = undefined;
@@ -547,10 +548,11 @@ export class StreamableHttpSessionTransport
   /** Fleet: stores a message for the shared GET stream and tells the instance holding it. */
   private share(message: JsonRpcMessage): Promise<void> {
     const store = this.options.eventStore as EventStore;
-    const link = this.link as FleetLink;
+    const replica = this.replica as ReplicaState;
+    const link = replica.link;
     const streamId = this.standalone.id;
-    const stored = this.outbox.then(() => store.storeEvent(streamId, message));
-    this.outbox = stored.then(
+    const stored = replica.outbox.then(() => store.storeEvent(streamId, message));
+    replica.outbox = stored.then(
       () => undefined,
       () => undefined,
     );
@@ -565,15 +567,16 @@ export class StreamableHttpSessionTransport
     const stream = this.standaloneStream;
     const store = this.options.eventStore;
     const sink = stream?.sink;
-    if (stream === undefined || store === undefined || sink?.open !== true) return;
+    const replica = this.replica;
+    if (stream === undefined || store === undefined || replica === undefined || sink?.open !== true) return;
     stream.chain = stream.chain
       .then(async () => {
-        const after = this.cursor;
+        const after = replica.cursor;
         if (stream.sink !== sink || !sink.open || after === undefined) return;
         await store.replayEventsAfter(after, async (eventId, message) => {
           if (stream.sink !== sink || !sink.open) return;
           sink.write(message, eventId);
-          this.cursor = eventId;
+          replica.cursor = eventId;
         });
       })
       .catch((error: unknown) => {
@@ -604,7 +607,7 @@ export class StreamableHttpSessionTransport
     const shared = this.link !== undefined && stream === this.standaloneStream;
     // The shared GET stream resumes after what was written here: another instance may have stored more.
     const primingId = shared
-      ? async () => this.cursor ?? (await (store as EventStore).primingEventId(stream.id))
+      ? async () => this.replica?.cursor ?? (await (store as EventStore).primingEventId(stream.id))
       : store && this.resumable
         ? () => store.primingEventId(stream.id)
         : undefined;
@@ -625,7 +628,7 @@ export class StreamableHttpSessionTransport
 
   private write(stream: OutboundStream, message: JsonRpcMessage): Promise<void> {
     const written = writeToStream(stream, message, this.options.eventStore);
-    if (this.followers?.has(stream.id) !== true) return written;
+    if (this.replica?.followers?.has(stream.id) !== true) return written;
     // Resumed on another instance: that one writes it to the client.
     return written.then(() => void this.link?.announceStreamStored(stream.id));
   }
@@ -636,7 +639,7 @@ export class StreamableHttpSessionTransport
       stream.sink?.end();
       stream.sink = undefined;
       this.streams?.delete(stream.id);
-      if (this.followers?.delete(stream.id)) void this.link?.announceStreamEnd(stream.id);
+      if (this.replica?.followers?.delete(stream.id)) void this.link?.announceStreamEnd(stream.id);
       if (this.options.closeWhenIdle && this.byRequest === undefined) queueMicrotask(() => void this.close());
     };
     if (stream.chain === IDLE) end();
@@ -718,6 +721,20 @@ export class StreamableHttpSessionTransport
     if (Array.isArray(payload)) this.releaseCancelled(payload);
     else if (isNotification(payload)) this.releaseCancelled([payload]);
   }
+}
+
+/** Fleet: what a replica of a session keeps besides what every session does. */
+interface ReplicaState {
+  /** The replica's link to the other instances. */
+  readonly link: FleetLink;
+  /** Serializes the storing of what goes to the GET stream, so it keeps its order. */
+  outbox: Promise<void>;
+  /** The id of the last event of the GET stream written to the client from here. */
+  cursor: string | undefined;
+  /** Streams of POSTs served elsewhere that the client resumed here (made on the first). */
+  followedStreams: FollowedStreams | undefined;
+  /** Streams of POSTs served here that the client resumed on another instance. */
+  followers: Set<string> | undefined;
 }
 
 /** Whether `store` can replay after `eventId` (it knows the id and dropped nothing after it). */
