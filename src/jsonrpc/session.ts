@@ -49,12 +49,9 @@ export type * from "./session-types.js";
 export class JsonRpcSession implements TransportReceiver {
   private transport: Transport | undefined;
   private gate: MessageGate = openGate;
-  private nextId = 0;
-  /** Put before the number of each request id this session sends; `undefined`: plain numbers. */
-  private idPrefix: string | undefined;
   // Made on first use: an idle connection (one open HTTP session among thousands) holds none of them.
-  private pending: Map<RequestId, Pending> | undefined;
-  private progressTokens: Map<ProgressToken, RequestId> | undefined;
+  /** What this session keeps for the requests it sends. */
+  #own: OwnRequests | undefined;
   private inbound: Map<RequestId, InboundCall> | undefined;
   private requestHandlers: Map<string, RequestHandler> | undefined;
   private notificationHandlers: Map<string, NotificationHandler> | undefined;
@@ -64,7 +61,6 @@ export class JsonRpcSession implements TransportReceiver {
   private owner: unknown;
   /** ms a request waits when it passes no `timeoutMs`. */
   readonly defaultTimeoutMs: number;
-  #timers: RequestTimers | undefined;
   private closed = false;
 
   // The two callbacks are declared, not defined: a session served through a delegate
@@ -84,8 +80,9 @@ export class JsonRpcSession implements TransportReceiver {
    * @internal
    */
   get timers(): RequestTimers {
-    this.#timers ??= new RequestTimers();
-    return this.#timers;
+    const own = this.ownRequests();
+    own.timers ??= new RequestTimers();
+    return own.timers;
   }
 
   /** Whether a transport is attached and has not closed. */
@@ -153,7 +150,7 @@ export class JsonRpcSession implements TransportReceiver {
    * their ids apart this way. Call before the first request.
    */
   setRequestIdPrefix(prefix: string): void {
-    this.idPrefix = prefix;
+    this.ownRequests().idPrefix = prefix;
   }
 
   /** Starts the transport and begins serving. Throws `SdkError("ALREADY_CONNECTED")` on a second call. */
@@ -199,7 +196,8 @@ export class JsonRpcSession implements TransportReceiver {
         new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: options.signal.reason }),
       );
     }
-    const id: RequestId = this.idPrefix === undefined ? this.nextId++ : `${this.idPrefix}${this.nextId++}`;
+    const own = this.ownRequests();
+    const id: RequestId = own.idPrefix === undefined ? own.nextId++ : `${own.idPrefix}${own.nextId++}`;
     const progressToken = options.onprogress ? id : undefined;
     const sentParams =
       progressToken === undefined
@@ -212,11 +210,10 @@ export class JsonRpcSession implements TransportReceiver {
 
     return new Promise<Result>((resolve, reject) => {
       const pending = new Pending(this, id, method, options, resolve, reject, progressToken);
-      this.pending ??= new Map();
-      this.pending.set(id, pending);
+      own.pending.set(id, pending);
       if (progressToken !== undefined) {
-        this.progressTokens ??= new Map();
-        this.progressTokens.set(progressToken, id);
+        own.progressTokens ??= new Map();
+        own.progressTokens.set(progressToken, id);
       }
       pending.arm();
       const sendOptions =
@@ -230,9 +227,14 @@ export class JsonRpcSession implements TransportReceiver {
     });
   }
 
+  private ownRequests(): OwnRequests {
+    this.#own ??= new OwnRequests();
+    return this.#own;
+  }
+
   /** Forgets a progress token whose request settled. */
   forgetProgressToken(token: ProgressToken): void {
-    this.progressTokens?.delete(token);
+    this.#own?.progressTokens?.delete(token);
   }
 
   /** Sends a notification. Throws the gate's SdkError when the revision or peer does not allow it. */
@@ -262,9 +264,9 @@ export class JsonRpcSession implements TransportReceiver {
 
   /** Removes a pending request and returns it, so that it settles at most once. */
   private settle(id: RequestId): Pending | undefined {
-    const pending = this.pending?.get(id);
+    const pending = this.#own?.pending.get(id);
     if (!pending) return undefined;
-    this.pending?.delete(id);
+    this.#own?.pending.delete(id);
     pending.cleanup();
     return pending;
   }
@@ -460,8 +462,8 @@ export class JsonRpcSession implements TransportReceiver {
   private onProgress(params: Params): void {
     const token = params.progressToken;
     if (!isRequestId(token) || typeof params.progress !== "number") return;
-    const id = this.progressTokens?.get(token);
-    const pending = id === undefined ? undefined : this.pending?.get(id);
+    const id = this.#own?.progressTokens?.get(token);
+    const pending = id === undefined ? undefined : this.#own?.pending.get(id);
     if (!pending?.onprogress) return;
     pending.resetTimeout();
     const progress: Progress = { progress: params.progress };
@@ -474,16 +476,27 @@ export class JsonRpcSession implements TransportReceiver {
     if (this.closed) return;
     this.closed = true;
     // An error (and its stack) only when something is still waiting, which a closed idle session is not.
-    if ((this.pending?.size ?? 0) > 0 || (this.inbound?.size ?? 0) > 0) {
+    if ((this.#own?.pending.size ?? 0) > 0 || (this.inbound?.size ?? 0) > 0) {
       const error = new SdkError("CONNECTION_CLOSED", "The connection closed");
-      for (const id of [...(this.pending?.keys() ?? [])]) this.settle(id)?.reject(error);
+      for (const id of [...(this.#own?.pending.keys() ?? [])]) this.settle(id)?.reject(error);
       for (const call of this.inbound?.values() ?? []) call.abort(error);
       this.inbound?.clear();
     }
-    this.#timers?.clear();
+    this.#own?.timers?.clear();
     this.delegate?.closed?.(this.owner);
     this.onclose?.();
   }
+}
+
+/** What a session keeps for the requests it sends, made with the first (or the id prefix). */
+class OwnRequests {
+  nextId = 0;
+  /** Put before the number of each request id the session sends; `undefined`: plain numbers. */
+  idPrefix: string | undefined;
+  readonly pending = new Map<RequestId, Pending>();
+  progressTokens: Map<ProgressToken, RequestId> | undefined;
+  /** The timeout timers of its requests, reused from one request to the next. */
+  timers: RequestTimers | undefined;
 }
 
 /** The delegate that `setFallbackRequestHandler` and `setFallbackNotificationHandler` fill in. */
