@@ -83,9 +83,11 @@ export interface Transport {
   /** The connection is gone; fires once. */
   onclose?: () => void;
   /**
-   * Optional: takes `receiver` in place of the three callbacks, which are then left unset. A
-   * transport that holds many idle connections (a Streamable HTTP server's sessions) offers it,
-   * so that a connection holds one reference instead of three functions.
+   * Optional: takes `receiver` in place of the three callbacks, replacing any set before. A
+   * transport that holds many idle connections (a Streamable HTTP server's sessions) offers it, so
+   * that a connection holds one reference instead of three functions. The callbacks still work as
+   * properties: read, each hands on to the receiver (so a wrapper set around it reaches it); set,
+   * it takes the receiver's place for what it hears.
    */
   setReceiver?(receiver: TransportReceiver): void;
 }

@@ -97,10 +97,6 @@ export class StreamableHttpSessionTransport
    * this is the `MCP-Protocol-Version` it sends (see `Transport.presumedHandshake`). Set by the server.
    */
   presumedHandshake: PresumedHandshakeOffer | undefined;
-  // Declared, not defined: a transport given a receiver (`setReceiver`) holds no slot for them.
-  declare onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
-  declare onerror?: (error: Error) => void;
-  declare onclose?: () => void;
 
   /**
    * @internal The server's record of this session: `clock()` of its last request (see
@@ -109,8 +105,10 @@ export class StreamableHttpSessionTransport
   activeAt = 0;
   /** @internal See `activeAt`. */
   owner: string | undefined;
-  /** Takes the place of the three callbacks once given (`setReceiver`). */
+  /** Where messages, errors and the close go (`setReceiver`), unless a callback set since takes them. */
   private receiver: TransportReceiver | undefined;
+  /** The callbacks set as properties, made when the first is: a session with a receiver holds none. */
+  private callbacks: Callbacks | undefined;
   private version: string | undefined;
   /** Prefixes stream ids in the event store, so a `Last-Event-ID` names its session (made on first use). */
   private tagValue: string | undefined;
@@ -237,15 +235,57 @@ export class StreamableHttpSessionTransport
     stream.chain = stream.chain.then(() => void link.announceStreamStored(streamId));
   }
 
-  /** Takes `receiver` in place of `onmessage`, `onerror` and `onclose` (see `Transport.setReceiver`). */
+  /**
+   * Takes `receiver` in place of `onmessage`, `onerror` and `onclose` (see `Transport.setReceiver`),
+   * replacing any set before, as a session's `connect` sets them. Read afterwards, each callback is
+   * a function that hands on to the receiver, so that code wrapping a callback still reaches it;
+   * one set afterwards takes its place.
+   */
   setReceiver(receiver: TransportReceiver): void {
     this.receiver = receiver;
+    this.callbacks = undefined;
+  }
+
+  get onmessage(): Callbacks["onmessage"] {
+    const receiver = this.receiver;
+    if (this.callbacks !== undefined && "onmessage" in this.callbacks) return this.callbacks.onmessage;
+    return (
+      receiver &&
+      ((message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => receiver.receive(message, extra))
+    );
+  }
+
+  set onmessage(callback: Callbacks["onmessage"]) {
+    this.callbacks ??= {};
+    this.callbacks.onmessage = callback;
+  }
+
+  get onerror(): Callbacks["onerror"] {
+    const receiver = this.receiver;
+    if (this.callbacks !== undefined && "onerror" in this.callbacks) return this.callbacks.onerror;
+    return receiver && ((error: Error) => receiver.transportFailed(error));
+  }
+
+  set onerror(callback: Callbacks["onerror"]) {
+    this.callbacks ??= {};
+    this.callbacks.onerror = callback;
+  }
+
+  get onclose(): Callbacks["onclose"] {
+    const receiver = this.receiver;
+    if (this.callbacks !== undefined && "onclose" in this.callbacks) return this.callbacks.onclose;
+    return receiver && (() => receiver.transportClosed());
+  }
+
+  set onclose(callback: Callbacks["onclose"]) {
+    this.callbacks ??= {};
+    this.callbacks.onclose = callback;
   }
 
   private fail(error: unknown): void {
     const failure = error instanceof Error ? error : new Error(String(error));
-    if (this.receiver !== undefined) this.receiver.transportFailed(failure);
-    else this.onerror?.(failure);
+    if (this.callbacks !== undefined && "onerror" in this.callbacks) this.callbacks.onerror?.(failure);
+    else this.receiver?.transportFailed(failure);
   }
 
   /** The revision the protocol layer negotiated, if it said so. */
@@ -355,8 +395,8 @@ export class StreamableHttpSessionTransport
     this.replica?.followedStreams?.close();
     void this.link?.leave();
     this.options.onterminate?.(this);
-    if (this.receiver !== undefined) this.receiver.transportClosed();
-    else this.onclose?.();
+    if (this.callbacks !== undefined && "onclose" in this.callbacks) this.callbacks.onclose?.();
+    else this.receiver?.transportClosed();
   }
 
   /**
@@ -711,8 +751,8 @@ export class StreamableHttpSessionTransport
   ): void {
     this.delivering = stream;
     try {
-      if (this.receiver !== undefined) this.receiver.receive(payload, extra);
-      else this.onmessage?.(payload, extra);
+      if (this.callbacks !== undefined && "onmessage" in this.callbacks) this.callbacks.onmessage?.(payload, extra);
+      else this.receiver?.receive(payload, extra);
     } catch (error) {
       this.fail(error);
     } finally {
@@ -721,6 +761,13 @@ export class StreamableHttpSessionTransport
     if (Array.isArray(payload)) this.releaseCancelled(payload);
     else if (isNotification(payload)) this.releaseCancelled([payload]);
   }
+}
+
+/** A transport's three callbacks, as set on it (a name present and `undefined`: set to nothing). */
+interface Callbacks {
+  onmessage?: ((message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onclose?: (() => void) | undefined;
 }
 
 /** Fleet: what a replica of a session keeps besides what every session does. */
