@@ -65,6 +65,26 @@ export type FallbackNotificationHandler = (
   extra: MessageExtra | undefined,
 ) => void | Promise<void>;
 
+/**
+ * What serves the methods of a session that no handler set by name serves, and hears of its
+ * errors and its end (`JsonRpcSession.setDelegate`): one object that many sessions share, each
+ * call told the `owner` the session was given, so that a session holds no closure for any of it.
+ */
+export interface SessionDelegate<T> {
+  /** Whether `serveRequest` serves requests for `method`. */
+  acceptsRequest(owner: T, method: string): boolean;
+  /** Answers one request as a `RequestHandler` does; the request names its method. */
+  serveRequest(owner: T, params: Params, request: InboundRequest): Result | Promise<Result>;
+  /** Whether `serveNotification` handles notifications for `method`. */
+  acceptsNotification(owner: T, method: string): boolean;
+  /** Handles one notification as a `FallbackNotificationHandler` does. */
+  serveNotification(owner: T, method: string, params: Params, extra: MessageExtra | undefined): void | Promise<void>;
+  /** A non-fatal problem, as `onerror` hears it (before it). */
+  failed?(owner: T, error: Error): void;
+  /** The transport closed, as `onclose` hears it (before it). */
+  closed?(owner: T): void;
+}
+
 /** Options of `new JsonRpcSession(options)`. */
 export interface JsonRpcSessionOptions {
   /** ms; default 60,000. A request waiting for a human passes its own `timeoutMs`. */

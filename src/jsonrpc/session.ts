@@ -26,14 +26,16 @@ import type { Progress, ProgressToken } from "./progress.js";
 import { RequestTimers } from "./request-timers.js";
 import type {
   FallbackNotificationHandler,
+  InboundRequest,
   JsonRpcSessionOptions,
   NotificationHandler,
   Params,
   RequestHandler,
   RequestOptions,
   Result,
+  SessionDelegate,
 } from "./session-types.js";
-import { type MessageExtra, SENT, type SendOptions, type Transport } from "./transport.js";
+import { type MessageExtra, SENT, type SendOptions, type Transport, type TransportReceiver } from "./transport.js";
 
 // The types of a session's handlers and options are part of this module's API.
 export type * from "./session-types.js";
@@ -44,29 +46,29 @@ export type * from "./session-types.js";
  * and `notifications/progress` itself, and refuses an inbound request whose id is already in
  * flight (-32600). Unknown methods are answered -32601. Spec: basic/index, basic/utilities/*.
  */
-export class JsonRpcSession {
+export class JsonRpcSession implements TransportReceiver {
   private transport: Transport | undefined;
   private gate: MessageGate = openGate;
-  private nextId = 0;
-  /** Put before the number of each request id this session sends; `undefined`: plain numbers. */
-  private idPrefix: string | undefined;
   // Made on first use: an idle connection (one open HTTP session among thousands) holds none of them.
-  private pending: Map<RequestId, Pending> | undefined;
-  private progressTokens: Map<ProgressToken, RequestId> | undefined;
+  /** What this session keeps for the requests it sends. */
+  #own: OwnRequests | undefined;
   private inbound: Map<RequestId, InboundCall> | undefined;
   private requestHandlers: Map<string, RequestHandler> | undefined;
   private notificationHandlers: Map<string, NotificationHandler> | undefined;
-  private fallbackRequests: { accepts(method: string): boolean; handler: RequestHandler } | undefined;
-  private fallbackNotifications: { accepts(method: string): boolean; handler: FallbackNotificationHandler } | undefined;
+  /** Serves what no handler set by name serves (`setDelegate`, or the fallbacks of `setFallbackRequestHandler`). */
+  private delegate: SessionDelegate<unknown> | undefined;
+  /** What the delegate is told with each call. */
+  private owner: unknown;
   /** ms a request waits when it passes no `timeoutMs`. */
   readonly defaultTimeoutMs: number;
-  #timers: RequestTimers | undefined;
   private closed = false;
 
+  // The two callbacks are declared, not defined: a session served through a delegate
+  // (`setDelegate`) holds no slot for them.
   /** Called once when the transport closes. */
-  onclose?: () => void;
+  declare onclose?: () => void;
   /** Non-fatal problems: a handler that failed to answer, a transport write error. */
-  onerror?: (error: Error) => void;
+  declare onerror?: (error: Error) => void;
 
   /** @param options `defaultTimeoutMs` (ms) for requests that pass no `timeoutMs`. */
   constructor(options: JsonRpcSessionOptions = {}) {
@@ -78,8 +80,9 @@ export class JsonRpcSession {
    * @internal
    */
   get timers(): RequestTimers {
-    this.#timers ??= new RequestTimers();
-    return this.#timers;
+    const own = this.ownRequests();
+    own.timers ??= new RequestTimers();
+    return own.timers;
   }
 
   /** Whether a transport is attached and has not closed. */
@@ -109,12 +112,27 @@ export class JsonRpcSession {
    * `setRequestHandler`. A fixed table of methods then costs no map per session.
    */
   setFallbackRequestHandler(accepts: (method: string) => boolean, handler: RequestHandler): void {
-    this.fallbackRequests = { accepts, handler };
+    this.fallbacks().requests = { accepts, handler };
   }
 
   /** Like `setFallbackRequestHandler`, for notifications; the handler is told the method. */
   setFallbackNotificationHandler(accepts: (method: string) => boolean, handler: FallbackNotificationHandler): void {
-    this.fallbackNotifications = { accepts, handler };
+    this.fallbacks().notifications = { accepts, handler };
+  }
+
+  /**
+   * Hands what no handler set by name serves, and the session's errors and end, to `delegate`,
+   * which is told `owner` with each call; it replaces the fallback handlers, as they replace it.
+   * Many sessions can share one delegate, so that each holds no closure of its own for any of it.
+   */
+  setDelegate<T>(delegate: SessionDelegate<T>, owner: T): void {
+    this.delegate = delegate as SessionDelegate<unknown>;
+    this.owner = owner;
+  }
+
+  private fallbacks(): Fallbacks {
+    if (!(this.delegate instanceof Fallbacks)) this.setDelegate(new Fallbacks(), undefined);
+    return this.delegate as Fallbacks;
   }
 
   /**
@@ -132,16 +150,21 @@ export class JsonRpcSession {
    * their ids apart this way. Call before the first request.
    */
   setRequestIdPrefix(prefix: string): void {
-    this.idPrefix = prefix;
+    this.ownRequests().idPrefix = prefix;
   }
 
   /** Starts the transport and begins serving. Throws `SdkError("ALREADY_CONNECTED")` on a second call. */
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new SdkError("ALREADY_CONNECTED", "This session is already connected to a transport");
     this.transport = transport;
-    transport.onmessage = (message, extra) => this.receive(message, extra);
-    transport.onerror = (error) => this.onerror?.(error);
-    transport.onclose = () => this.handleClose();
+    if (transport.setReceiver !== undefined) {
+      // One reference to this session instead of three functions (the thousands of idle sessions of an HTTP server).
+      transport.setReceiver(this);
+    } else {
+      transport.onmessage = (message, extra) => this.receive(message, extra);
+      transport.onerror = (error) => this.transportFailed(error);
+      transport.onclose = () => this.handleClose();
+    }
     await transport.start();
   }
 
@@ -173,7 +196,8 @@ export class JsonRpcSession {
         new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: options.signal.reason }),
       );
     }
-    const id: RequestId = this.idPrefix === undefined ? this.nextId++ : `${this.idPrefix}${this.nextId++}`;
+    const own = this.ownRequests();
+    const id: RequestId = own.idPrefix === undefined ? own.nextId++ : `${own.idPrefix}${own.nextId++}`;
     const progressToken = options.onprogress ? id : undefined;
     const sentParams =
       progressToken === undefined
@@ -186,11 +210,10 @@ export class JsonRpcSession {
 
     return new Promise<Result>((resolve, reject) => {
       const pending = new Pending(this, id, method, options, resolve, reject, progressToken);
-      this.pending ??= new Map();
-      this.pending.set(id, pending);
+      own.pending.set(id, pending);
       if (progressToken !== undefined) {
-        this.progressTokens ??= new Map();
-        this.progressTokens.set(progressToken, id);
+        own.progressTokens ??= new Map();
+        own.progressTokens.set(progressToken, id);
       }
       pending.arm();
       const sendOptions =
@@ -204,9 +227,14 @@ export class JsonRpcSession {
     });
   }
 
+  private ownRequests(): OwnRequests {
+    this.#own ??= new OwnRequests();
+    return this.#own;
+  }
+
   /** Forgets a progress token whose request settled. */
   forgetProgressToken(token: ProgressToken): void {
-    this.progressTokens?.delete(token);
+    this.#own?.progressTokens?.delete(token);
   }
 
   /** Sends a notification. Throws the gate's SdkError when the revision or peer does not allow it. */
@@ -236,9 +264,9 @@ export class JsonRpcSession {
 
   /** Removes a pending request and returns it, so that it settles at most once. */
   private settle(id: RequestId): Pending | undefined {
-    const pending = this.pending?.get(id);
+    const pending = this.#own?.pending.get(id);
     if (!pending) return undefined;
-    this.pending?.delete(id);
+    this.#own?.pending.delete(id);
     pending.cleanup();
     return pending;
   }
@@ -253,7 +281,24 @@ export class JsonRpcSession {
     }
   }
 
-  private receive(message: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra | undefined): void {
+  /** @internal As `Transport.onerror` (`TransportReceiver`). */
+  transportFailed(error: Error): void {
+    this.report(error);
+  }
+
+  /** @internal As `Transport.onclose` (`TransportReceiver`). */
+  transportClosed(): void {
+    this.handleClose();
+  }
+
+  /** A non-fatal problem: to the delegate, then `onerror`. */
+  private report(error: Error): void {
+    this.delegate?.failed?.(this.owner, error);
+    this.onerror?.(error);
+  }
+
+  /** @internal As `Transport.onmessage` (`TransportReceiver`). */
+  receive(message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra): void {
     if (Array.isArray(message)) {
       if (!this.gate.acceptsBatch) {
         this.write(
@@ -263,7 +308,7 @@ export class JsonRpcSession {
             "Invalid Request: this protocol revision does not accept JSON-RPC batches",
           ),
           {},
-        ).catch((error: unknown) => this.onerror?.(asError(error)));
+        ).catch((error: unknown) => this.report(asError(error)));
         return;
       }
       for (const item of message) this.receiveOne(item, extra);
@@ -280,7 +325,7 @@ export class JsonRpcSession {
 
   private receiveResponse(response: JsonRpcResponse): void {
     if (!isRequestId(response.id)) {
-      if (isErrorResponse(response)) this.onerror?.(ProtocolError.fromJson(response.error));
+      if (isErrorResponse(response)) this.report(ProtocolError.fromJson(response.error));
       return;
     }
     // A response to a request we cancelled or never sent is dropped (spec: cancellation).
@@ -294,8 +339,8 @@ export class JsonRpcSession {
     if (this.checkInbound(message) !== undefined) return;
     const { method } = message;
     const handler = this.notificationHandlers?.get(method);
-    const fallback = handler ? undefined : this.fallbackNotifications;
-    if (!handler && !fallback?.accepts(method)) {
+    const delegate = handler ? undefined : this.delegate;
+    if (!handler && delegate?.acceptsNotification(this.owner, method) !== true) {
       // The session's own utilities, unless the application replaced them.
       if (method === "notifications/cancelled") this.onCancelled(message.params ?? {});
       else if (method === "notifications/progress") this.onProgress(message.params ?? {});
@@ -305,10 +350,10 @@ export class JsonRpcSession {
     // seen before the response settles the request.
     try {
       const params = message.params ?? {};
-      const outcome = handler ? handler(params, extra) : fallback?.handler(method, params, extra);
-      if (outcome instanceof Promise) outcome.catch((error: unknown) => this.onerror?.(asError(error)));
+      const outcome = handler ? handler(params, extra) : delegate?.serveNotification(this.owner, method, params, extra);
+      if (outcome instanceof Promise) outcome.catch((error: unknown) => this.report(asError(error)));
     } catch (error) {
-      this.onerror?.(asError(error));
+      this.report(asError(error));
     }
   }
 
@@ -320,7 +365,7 @@ export class JsonRpcSession {
         ErrorCode.InvalidRequest,
         `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`,
       );
-      this.write(duplicate, { relatedRequestId: id }, false).catch((error: unknown) => this.onerror?.(asError(error)));
+      this.write(duplicate, { relatedRequestId: id }, false).catch((error: unknown) => this.report(asError(error)));
       return;
     }
     const refusal = this.checkInbound(message);
@@ -328,11 +373,11 @@ export class JsonRpcSession {
       this.reply({ jsonrpc: "2.0", id, error: refusal.toJson() });
       return;
     }
-    const fallback = this.fallbackRequests;
-    const handler =
-      this.requestHandlers?.get(method) ??
-      (fallback?.accepts(method) ? fallback.handler : method === "ping" ? answerPing : undefined);
-    if (!handler) {
+    const named = this.requestHandlers?.get(method);
+    // `undefined` with `delegated`: the delegate serves it.
+    const delegated = named === undefined && this.delegate?.acceptsRequest(this.owner, method) === true;
+    const handler = named ?? (delegated || method !== "ping" ? undefined : answerPing);
+    if (!handler && !delegated) {
       this.reply(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`));
       return;
     }
@@ -352,23 +397,25 @@ export class JsonRpcSession {
     try {
       return this.gate.checkInbound(message);
     } catch (error) {
-      this.onerror?.(asError(error));
+      this.report(asError(error));
       return new ProtocolError(ErrorCode.InternalError, "Internal error");
     }
   }
 
   /** Runs the handler (never synchronously within `receive`) and sends its answer unless cancelled. */
-  private async answer(call: InboundCall, handler: RequestHandler, params: Params): Promise<void> {
+  private async answer(call: InboundCall, handler: RequestHandler | undefined, params: Params): Promise<void> {
     let response: JsonRpcResponse;
     try {
       await undefined;
-      const result: unknown = await handler(params, call);
+      const result: unknown = await (handler === undefined
+        ? (this.delegate as SessionDelegate<unknown>).serveRequest(this.owner, params, call)
+        : handler(params, call));
       if (isResultObject(result)) {
         response = { jsonrpc: "2.0", id: call.id, result };
       } else {
         // A response without a result object is no response at all to the peer, which would wait for ever.
         const kind = result === null ? "null" : Array.isArray(result) ? "an array" : typeof result;
-        this.onerror?.(new Error(`The ${call.method} handler returned ${kind} instead of a result object`));
+        this.report(new Error(`The ${call.method} handler returned ${kind} instead of a result object`));
         response = errorResponse(call.id, ErrorCode.InternalError, "Internal error");
       }
     } catch (error) {
@@ -376,14 +423,21 @@ export class JsonRpcSession {
     }
     // A cancelled request gets no response (spec: basic/utilities/cancellation).
     if (this.inbound?.get(call.id) !== call || call.aborted) return;
-    this.inbound.delete(call.id);
+    this.forgetInbound(call.id);
     const sent = this.reply(response);
     if (sent !== SENT) await sent;
   }
 
   private reply(response: JsonRpcResponse): Promise<void> {
     const written = this.write(response, { relatedRequestId: response.id ?? undefined });
-    return written === SENT ? written : written.catch((error: unknown) => this.onerror?.(asError(error)));
+    return written === SENT ? written : written.catch((error: unknown) => this.report(asError(error)));
+  }
+
+  /** Drops an answered or cancelled request; the map goes with the last one, as an idle session holds none. */
+  private forgetInbound(id: RequestId): void {
+    const inbound = this.inbound as Map<RequestId, InboundCall>;
+    inbound.delete(id);
+    if (inbound.size === 0) this.inbound = undefined;
   }
 
   /**
@@ -399,7 +453,7 @@ export class JsonRpcSession {
     if (!isRequestId(requestId)) return;
     const call = this.inbound?.get(requestId);
     if (!call) return;
-    this.inbound?.delete(requestId);
+    this.forgetInbound(requestId);
     call.abort(
       new SdkError("REQUEST_CANCELLED", typeof params.reason === "string" ? params.reason : "Cancelled by the peer"),
     );
@@ -408,8 +462,8 @@ export class JsonRpcSession {
   private onProgress(params: Params): void {
     const token = params.progressToken;
     if (!isRequestId(token) || typeof params.progress !== "number") return;
-    const id = this.progressTokens?.get(token);
-    const pending = id === undefined ? undefined : this.pending?.get(id);
+    const id = this.#own?.progressTokens?.get(token);
+    const pending = id === undefined ? undefined : this.#own?.pending.get(id);
     if (!pending?.onprogress) return;
     pending.resetTimeout();
     const progress: Progress = { progress: params.progress };
@@ -422,14 +476,48 @@ export class JsonRpcSession {
     if (this.closed) return;
     this.closed = true;
     // An error (and its stack) only when something is still waiting, which a closed idle session is not.
-    if ((this.pending?.size ?? 0) > 0 || (this.inbound?.size ?? 0) > 0) {
+    if ((this.#own?.pending.size ?? 0) > 0 || (this.inbound?.size ?? 0) > 0) {
       const error = new SdkError("CONNECTION_CLOSED", "The connection closed");
-      for (const id of [...(this.pending?.keys() ?? [])]) this.settle(id)?.reject(error);
+      for (const id of [...(this.#own?.pending.keys() ?? [])]) this.settle(id)?.reject(error);
       for (const call of this.inbound?.values() ?? []) call.abort(error);
       this.inbound?.clear();
     }
-    this.#timers?.clear();
+    this.#own?.timers?.clear();
+    this.delegate?.closed?.(this.owner);
     this.onclose?.();
+  }
+}
+
+/** What a session keeps for the requests it sends, made with the first (or the id prefix). */
+class OwnRequests {
+  nextId = 0;
+  /** Put before the number of each request id the session sends; `undefined`: plain numbers. */
+  idPrefix: string | undefined;
+  readonly pending = new Map<RequestId, Pending>();
+  progressTokens: Map<ProgressToken, RequestId> | undefined;
+  /** The timeout timers of its requests, reused from one request to the next. */
+  timers: RequestTimers | undefined;
+}
+
+/** The delegate that `setFallbackRequestHandler` and `setFallbackNotificationHandler` fill in. */
+class Fallbacks implements SessionDelegate<unknown> {
+  requests: { accepts(method: string): boolean; handler: RequestHandler } | undefined;
+  notifications: { accepts(method: string): boolean; handler: FallbackNotificationHandler } | undefined;
+
+  acceptsRequest(_owner: unknown, method: string): boolean {
+    return this.requests?.accepts(method) === true;
+  }
+
+  serveRequest(_owner: unknown, params: Params, request: InboundRequest): Result | Promise<Result> {
+    return (this.requests as NonNullable<Fallbacks["requests"]>).handler(params, request);
+  }
+
+  acceptsNotification(_owner: unknown, method: string): boolean {
+    return this.notifications?.accepts(method) === true;
+  }
+
+  serveNotification(_owner: unknown, method: string, params: Params, extra: MessageExtra | undefined) {
+    return this.notifications?.handler(method, params, extra);
   }
 }
 

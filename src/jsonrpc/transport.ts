@@ -47,6 +47,19 @@ export interface SendOptions {
 }
 
 /**
+ * The three callbacks of a `Transport` as the methods of one object (a `JsonRpcSession` is one),
+ * for `Transport.setReceiver`.
+ */
+export interface TransportReceiver {
+  /** As `Transport.onmessage`. */
+  receive(message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra): void;
+  /** As `Transport.onerror`. */
+  transportFailed(error: Error): void;
+  /** As `Transport.onclose`. */
+  transportClosed(): void;
+}
+
+/**
  * Moves JSON-RPC messages between two peers; implemented by stdio, Streamable HTTP and the
  * in-memory pair. A `JsonRpcSession` sets the three callbacks before calling `start`.
  *
@@ -69,4 +82,12 @@ export interface Transport {
   onerror?: (error: Error) => void;
   /** The connection is gone; fires once. */
   onclose?: () => void;
+  /**
+   * Optional: takes `receiver` in place of the three callbacks, replacing any set before. A
+   * transport that holds many idle connections (a Streamable HTTP server's sessions) offers it, so
+   * that a connection holds one reference instead of three functions. The callbacks still work as
+   * properties: read, each hands on to the receiver (so a wrapper set around it reaches it); set,
+   * it takes the receiver's place for what it hears.
+   */
+  setReceiver?(receiver: TransportReceiver): void;
 }

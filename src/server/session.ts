@@ -7,7 +7,13 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { MessageGate } from "../jsonrpc/gate.js";
 import type { RequestId } from "../jsonrpc/messages.js";
-import { type InboundRequest, JsonRpcSession, type Params, type Result } from "../jsonrpc/session.js";
+import {
+  type InboundRequest,
+  JsonRpcSession,
+  type Params,
+  type Result,
+  type SessionDelegate,
+} from "../jsonrpc/session.js";
 import type { Transport } from "../jsonrpc/transport.js";
 import type { UserInteraction } from "../model/interaction.js";
 import type { ClientCapabilities, Implementation, Revision, ServerCapabilities } from "../revisions/index.js";
@@ -50,8 +56,6 @@ export interface SessionHost extends ConnectionSettings {
   closed(session: ServerConnection): void;
 }
 
-const isInitialized = (method: string) => method === "notifications/initialized";
-
 /** The handshake a transport's offer stands for: a fleet's session, or a POST of a server without sessions. */
 function presumedFrom(offer: PresumedHandshakeOffer) {
   return offer.session === undefined
@@ -80,33 +84,38 @@ export class ServerConnection implements ServerSession, EraConnection {
   #subscriptions: Set<string> | undefined;
   /** The hand-offs of this connection, made when first needed: most sessions never hand off. */
   #interactions: SessionInteractions | undefined;
-  /** What `initialize` agreed, which the hand-offs start from. */
-  #negotiated: { revision: Revision; clientCapabilities: ClientCapabilities } | undefined;
+  /** The revision `initialize` agreed (with `#clientCapabilities`), which the hand-offs start from. */
+  #negotiated: Revision | undefined;
   /** The revision of the stateless requests this connection served, if any. */
   #statelessRevision: Revision | undefined;
   /** The fleet session this connection serves a replica of (Streamable HTTP with `fleet`), if any. */
   #shared: SharedSession | undefined;
 
+  /**
+   * How every connection's JSON-RPC session reaches its connection: one object for all of them,
+   * so that an idle session (one open HTTP session among thousands) holds no handler closures.
+   * The fixed table of methods is served by one handler (each request names its own).
+   */
+  static readonly #delegate: SessionDelegate<ServerConnection> = {
+    acceptsRequest: (connection, method) => connection.host.methods.has(method),
+    serveRequest: (connection, params, inbound) => connection.#dispatch(params, inbound),
+    acceptsNotification: (_connection, method) => method === "notifications/initialized",
+    serveNotification: (connection) => {
+      connection.#initialized = true;
+    },
+    failed: (connection, error) => connection.host.report("Session error", error, connection.id),
+    closed: (connection) => {
+      void connection.#interactions?.close();
+      connection.#subscriptions = undefined;
+      listensOf(connection).clear();
+      connection.host.closed(connection);
+    },
+  };
+
   constructor(private readonly host: SessionHost) {
     // Serves both eras until `initialize` (if any) installs the negotiated revision's gate.
     this.#rpc.setGate(entryGate(host));
-    this.#rpc.onerror = (error) => host.report("Session error", error, this.id);
-    this.#rpc.onclose = () => {
-      void this.#interactions?.close();
-      this.#subscriptions = undefined;
-      listensOf(this).clear();
-      host.closed(this);
-    };
-    // One handler for the fixed table of methods (each request names its own), so that an idle
-    // session holds no handler map and no closure per method.
-    const methods = host.methods;
-    this.#rpc.setFallbackRequestHandler(
-      (method) => methods.has(method),
-      (params, inbound) => this.#dispatch(params, inbound),
-    );
-    this.#rpc.setFallbackNotificationHandler(isInitialized, () => {
-      this.#initialized = true;
-    });
+    this.#rpc.setDelegate(ServerConnection.#delegate, this);
   }
 
   #dispatch(params: Params, inbound: InboundRequest): Result | Promise<Result> {
@@ -193,7 +202,7 @@ export class ServerConnection implements ServerSession, EraConnection {
       });
       const negotiated = this.#negotiated;
       if (negotiated !== undefined) {
-        this.#interactions.start(negotiated.revision, negotiated.clientCapabilities, this.#clientInfo);
+        this.#interactions.start(negotiated, this.#clientCapabilities ?? {}, this.#clientInfo);
       }
     }
     return this.#interactions;
@@ -340,7 +349,7 @@ export class ServerConnection implements ServerSession, EraConnection {
 
   async notifyElicitationComplete(elicitationId: string): Promise<boolean> {
     // Before any handshake or stateless request, the stateful notice goes to the gate, which refuses it.
-    const revision = this.#negotiated?.revision ?? this.#statelessRevision ?? negotiateVersion(undefined);
+    const revision = this.#negotiated ?? this.#statelessRevision ?? negotiateVersion(undefined);
     const notice = revision.elicitationCompleteNotice(elicitationId);
     if (notice === undefined) {
       this.#elicitations?.delete(elicitationId);
@@ -385,7 +394,7 @@ export class ServerConnection implements ServerSession, EraConnection {
     this.#announced = this.host.definition.capabilities();
     this.#protocolVersion = revision.version;
     if (takesProtocolVersion(this.#transport)) this.#transport.setProtocolVersion(revision.version);
-    this.#negotiated = { revision, clientCapabilities };
+    this.#negotiated = revision;
     this.#interactions?.start(revision, clientCapabilities, this.#clientInfo);
     const tracking = revision.interactionTracking(clientCapabilities);
     if (tracking !== undefined) {

@@ -36,7 +36,7 @@ describe("createGate for a client", () => {
   const gate = createGate(revision("2025-11-25"), {
     role: "client",
     peerCapabilities: { tools: {} },
-    initialized: () => true,
+    initialized: { initialized: true },
   });
 
   it("sends what the server declared and refuses the rest locally", () => {
@@ -60,7 +60,11 @@ describe("createGate for a client", () => {
   });
 
   it("takes batches from the revision", () => {
-    const old = createGate(revision("2025-03-26"), { role: "client", peerCapabilities: {}, initialized: () => true });
+    const old = createGate(revision("2025-03-26"), {
+      role: "client",
+      peerCapabilities: {},
+      initialized: { initialized: true },
+    });
     expect(old.acceptsBatch).toBe(true);
     expect(gate.acceptsBatch).toBe(false);
   });
@@ -71,7 +75,7 @@ describe("createGate for a server", () => {
     const gate = createGate(revision("2025-11-25"), {
       role: "server",
       peerCapabilities: { roots: {} },
-      initialized: () => true,
+      initialized: { initialized: true },
     });
     expect(gate.checkOutbound(request("roots/list"))).toBeUndefined();
     expect(gate.checkOutbound({ jsonrpc: "2.0", method: "notifications/progress", params: {} })).toMatchObject({

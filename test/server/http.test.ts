@@ -141,4 +141,47 @@ describe("McpServer over Streamable HTTP", () => {
     await client.request("tools/call", { name: "poll", arguments: {} });
     expect(closed).toBe(false);
   });
+
+  it("serves a session whose transport callbacks an application wraps after the server connected", async () => {
+    const server = new McpServer({ name: "http", version: "1" });
+    server.registerTool("noop", {}, () => ({ content: [] }));
+    const seen: string[] = [];
+    let ended = 0;
+    const http = new StreamableHttpServer({
+      onsession: async (session) => {
+        await server.connect(session);
+        const deliver = session.onmessage;
+        session.onmessage = (message, extra) => {
+          for (const one of Array.isArray(message) ? message : [message]) if ("method" in one) seen.push(one.method);
+          deliver?.(message, extra);
+        };
+        const close = session.onclose;
+        session.onclose = () => {
+          ended++;
+          close?.();
+        };
+      },
+    });
+    const transport = new StreamableHttpClientTransport(new URL("http://127.0.0.1/mcp"), {
+      fetch: (input, init) => http.handle(new Request(input, init)),
+    });
+    const client = new JsonRpcSession();
+    closers.push(
+      () => server.close(),
+      () => http.close(),
+    );
+    await client.connect(transport);
+    await client.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+    });
+    transport.setProtocolVersion?.("2025-11-25");
+    await client.notify("notifications/initialized");
+    await expect(client.request("tools/call", { name: "noop", arguments: {} })).resolves.toEqual({ content: [] });
+    await client.close();
+    await until(() => (ended === 1 ? true : undefined));
+    expect(seen).toEqual(["initialize", "notifications/initialized", "tools/call"]);
+    expect(http.sessionCount).toBe(0);
+  });
 });

@@ -125,17 +125,17 @@ export class StatefulDriver implements EraDriver {
     const revision = acceptServerVersion(handshake.protocolVersion);
     checkResult(revision, "initialize", undefined, answer);
     if (takesProtocolVersion(transport)) transport.setProtocolVersion(handshake.protocolVersion);
-    let initialized = false;
+    const sent = { initialized: false };
     session.setGate(
       createGate(revision, {
         role: "client",
         peerCapabilities: handshake.capabilities as Record<string, unknown>,
         localCapabilities: declared as Record<string, unknown>,
-        initialized: () => initialized,
+        initialized: sent,
       }),
     );
     await session.notify("notifications/initialized");
-    initialized = true;
+    sent.initialized = true;
     // Extensions this client declared (the user-interaction proposal) join the revision's methods.
     this.revision = revision.forClient(declared);
     this.handshake = handshake;

@@ -34,9 +34,10 @@ export interface GateOptions {
   peerCapabilities: Record<string, unknown>;
   /**
    * Server: whether `notifications/initialized` has arrived; until then only `ping` may be sent as
-   * a request. Client: whether the client has sent it.
+   * a request. Client: whether the client has sent it. Read when a request is sent: an object
+   * (the connection itself, say) rather than a closure, so that a connection holds none for it.
    */
-  initialized: () => boolean;
+  initialized: { readonly initialized: boolean };
   /** Requests already received whose responses will pass through this gate. */
   inFlight?: readonly InFlightRequest[];
   /**
@@ -66,30 +67,41 @@ export function createGate(negotiated: Revision, options: GateOptions): MessageG
 
 /** The gate `createGate` builds: one object per connection, its methods shared by all of them. */
 class NegotiatedGate implements MessageGate {
-  readonly acceptsBatch: boolean;
   readonly #role: Role;
-  readonly #peer: Role;
   readonly #peerCapabilities: Record<string, unknown>;
-  readonly #initialized: () => boolean;
+  readonly #initialized: { readonly initialized: boolean };
   readonly #revision: Revision;
-  /** The context of every message this gate checks or encodes, made once. */
-  readonly #context: MessageContext;
   /** Inbound requests not yet answered, for encoding their results (made on first use). */
   #answering: Map<RequestId, AnsweredRequest> | undefined;
-  /** Whether results are reshaped, and so the requests they answer must be kept. */
-  readonly #keepsRequests: boolean;
 
   constructor(negotiated: Revision, options: GateOptions) {
     const { role, peerCapabilities } = options;
     this.#role = role;
-    this.#peer = role === "server" ? "client" : "server";
     this.#peerCapabilities = peerCapabilities;
     this.#initialized = options.initialized;
     this.#revision = negotiated.forClient(role === "server" ? peerCapabilities : (options.localCapabilities ?? {}));
-    this.#context = role === "server" ? SERVER_CONTEXT : CLIENT_CONTEXT;
-    this.acceptsBatch = this.#revision.supportsBatch;
-    this.#keepsRequests = this.#revision.reshapesResults !== false;
     for (const request of options.inFlight ?? []) this.#remember(request.id, request);
+  }
+
+  // What follows from the role and the revision is read from them, not kept: a gate is one object
+  // per connection, and a server holds thousands of idle ones.
+  get acceptsBatch(): boolean {
+    return this.#revision.supportsBatch;
+  }
+
+  /** The side the peer speaks for. */
+  get #peer(): Role {
+    return this.#role === "server" ? "client" : "server";
+  }
+
+  /** The context of every message this gate checks or encodes. */
+  get #context(): MessageContext {
+    return this.#role === "server" ? SERVER_CONTEXT : CLIENT_CONTEXT;
+  }
+
+  /** Whether results are reshaped, and so the requests they answer must be kept. */
+  get #keepsRequests(): boolean {
+    return this.#revision.reshapesResults !== false;
   }
 
   checkInbound(message: JsonRpcRequest | JsonRpcNotification): ProtocolError | undefined {
@@ -131,7 +143,7 @@ class NegotiatedGate implements MessageGate {
         `${message.method} is not a ${role} ${request ? "request" : "notification"} in protocol revision ${revision.version}`,
       );
     }
-    if (role === "server" && request && message.method !== "ping" && !this.#initialized()) {
+    if (role === "server" && request && message.method !== "ping" && !this.#initialized.initialized) {
       return new SdkError(
         "NOT_CONNECTED",
         `Cannot send ${message.method} before the client has sent notifications/initialized`,

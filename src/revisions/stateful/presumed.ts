@@ -65,6 +65,9 @@ export function presumeSession(
   return { revision, clientCapabilities: clientCapabilities as ClientCapabilities, session: true };
 }
 
+/** `notifications/initialized` taken as sent. */
+const INITIALIZED = { initialized: true } as const;
+
 /**
  * The server gate of a connection whose handshake is presumed: requests of the stateless era still
  * go to `stateless` (as on any fresh connection), everything else is checked and encoded as after
@@ -74,7 +77,7 @@ export function createPresumedGate(presumed: PresumedHandshake, stateless: State
   const negotiated = createGate(presumed.revision, {
     role: "server",
     peerCapabilities: presumed.clientCapabilities as Record<string, unknown>,
-    initialized: () => true,
+    initialized: INITIALIZED,
   });
   // A session's own handshake installs the negotiated gate alone, which refuses the other era.
   return presumed.session ? negotiated : createEntryGate(stateless, negotiated);

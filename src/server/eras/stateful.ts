@@ -39,7 +39,7 @@ export function initialize(
     createGate(revision, {
       role: "server",
       peerCapabilities: clientCapabilities as Record<string, unknown>,
-      initialized: () => connection.initialized,
+      initialized: connection,
       inFlight: [{ id: inbound.id, method: "initialize", params }],
     }),
   );

@@ -30,6 +30,8 @@ export interface RequestView {
   readBody(maxBytes: number, timeoutMs: number): Promise<BodyText>;
   /** Runs `listener` once if the client goes away before the answer is complete (at once if it already has). */
   onAbort(listener: () => void): void;
+  /** The local socket address the request arrived on, where the adapter can read it (read on demand). */
+  localAddress?(): string | undefined;
 }
 
 /** Where an SSE reply's text goes once the adapter has the connection; a `ServerResponse` is one. */

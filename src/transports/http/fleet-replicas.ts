@@ -5,6 +5,7 @@
  * a lookup in progress is shared only by the requests of one caller, so that another caller's
  * refusal never becomes theirs.
  */
+import { clock } from "./clock.js";
 import { TRANSPORT_ERROR_CODE } from "./constants.js";
 import type { HttpReply } from "./exchange.js";
 import type { Fleet } from "./fleet.js";
@@ -12,20 +13,11 @@ import { httpError, sessionNotFound } from "./responses.js";
 import type { SessionRecord } from "./session-directory.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
 
-/** One open session of the HTTP server. */
-export interface SessionEntry {
-  transport: StreamableHttpSessionTransport;
-  /** Date.now() of the last request for this session. */
-  activeAt: number;
-  /** Who opened the session (`sessionOwner` of its `initialize`); only they may use it. */
-  owner: string | undefined;
-}
-
 /** What the HTTP server lends its replicas. */
 export interface ReplicaHost {
   readonly fleet: Fleet;
   /** The server's open sessions by id, where a replica is kept once made. */
-  readonly sessions: Map<string, SessionEntry>;
+  readonly sessions: Map<string, StreamableHttpSessionTransport>;
   readonly transportOptions: SessionTransportOptions;
   isClosed(): boolean;
   onsession(transport: StreamableHttpSessionTransport): unknown;
@@ -65,9 +57,9 @@ export class FleetReplicas {
    * server's own records, never from a request. @returns whether the session is served here now.
    */
   async replicate(sessionId: string): Promise<boolean> {
-    const entry = this.host.sessions.get(sessionId);
-    if (entry !== undefined) {
-      this.host.touch(entry.transport);
+    const transport = this.host.sessions.get(sessionId);
+    if (transport !== undefined) {
+      this.host.touch(transport);
       return true;
     }
     if (this.host.isClosed()) return false;
@@ -94,7 +86,7 @@ export class FleetReplicas {
     if (record === undefined || this.host.isClosed() || !allowed(record.owner)) return sessionNotFound();
     // Made meanwhile for another caller's lookup (or the server's own): one replica per session.
     const existing = sessions.get(sessionId);
-    if (existing !== undefined) return existing.transport;
+    if (existing !== undefined) return existing;
     const transport = new StreamableHttpSessionTransport(sessionId, this.host.transportOptions);
     transport.presumedHandshake = {
       protocolVersion: record.protocolVersion,
@@ -106,7 +98,9 @@ export class FleetReplicas {
       },
     };
     transport.setProtocolVersion(record.protocolVersion);
-    sessions.set(sessionId, { transport, activeAt: Date.now(), owner: record.owner });
+    transport.activeAt = clock();
+    transport.owner = record.owner;
+    sessions.set(sessionId, transport);
     try {
       await transport.joinFleet(fleet, record.owner, record.streamStart);
       await this.host.onsession(transport);

@@ -63,9 +63,8 @@ export function toNodeHandler(
         parsedHost = host;
       }
       const authInfo = options.authInfo ? options.authInfo(req) : (req as IncomingMessage & { auth?: AuthInfo }).auth;
-      const localAddress = localAddressOf(req.socket);
-      const extra: HandleExtra = localAddress === undefined ? {} : { localAddress };
-      if (authInfo !== undefined) extra.authInfo = authInfo;
+      // The socket's local address is read only if the Host check needs it (`NodeRequestView.localAddress`).
+      const extra: HandleExtra = authInfo === undefined ? {} : { authInfo };
       writeReply(await server.serve(request, extra), res, (error) => fail(error, res));
     } catch (error) {
       fail(error, res);
@@ -123,6 +122,10 @@ class NodeRequestView implements RequestView, RequestHeaders {
 
   readBody(maxBytes: number, timeoutMs: number): Promise<BodyText> {
     return readNodeBody(this.req, maxBytes, timeoutMs);
+  }
+
+  localAddress(): string | undefined {
+    return localAddressOf(this.req.socket);
   }
 
   onAbort(listener: () => void): void {
@@ -201,7 +204,9 @@ function writeStream(reply: HttpReply, res: ServerResponse, onError?: (error: un
     onError(error);
     return;
   }
-  res.once("close", () => stream.cancel());
+  // `on`, not `once` (a response closes once), and a bound method: an idle stream, one among
+  // thousands, holds one small function for it instead of a closure and `once`'s wrapper.
+  res.on("close", stream.cancel.bind(stream));
   stream.attach(res);
 }
 

@@ -19,7 +19,8 @@ export interface OriginPolicy {
 
 /**
  * Returns why a request with these `Host` (or URL host) and `Origin` values is refused, or
- * `undefined` when it may pass. `localAddress` is the socket address the request arrived on, when the adapter knows it;
+ * `undefined` when it may pass. `localAddress` is the socket address the request arrived on, when the adapter knows it
+ * (or reads it on demand: it is asked only for a `Host` that is not a loopback one);
  * a loopback one turns the loopback rule on, as a loopback `bindHost` does. The `Host` header is never used to decide whether the
  * server is local, because under DNS rebinding that header is the attacker's.
  */
@@ -27,18 +28,14 @@ export function checkOrigin(
   hostHeader: string,
   origin: string | null,
   policy: OriginPolicy,
-  localAddress?: string,
+  localAddress?: string | (() => string | undefined),
 ): string | undefined {
   const host = hostHeader.toLowerCase();
-  // Either says so: a server bound to every address (0.0.0.0, ::) is still reached over loopback,
-  // which is where a rebound name lands.
-  const local =
-    (policy.bindHost !== undefined && isLoopbackName(policy.bindHost)) ||
-    (localAddress !== undefined && isLoopbackName(localAddress));
 
+  // A plain loopback Host passes the loopback rule whatever the address: the socket's is read only for another.
   if (policy.allowedHosts !== undefined) {
     if (!policy.allowedHosts.some((allowed) => hostMatches(host, allowed))) return `Host "${host}" is not allowed`;
-  } else if (local && !isLoopbackHost(host)) {
+  } else if (!PLAIN_LOOPBACK_HOST.test(host) && isLocal(policy, localAddress) && !isLoopbackHost(host)) {
     return `Host "${host}" is not allowed for a server on a loopback address`;
   }
 
@@ -46,6 +43,16 @@ export function checkOrigin(
   if (policy.allowedOrigins?.includes(origin)) return undefined;
   if (sameHost(origin, host)) return undefined;
   return `Origin "${origin}" is not allowed`;
+}
+
+/**
+ * Whether the loopback rule holds. Either says so: a server bound to every address (0.0.0.0, ::)
+ * is still reached over loopback, which is where a rebound name lands.
+ */
+function isLocal(policy: OriginPolicy, localAddress: string | (() => string | undefined) | undefined): boolean {
+  if (policy.bindHost !== undefined && isLoopbackName(policy.bindHost)) return true;
+  const address = typeof localAddress === "function" ? localAddress() : localAddress;
+  return address !== undefined && isLoopbackName(address);
 }
 
 /** The name `isLoopbackName` judged last, and its verdict: every request of a server asks about the same address. */

@@ -8,6 +8,7 @@ import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { consoleLogger } from "../../jsonrpc/logger.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
 import type { FleetSessions } from "../features.js";
+import { clock, epochOf } from "./clock.js";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
@@ -31,7 +32,7 @@ import {
 } from "./eras/stateless.js";
 import { type HttpReply, PostExtra, type RequestView } from "./exchange.js";
 import { Fleet } from "./fleet.js";
-import { FleetReplicas, type SessionEntry } from "./fleet-replicas.js";
+import { FleetReplicas } from "./fleet-replicas.js";
 import { acceptsMediaType, isValidSessionId, mediaTypeOf } from "./headers.js";
 import { KeepAliveSweep } from "./keep-alive.js";
 import { checkOrigin } from "./origin.js";
@@ -51,8 +52,8 @@ export type { HandleExtra, StreamableHttpServerOptions } from "./server-options.
  * hands it to `onsession` (spec: basic/transports § Streamable HTTP).
  */
 export class StreamableHttpServer {
-  /** Open sessions by id. */
-  private readonly sessions = new Map<string, SessionEntry>();
+  /** Open sessions by id; each transport keeps when it was last active and who opened it. */
+  private readonly sessions = new Map<string, StreamableHttpSessionTransport>();
   /**
    * One timer for all sessions, due when the least recently active one would expire; a request
    * only updates its session's time.
@@ -170,7 +171,9 @@ export class StreamableHttpServer {
 
   /** @internal `handle` for any runtime's request; `toNodeHandler` calls it with a `node:http` request. */
   async serve(request: RequestView, extra: HandleExtra = {}): Promise<HttpReply> {
-    const refusal = checkOrigin(request.host(), request.headers.get("origin"), this.options, extra.localAddress);
+    const local =
+      extra.localAddress ?? (request.localAddress === undefined ? undefined : () => request.localAddress?.());
+    const refusal = checkOrigin(request.host(), request.headers.get("origin"), this.options, local);
     if (refusal !== undefined) return httpError(403, TRANSPORT_ERROR_CODE, `Forbidden: ${refusal}`);
     if (this.closed) return httpError(503, TRANSPORT_ERROR_CODE, "The server is shutting down");
     try {
@@ -221,7 +224,7 @@ export class StreamableHttpServer {
     this.closed = true;
     this.idleTimer.stop();
     this.keepAlive?.stop();
-    const open = [...this.live, ...this.requests, ...[...this.sessions.values()].map((entry) => entry.transport)];
+    const open = [...this.live, ...this.requests, ...this.sessions.values()];
     await Promise.all(open.map((transport) => transport.close()));
   }
 
@@ -365,7 +368,11 @@ export class StreamableHttpServer {
     const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
     transport.presumedHandshake = presumedHandshake;
     if (sessionId === undefined) this.live.add(transport);
-    else this.sessions.set(sessionId, { transport, activeAt: Date.now(), owner });
+    else {
+      transport.activeAt = clock();
+      transport.owner = owner;
+      this.sessions.set(sessionId, transport);
+    }
     try {
       if (this.fleet !== undefined && sessionId !== undefined) await transport.joinFleet(this.fleet, owner);
       await this.options.onsession(transport);
@@ -390,13 +397,13 @@ export class StreamableHttpServer {
     if (sessionId === null) {
       return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
     }
-    const entry = this.sessions.get(sessionId);
-    if (entry === undefined && this.fleet !== undefined) return this.adopt(request, sessionId, caller);
-    if (entry === undefined || !mayUseSession(entry.owner, caller)) return sessionNotFound();
-    const badVersion = this.checkVersion(request, entry.transport.protocolVersion);
+    const transport = this.sessions.get(sessionId);
+    if (transport === undefined && this.fleet !== undefined) return this.adopt(request, sessionId, caller);
+    if (transport === undefined || !mayUseSession(transport.owner, caller)) return sessionNotFound();
+    const badVersion = this.checkVersion(request, transport.protocolVersion);
     if (badVersion) return badVersion;
-    this.touch(entry.transport);
-    return entry.transport;
+    this.touch(transport);
+    return transport;
   }
 
   /**
@@ -442,10 +449,9 @@ export class StreamableHttpServer {
   private touch(transport: StreamableHttpSessionTransport): void {
     if (this.fleet !== undefined) transport.touchShared(Date.now());
     if (this.idleTimeoutMs === Number.POSITIVE_INFINITY || transport.sessionId === undefined) return;
-    const entry = this.sessions.get(transport.sessionId);
-    if (entry?.transport !== transport) return;
-    entry.activeAt = Date.now();
-    this.idleTimer.arm(entry.activeAt);
+    if (this.sessions.get(transport.sessionId) !== transport) return;
+    transport.activeAt = clock();
+    this.idleTimer.arm(epochOf(transport.activeAt));
   }
 
   /**
@@ -453,28 +459,27 @@ export class StreamableHttpServer {
    * a client connected (an answer or GET stream open) counts as active.
    */
   private expireIdle(): void {
-    const now = Date.now();
+    const now = clock();
     let earliest = Number.POSITIVE_INFINITY;
-    for (const entry of this.sessions.values()) {
-      if (now - entry.activeAt >= this.idleTimeoutMs) {
-        if (!entry.transport.busy) {
-          void entry.transport.close();
+    for (const transport of this.sessions.values()) {
+      if (now - transport.activeAt >= this.idleTimeoutMs) {
+        if (!transport.busy) {
+          void transport.close();
           continue;
         }
-        entry.activeAt = now;
+        transport.activeAt = now;
         // A client listening counts as activity in the directory too.
-        if (this.fleet !== undefined) entry.transport.touchShared(now);
+        if (this.fleet !== undefined) transport.touchShared(epochOf(now));
       }
-      earliest = Math.min(earliest, entry.activeAt);
+      earliest = Math.min(earliest, transport.activeAt);
     }
-    if (earliest !== Number.POSITIVE_INFINITY) this.idleTimer.arm(earliest);
+    if (earliest !== Number.POSITIVE_INFINITY) this.idleTimer.arm(epochOf(earliest));
   }
 
   private forget(transport: StreamableHttpSessionTransport): void {
     this.live.delete(transport);
     if (transport.sessionId === undefined) return;
-    const entry = this.sessions.get(transport.sessionId);
-    if (entry?.transport !== transport) return;
+    if (this.sessions.get(transport.sessionId) !== transport) return;
     this.sessions.delete(transport.sessionId);
     if (this.sessions.size === 0) this.idleTimer.cancel();
   }

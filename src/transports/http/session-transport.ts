@@ -15,7 +15,7 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from "../../jsonrpc/messages.js";
-import type { MessageExtra, SendOptions, Transport } from "../../jsonrpc/transport.js";
+import type { MessageExtra, SendOptions, Transport, TransportReceiver } from "../../jsonrpc/transport.js";
 import type {
   PresumedHandshakeOffer,
   PresumedHandshakeTransport,
@@ -42,7 +42,7 @@ import {
 } from "./outbound-stream.js";
 import { httpError, refusalReply } from "./responses.js";
 import { placeLastEventId } from "./resume-point.js";
-import { JsonSink, SseSink } from "./sinks.js";
+import { JsonSink, SseSink, type SseSinkOwner } from "./sinks.js";
 
 /** @internal Options the server passes when it creates a session transport; one object serves every session. */
 export interface SessionTransportOptions {
@@ -82,7 +82,13 @@ const MAX_CANCELLED_IDS = 1000;
  * revision is negotiated; from then on a request with another `MCP-Protocol-Version` gets 400.
  */
 export class StreamableHttpSessionTransport
-  implements Transport, SessionIdTransport, PresumedHandshakeTransport, ProtocolVersionTransport, SharedSessionTransport
+  implements
+    Transport,
+    SessionIdTransport,
+    PresumedHandshakeTransport,
+    ProtocolVersionTransport,
+    SharedSessionTransport,
+    SseSinkOwner
 {
   /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
@@ -91,10 +97,18 @@ export class StreamableHttpSessionTransport
    * this is the `MCP-Protocol-Version` it sends (see `Transport.presumedHandshake`). Set by the server.
    */
   presumedHandshake: PresumedHandshakeOffer | undefined;
-  onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
-  onerror?: (error: Error) => void;
-  onclose?: () => void;
 
+  /**
+   * @internal The server's record of this session: `clock()` of its last request (see
+   * `clock.ts`), and who opened it (`sessionOwner` of its `initialize`; only they may use it).
+   */
+  activeAt = 0;
+  /** @internal See `activeAt`. */
+  owner: string | undefined;
+  /** Where messages, errors and the close go (`setReceiver`), unless a callback set since takes them. */
+  private receiver: TransportReceiver | undefined;
+  /** The callbacks set as properties, made when the first is: a session with a receiver holds none. */
+  private callbacks: Callbacks | undefined;
   private version: string | undefined;
   /** Prefixes stream ids in the event store, so a `Last-Event-ID` names its session (made on first use). */
   private tagValue: string | undefined;
@@ -123,16 +137,8 @@ export class StreamableHttpSessionTransport
   private unsent: JsonRpcMessage[] | undefined;
   private started = false;
   private closed = false;
-  /** This replica's link to the other instances of a fleet; `undefined` outside one. */
-  private link: FleetLink | undefined;
-  /** Fleet: serializes the storing of what goes to the GET stream, so it keeps its order. */
-  private outbox: Promise<void> = IDLE;
-  /** Fleet: the id of the last event of the GET stream written to the client from here. */
-  private cursor: string | undefined;
-  /** Fleet: streams of POSTs served elsewhere that the client resumed here (made on the first). */
-  private followedStreams: FollowedStreams | undefined;
-  /** Fleet: streams of POSTs served here that the client resumed on another instance. */
-  private followers: Set<string> | undefined;
+  /** What this replica of a fleet's session keeps; `undefined` outside a fleet. */
+  private replica: ReplicaState | undefined;
 
   /** @internal Made by `StreamableHttpServer` for each session (`sessionId` undefined in stateless mode). */
   constructor(
@@ -153,6 +159,11 @@ export class StreamableHttpSessionTransport
     return this.tagValue;
   }
 
+  /** This replica's link to the other instances of a fleet; `undefined` outside one. */
+  private get link(): FleetLink | undefined {
+    return this.replica?.link;
+  }
+
   /** Fleet: the session as every instance shares it (see `SharedSession`); `undefined` outside a fleet. */
   get sharedSession(): SharedSession | undefined {
     return this.link;
@@ -166,8 +177,8 @@ export class StreamableHttpSessionTransport
   async joinFleet(fleet: Fleet, owner: string | undefined, streamStart?: string): Promise<void> {
     const link = fleet.link(this.sessionId ?? "", owner, {
       stored: () => this.catchUp(),
-      streamStored: (streamId) => this.followedStreams?.catchUp(streamId, false),
-      streamEnded: (streamId) => this.followedStreams?.catchUp(streamId, true),
+      streamStored: (streamId) => this.replica?.followedStreams?.catchUp(streamId, false),
+      streamEnded: (streamId) => this.replica?.followedStreams?.catchUp(streamId, true),
       following: (streamId) => this.followedElsewhere(streamId),
       forwarded: (message) => this.deliver(message, this.forwardedExtra(), undefined),
       listeningElsewhere: () => {
@@ -176,7 +187,7 @@ export class StreamableHttpSessionTransport
       ended: () => void this.close(),
     });
     link.streamStart = streamStart;
-    this.link = link;
+    this.replica = { link, outbox: IDLE, cursor: undefined, followedStreams: undefined, followers: undefined };
     await link.join();
   }
 
@@ -218,9 +229,63 @@ export class StreamableHttpSessionTransport
       void link.announceStreamEnd(streamId);
       return;
     }
-    this.followers ??= new Set();
-    this.followers.add(streamId);
+    const replica = this.replica as ReplicaState;
+    replica.followers ??= new Set();
+    replica.followers.add(streamId);
     stream.chain = stream.chain.then(() => void link.announceStreamStored(streamId));
+  }
+
+  /**
+   * Takes `receiver` in place of `onmessage`, `onerror` and `onclose` (see `Transport.setReceiver`),
+   * replacing any set before, as a session's `connect` sets them. Read afterwards, each callback is
+   * a function that hands on to the receiver, so that code wrapping a callback still reaches it;
+   * one set afterwards takes its place.
+   */
+  setReceiver(receiver: TransportReceiver): void {
+    this.receiver = receiver;
+    this.callbacks = undefined;
+  }
+
+  get onmessage(): Callbacks["onmessage"] {
+    const receiver = this.receiver;
+    if (this.callbacks !== undefined && "onmessage" in this.callbacks) return this.callbacks.onmessage;
+    return (
+      receiver &&
+      ((message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => receiver.receive(message, extra))
+    );
+  }
+
+  set onmessage(callback: Callbacks["onmessage"]) {
+    this.callbacks ??= {};
+    this.callbacks.onmessage = callback;
+  }
+
+  get onerror(): Callbacks["onerror"] {
+    const receiver = this.receiver;
+    if (this.callbacks !== undefined && "onerror" in this.callbacks) return this.callbacks.onerror;
+    return receiver && ((error: Error) => receiver.transportFailed(error));
+  }
+
+  set onerror(callback: Callbacks["onerror"]) {
+    this.callbacks ??= {};
+    this.callbacks.onerror = callback;
+  }
+
+  get onclose(): Callbacks["onclose"] {
+    const receiver = this.receiver;
+    if (this.callbacks !== undefined && "onclose" in this.callbacks) return this.callbacks.onclose;
+    return receiver && (() => receiver.transportClosed());
+  }
+
+  set onclose(callback: Callbacks["onclose"]) {
+    this.callbacks ??= {};
+    this.callbacks.onclose = callback;
+  }
+
+  private fail(error: unknown): void {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    if (this.callbacks !== undefined && "onerror" in this.callbacks) this.callbacks.onerror?.(failure);
+    else this.receiver?.transportFailed(failure);
   }
 
   /** The revision the protocol layer negotiated, if it said so. */
@@ -327,10 +392,11 @@ export class StreamableHttpSessionTransport
     this.streams?.clear();
     this.byRequest = undefined;
     this.cancelled?.clear();
-    this.followedStreams?.close();
+    this.replica?.followedStreams?.close();
     void this.link?.leave();
     this.options.onterminate?.(this);
-    this.onclose?.();
+    if (this.callbacks !== undefined && "onclose" in this.callbacks) this.callbacks.onclose?.();
+    else this.receiver?.transportClosed();
   }
 
   /**
@@ -417,7 +483,12 @@ export class StreamableHttpSessionTransport
    */
   async resume(lastEventId: string, headers: Record<string, string>): Promise<HttpReply> {
     const store = this.options.eventStore;
-    const point = await placeLastEventId(store, lastEventId, () => this.tag, this.onerror);
+    const point = await placeLastEventId(
+      store,
+      lastEventId,
+      () => this.tag,
+      (error) => this.fail(error),
+    );
     if (store === undefined || "gone" in point) {
       return httpError(410, TRANSPORT_ERROR_CODE, "gone" in point ? point.gone : "Gone", headers);
     }
@@ -427,13 +498,14 @@ export class StreamableHttpSessionTransport
     const owner = this.link === undefined || stream !== undefined ? undefined : instanceOfStreamId(streamId);
     if (owner !== undefined && owner !== this.link?.instance) {
       // Served by another instance: its response may come later, stored there and announced.
-      this.followedStreams ??= new FollowedStreams(
+      const replica = this.replica as ReplicaState;
+      replica.followedStreams ??= new FollowedStreams(
         store,
         this.link as FleetLink,
         this.options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS,
-        (error) => this.onerror?.(error),
+        (error) => this.fail(error),
       );
-      return this.followedStreams.follow(streamId, owner, lastEventId, headers);
+      return replica.followedStreams.follow(streamId, owner, lastEventId, headers);
     }
     if (stream !== undefined) endStaleConnection(stream);
     const sink = stream ? this.attachSse(stream, false) : new SseSink(() => {});
@@ -449,7 +521,7 @@ export class StreamableHttpSessionTransport
       // Replaying inside the stream's chain means no event is stored between replay and attach.
       stream.chain = stream.chain.then(replay).catch((error: unknown) => {
         sink.end();
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        this.fail(error);
       });
     }
     return sink.reply(headers);
@@ -461,15 +533,11 @@ export class StreamableHttpSessionTransport
    * first message on (spec 2025-11-25: basic/transports § Sending Messages to the Server).
    */
   private attachSse(stream: OutboundStream, fresh = true): SseSink {
-    const sink = new SseSink(() => {
-      if (stream.sink === sink) stream.sink = undefined;
-      // Stateless mode: the transport serves this one POST, and without a session nothing can resume
-      // its stream, so a client that left ends it (the protocol layer then stops the request's handler).
-      if (this.options.closeWhenIdle) void this.close();
-    });
+    // This transport hears of the sink with its stream (`sinkCancelled`, `sinkExpired`): no closures per sink.
+    const sink = new SseSink(this, stream);
     stream.resumable = true;
     // The GET stream can be opened again, and a stored stream resumed: their connections may be closed.
-    if (stream === this.standaloneStream || this.resumable) sink.onexpire = () => this.rotate(stream, sink);
+    if (stream === this.standaloneStream || this.resumable) sink.onexpire = true;
     if (!fresh) return sink;
     stream.sink = sink;
     const store = this.options.eventStore;
@@ -477,7 +545,7 @@ export class StreamableHttpSessionTransport
       // Through the stream's chain: what was queued earlier goes out first, and the id marks the point after it.
       stream.chain = stream.chain
         .then(async () => sink.prime(await store.primingEventId(stream.id), this.options.retryIntervalMs))
-        .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+        .catch((error: unknown) => this.fail(error));
     }
     return sink;
   }
@@ -491,25 +559,26 @@ export class StreamableHttpSessionTransport
   private listenShared(lastEventId: string | undefined, headers: Record<string, string>): HttpReply {
     const stream = this.standalone;
     const store = this.options.eventStore as EventStore;
-    const link = this.link as FleetLink;
+    const replica = this.replica as ReplicaState;
+    const link = replica.link;
     endStaleConnection(stream);
     const sink = this.attachSse(stream, false);
     stream.sink = sink;
     stream.chain = stream.chain
       .then(async () => {
         if (lastEventId !== undefined) {
-          this.cursor = lastEventId;
+          replica.cursor = lastEventId;
           return;
         }
-        const start = this.cursor ?? link.streamStart;
+        const start = replica.cursor ?? link.streamStart;
         const known = start !== undefined && (await isReplayable(store, start));
-        this.cursor = known ? start : await store.primingEventId(stream.id);
-        sink.prime(this.cursor, this.options.retryIntervalMs);
+        replica.cursor = known ? start : await store.primingEventId(stream.id);
+        sink.prime(replica.cursor, this.options.retryIntervalMs);
       })
       .catch((error: unknown) => {
         if (stream.sink === sink) stream.sink = undefined;
         sink.end();
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        this.fail(error);
       });
     this.catchUp();
     link.listening();
@@ -519,10 +588,11 @@ export class StreamableHttpSessionTransport
   /** Fleet: stores a message for the shared GET stream and tells the instance holding it. */
   private share(message: JsonRpcMessage): Promise<void> {
     const store = this.options.eventStore as EventStore;
-    const link = this.link as FleetLink;
+    const replica = this.replica as ReplicaState;
+    const link = replica.link;
     const streamId = this.standalone.id;
-    const stored = this.outbox.then(() => store.storeEvent(streamId, message));
-    this.outbox = stored.then(
+    const stored = replica.outbox.then(() => store.storeEvent(streamId, message));
+    replica.outbox = stored.then(
       () => undefined,
       () => undefined,
     );
@@ -537,23 +607,38 @@ export class StreamableHttpSessionTransport
     const stream = this.standaloneStream;
     const store = this.options.eventStore;
     const sink = stream?.sink;
-    if (stream === undefined || store === undefined || sink?.open !== true) return;
+    const replica = this.replica;
+    if (stream === undefined || store === undefined || replica === undefined || sink?.open !== true) return;
     stream.chain = stream.chain
       .then(async () => {
-        const after = this.cursor;
+        const after = replica.cursor;
         if (stream.sink !== sink || !sink.open || after === undefined) return;
         await store.replayEventsAfter(after, async (eventId, message) => {
           if (stream.sink !== sink || !sink.open) return;
           sink.write(message, eventId);
-          this.cursor = eventId;
+          replica.cursor = eventId;
         });
       })
       .catch((error: unknown) => {
         // Events lost after the cursor: the client reconnects, and its resumption is refused (410).
         if (stream.sink === sink) stream.sink = undefined;
         sink.end();
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        this.fail(error);
       });
+  }
+
+  /** @internal The client left `sink`, a connection of the stream `key` (an `OutboundStream`). */
+  sinkCancelled(sink: SseSink, key: unknown): void {
+    const stream = key as OutboundStream;
+    if (stream.sink === sink) stream.sink = undefined;
+    // Stateless mode: the transport serves this one POST, and without a session nothing can resume
+    // its stream, so a client that left ends it (the protocol layer then stops the request's handler).
+    if (this.options.closeWhenIdle) void this.close();
+  }
+
+  /** @internal `sink`, a connection of the stream `key`, reached its allowed age. */
+  sinkExpired(sink: SseSink, key: unknown): void {
+    this.rotate(key as OutboundStream, sink);
   }
 
   /** Closes `sink`, the connection of `stream`, for the client to reconnect (see `maxSseConnectionMs`). */
@@ -562,7 +647,7 @@ export class StreamableHttpSessionTransport
     const shared = this.link !== undefined && stream === this.standaloneStream;
     // The shared GET stream resumes after what was written here: another instance may have stored more.
     const primingId = shared
-      ? async () => this.cursor ?? (await (store as EventStore).primingEventId(stream.id))
+      ? async () => this.replica?.cursor ?? (await (store as EventStore).primingEventId(stream.id))
       : store && this.resumable
         ? () => store.primingEventId(stream.id)
         : undefined;
@@ -570,7 +655,7 @@ export class StreamableHttpSessionTransport
       (error: unknown) => {
         if (stream.sink === sink) stream.sink = undefined;
         sink.end();
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        this.fail(error);
       },
     );
   }
@@ -583,7 +668,7 @@ export class StreamableHttpSessionTransport
 
   private write(stream: OutboundStream, message: JsonRpcMessage): Promise<void> {
     const written = writeToStream(stream, message, this.options.eventStore);
-    if (this.followers?.has(stream.id) !== true) return written;
+    if (this.replica?.followers?.has(stream.id) !== true) return written;
     // Resumed on another instance: that one writes it to the client.
     return written.then(() => void this.link?.announceStreamStored(stream.id));
   }
@@ -594,7 +679,7 @@ export class StreamableHttpSessionTransport
       stream.sink?.end();
       stream.sink = undefined;
       this.streams?.delete(stream.id);
-      if (this.followers?.delete(stream.id)) void this.link?.announceStreamEnd(stream.id);
+      if (this.replica?.followers?.delete(stream.id)) void this.link?.announceStreamEnd(stream.id);
       if (this.options.closeWhenIdle && this.byRequest === undefined) queueMicrotask(() => void this.close());
     };
     if (stream.chain === IDLE) end();
@@ -666,15 +751,37 @@ export class StreamableHttpSessionTransport
   ): void {
     this.delivering = stream;
     try {
-      this.onmessage?.(payload, extra);
+      if (this.callbacks !== undefined && "onmessage" in this.callbacks) this.callbacks.onmessage?.(payload, extra);
+      else this.receiver?.receive(payload, extra);
     } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.fail(error);
     } finally {
       this.delivering = undefined;
     }
     if (Array.isArray(payload)) this.releaseCancelled(payload);
     else if (isNotification(payload)) this.releaseCancelled([payload]);
   }
+}
+
+/** A transport's three callbacks, as set on it (a name present and `undefined`: set to nothing). */
+interface Callbacks {
+  onmessage?: ((message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onclose?: (() => void) | undefined;
+}
+
+/** Fleet: what a replica of a session keeps besides what every session does. */
+interface ReplicaState {
+  /** The replica's link to the other instances. */
+  readonly link: FleetLink;
+  /** Serializes the storing of what goes to the GET stream, so it keeps its order. */
+  outbox: Promise<void>;
+  /** The id of the last event of the GET stream written to the client from here. */
+  cursor: string | undefined;
+  /** Streams of POSTs served elsewhere that the client resumed here (made on the first). */
+  followedStreams: FollowedStreams | undefined;
+  /** Streams of POSTs served here that the client resumed on another instance. */
+  followers: Set<string> | undefined;
 }
 
 /** Whether `store` can replay after `eventId` (it knows the id and dropped nothing after it). */

@@ -5,6 +5,7 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { encodeFrame, errorResponse } from "../../jsonrpc/frame.js";
 import { isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../jsonrpc/messages.js";
+import { clock, epochOf } from "./clock.js";
 import { MAX_SSE_BACKLOG_BYTES, SSE_MEDIA_TYPE } from "./constants.js";
 import type { HttpReply, ReplyStream, SseOutput } from "./exchange.js";
 import { jsonResponse } from "./responses.js";
@@ -19,41 +20,61 @@ export interface Sink {
   end(unanswered?: readonly RequestId[]): void;
 }
 
+/**
+ * @internal Hears of the sinks it made, as methods of one object (the session transport) rather
+ * than closures held by each sink; each call is told the `key` the sink was made with.
+ */
+export interface SseSinkOwner {
+  /** The client went away from `sink` (see `SseSink.cancel`). */
+  sinkCancelled(sink: SseSink, key: unknown): void;
+  /** `sink` reached its allowed age (see `SseSink.onexpire`). */
+  sinkExpired(sink: SseSink, key: unknown): void;
+}
+
 /** The SSE comment a quiet stream carries to show the connection is alive; parsers dispatch no event for it. */
 const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
 
 /**
  * One SSE response body. Events written before the adapter attaches the connection wait in a
- * string; `cancel` (the client went away) runs `oncancel` once. A client that leaves more than
+ * string; `cancel` (the client went away) runs `oncancel` once (or tells its owner). A client that leaves more than
  * `MAX_SSE_BACKLOG_BYTES` unread when an event is due is dropped the same way, and so is one
  * found gone or stalled by `keepAlive`.
  */
 export class SseSink implements Sink, ReplyStream {
-  readonly streaming = true;
   private out: SseOutput | undefined;
   private pending = "";
   private isOpen = true;
   private cancelled = false;
-  /** Date.now() of the last write; only kept while the server watches this sink for keep-alives. */
+  /** `clock()` of the last write; only kept while the server watches this sink for keep-alives. */
   private lastWriteAt = 0;
   /** Bytes unread right after the last keep-alive; -1 when something was written since. */
   private unreadAtKeepAlive = -1;
   /** The server's set of sinks watched for keep-alives; the sink leaves it when it ends. */
   private watchers: Set<SseSink> | undefined;
-  /** Date.now() when the server began to watch this sink: the age of its connection counts from then. */
+  /** `clock()` when the server began to watch this sink: the age of its connection counts from then. */
   private watchedAt = 0;
   /**
    * @internal Set by the session transport where this connection can close without losing
    * anything (the client reconnects, resuming where events are stored): what to do once the
-   * connection reaches its allowed age. Left unset, the connection stays until its stream ends.
+   * connection reaches its allowed age; `true`: tell the owner (`SseSinkOwner.sinkExpired`). Left
+   * unset, the connection stays until its stream ends.
    */
-  onexpire: (() => void) | undefined;
+  onexpire: (() => void) | true | undefined;
   private expiring = false;
 
-  constructor(private readonly oncancel: () => void) {}
+  /** `oncancel`: runs once when the client goes away; or the owner told of it, with `key`. */
+  constructor(
+    private readonly oncancel: (() => void) | SseSinkOwner,
+    private readonly key?: unknown,
+  ) {}
 
   get open(): boolean {
     return this.isOpen;
+  }
+
+  /** Always: an SSE stream carries requests and notifications too (a getter: no field per sink). */
+  get streaming(): boolean {
+    return true;
   }
 
   write(message: JsonRpcMessage, eventId?: string): void {
@@ -98,23 +119,23 @@ export class SseSink implements Sink, ReplyStream {
     this.out?.end();
   }
 
-  /** @internal Date.now() of the last write to this sink (events, priming or keep-alive) since it was watched. */
+  /** @internal `Date.now()` of the last write to this sink (events, priming or keep-alive) since it was watched. */
   get writtenAt(): number {
-    return this.lastWriteAt;
+    return epochOf(this.lastWriteAt);
   }
 
   /** @internal Adds this open sink to `watchers` (the server's keep-alive sweep); it leaves once it ends. */
   watch(watchers: Set<SseSink>): void {
     if (!this.isOpen) return;
     this.watchers = watchers;
-    this.lastWriteAt = Date.now();
+    this.lastWriteAt = clock();
     this.watchedAt = this.lastWriteAt;
     watchers.add(this);
   }
 
   /** @internal Date.now() when the server began to watch this sink. */
   get openedAt(): number {
-    return this.watchedAt;
+    return epochOf(this.watchedAt);
   }
 
   /** @internal Whether the connection is open and can be closed once it reaches its allowed age. */
@@ -126,7 +147,9 @@ export class SseSink implements Sink, ReplyStream {
   expire(): void {
     if (!this.expirable) return;
     this.expiring = true;
-    this.onexpire?.();
+    const onexpire = this.onexpire;
+    if (onexpire === true) (this.oncancel as SseSinkOwner).sinkExpired(this, this.key);
+    else onexpire?.();
   }
 
   /**
@@ -138,7 +161,7 @@ export class SseSink implements Sink, ReplyStream {
    */
   keepAlive(): void {
     if (!this.isOpen) return;
-    this.lastWriteAt = Date.now();
+    this.lastWriteAt = clock();
     const out = this.out;
     if (out === undefined) return;
     const unread = out.writableLength ?? 0;
@@ -183,7 +206,9 @@ export class SseSink implements Sink, ReplyStream {
     this.pending = "";
     if (this.cancelled || !wasOpen) return;
     this.cancelled = true;
-    this.oncancel();
+    const oncancel = this.oncancel;
+    if (typeof oncancel === "function") oncancel();
+    else oncancel.sinkCancelled(this, this.key);
   }
 
   /** The 200 answer carrying this stream. */
@@ -198,7 +223,7 @@ export class SseSink implements Sink, ReplyStream {
 
   private emit(text: string): void {
     if (this.watchers !== undefined) {
-      this.lastWriteAt = Date.now();
+      this.lastWriteAt = clock();
       this.unreadAtKeepAlive = -1;
     }
     const out = this.out;

@@ -111,7 +111,7 @@ describe.each(STATEFUL_VERSIONS)("the user-interaction extension in %s", (versio
       params: { id: "a", type: "ua", interaction: { url: interaction.url } },
     };
     const gate = (peerCapabilities: Record<string, unknown>) =>
-      createGate(base, { role: "server", peerCapabilities, initialized: () => true });
+      createGate(base, { role: "server", peerCapabilities, initialized: { initialized: true } });
     expect(gate({}).checkOutbound(request)).toBeInstanceOf(SdkError);
     expect(gate({ userInteraction: { types: ["other"] } }).checkOutbound(request)?.code).toBe(
       "CAPABILITY_NOT_SUPPORTED",
@@ -120,7 +120,7 @@ describe.each(STATEFUL_VERSIONS)("the user-interaction extension in %s", (versio
     const client = createGate(base, {
       role: "client",
       peerCapabilities: {},
-      initialized: () => true,
+      initialized: { initialized: true },
       localCapabilities: CAPS.userInteraction,
     });
     expect(client.checkInbound(request)).toBeUndefined();
