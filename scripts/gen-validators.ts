@@ -161,13 +161,14 @@ function splitByDefinition(code: string, version: ProtocolVersion): Map<string, 
       if (wrapper === null && /\$\d+\.validate/.test(text))
         throw new Error(`constant ${name} reads a validator as it loads`);
     };
-    const body = rewrite(statement, fn);
+    const body = leanContexts(rewrite(statement, fn), fn);
     const lines = [
       `// The validator of ${definition} of the official JSON Schema of MCP protocol revision ${version}, errata`,
       "// applied, compiled by ajv (standalone code) with the options of src/revisions/ajv.ts (trusted).",
       HEADER,
       `"use strict";`,
       ...[...called].sort().map(([local, target]) => `const ${local} = require("./${target}.cjs");`),
+      NO_CONTEXT,
       ...[...constants].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, text]) => text),
       body,
       `exports.validate = ${fn};`,
@@ -176,6 +177,64 @@ function splitByDefinition(code: string, version: ProtocolVersion): Map<string, 
     files.set(`${definition}.cjs`, lines.join("\n"));
   }
   return files;
+}
+
+/** The context of a validator called with none, or of a first try that needs no error path. */
+const NO_CONTEXT = `const NO_CONTEXT = Object.freeze({instancePath: ""});`;
+
+/** The parameters ajv gives each validator; of the context only `instancePath` is ever read. */
+const AJV_PARAMETERS = `(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={})`;
+
+/**
+ * Makes a validator allocate nothing for the contexts of the definitions it calls while the data
+ * matches. ajv builds a context object (and the JSON pointer of the value, a new string) for every
+ * call of another definition's validator, and an empty object for a validator called with none;
+ * the pointer is only read to report a mismatch. Each call is made first with a shared context,
+ * and only when it fails once more with the value's pointer, so the errors are the same: a
+ * validator is a pure function of its data that stops at the first error. The context's other
+ * fields (`parentData`, `parentDataProperty`, `rootData`, `dynamicAnchors`) are passed on by ajv
+ * but read nowhere in these schemas; the generator checks that and drops them.
+ */
+function leanContexts(text: string, fn: string): string {
+  const source = ts.createSourceFile("validator.cjs", text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+  const edits: { start: number; end: number; text: string }[] = [];
+  const visit = (node: ts.Node) => {
+    const context = ts.isCallExpression(node) && node.arguments.length === 2 ? node.arguments[1] : undefined;
+    if (ts.isCallExpression(node) && context !== undefined && ts.isObjectLiteralExpression(context)) {
+      const [first] = context.properties;
+      const pointer =
+        first === undefined || first.name?.getText() !== "instancePath"
+          ? undefined
+          : ts.isPropertyAssignment(first)
+            ? first.initializer.getText()
+            : ts.isShorthandPropertyAssignment(first)
+              ? "instancePath"
+              : undefined;
+      if (pointer !== undefined) {
+        const callee = node.expression.getText();
+        const value = node.arguments[0]?.getText();
+        edits.push({
+          start: node.getStart(),
+          end: node.getEnd(),
+          text: `(${callee}(${value}, NO_CONTEXT) || ${callee}(${value}, {instancePath:${pointer}}))`,
+        });
+        return;
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  let lean = text;
+  for (const edit of edits.sort((a, b) => b.start - a.start)) {
+    lean = lean.slice(0, edit.start) + edit.text + lean.slice(edit.end);
+  }
+  const head = `function ${fn}${AJV_PARAMETERS}`;
+  if (!lean.startsWith(head)) throw new Error(`${fn} does not take the parameters ajv gives a validator`);
+  lean = `function ${fn}(data, {instancePath=""}=NO_CONTEXT)${lean.slice(head.length)}`;
+  if (/\b(parentData|parentDataProperty|rootData|dynamicAnchors)\b/.test(lean)) {
+    throw new Error(`${fn} reads a field of its context other than instancePath`);
+  }
+  return lean;
 }
 
 /**

@@ -28,7 +28,7 @@ export class Pending implements TimerOwner {
 
   constructor(
     private readonly session: PendingOwner,
-    private readonly id: RequestId,
+    readonly id: RequestId,
     readonly method: string,
     private readonly options: RequestOptions,
     readonly resolve: (result: Result) => void,

@@ -22,6 +22,7 @@ import {
   type RequestId,
 } from "./messages.js";
 import { Pending } from "./pending.js";
+import { PendingTable } from "./pending-table.js";
 import type { Progress, ProgressToken } from "./progress.js";
 import { RequestTimers } from "./request-timers.js";
 import type {
@@ -210,7 +211,7 @@ export class JsonRpcSession implements TransportReceiver {
 
     return new Promise<Result>((resolve, reject) => {
       const pending = new Pending(this, id, method, options, resolve, reject, progressToken);
-      own.pending.set(id, pending);
+      own.pending.add(pending);
       if (progressToken !== undefined) {
         own.progressTokens ??= new Map();
         own.progressTokens.set(progressToken, id);
@@ -264,9 +265,8 @@ export class JsonRpcSession implements TransportReceiver {
 
   /** Removes a pending request and returns it, so that it settles at most once. */
   private settle(id: RequestId): Pending | undefined {
-    const pending = this.#own?.pending.get(id);
+    const pending = this.#own?.pending.take(id);
     if (!pending) return undefined;
-    this.#own?.pending.delete(id);
     pending.cleanup();
     return pending;
   }
@@ -478,7 +478,7 @@ export class JsonRpcSession implements TransportReceiver {
     // An error (and its stack) only when something is still waiting, which a closed idle session is not.
     if ((this.#own?.pending.size ?? 0) > 0 || (this.inbound?.size ?? 0) > 0) {
       const error = new SdkError("CONNECTION_CLOSED", "The connection closed");
-      for (const id of [...(this.#own?.pending.keys() ?? [])]) this.settle(id)?.reject(error);
+      for (const id of this.#own?.pending.ids() ?? []) this.settle(id)?.reject(error);
       for (const call of this.inbound?.values() ?? []) call.abort(error);
       this.inbound?.clear();
     }
@@ -493,7 +493,7 @@ class OwnRequests {
   nextId = 0;
   /** Put before the number of each request id the session sends; `undefined`: plain numbers. */
   idPrefix: string | undefined;
-  readonly pending = new Map<RequestId, Pending>();
+  readonly pending = new PendingTable<Pending>();
   progressTokens: Map<ProgressToken, RequestId> | undefined;
   /** The timeout timers of its requests, reused from one request to the next. */
   timers: RequestTimers | undefined;

@@ -104,4 +104,40 @@ describe("JsonRpcSession edge cases", () => {
     expect(closed).toBe(1);
     expect(session.isConnected).toBe(false);
   });
+  it("matches each of many requests in flight with its own response, in any order, while an early one still waits", async () => {
+    const { session, wire, received } = await sessionAndWire();
+    const early = session.request("slow");
+    const many = Array.from({ length: 5000 }, (_, i) => session.request("x", { i }));
+    await until(() => (received.length === 5001 ? true : undefined));
+    for (const message of [...received].reverse()) {
+      if ("method" in message && message.method === "x" && "id" in message) {
+        await wire.send({ jsonrpc: "2.0", id: message.id, result: { i: (message.params as { i: number }).i } });
+      }
+    }
+    const results = await Promise.all(many);
+    expect(results.map((result) => result.i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    const later = session.request("later");
+    await wire.send({ jsonrpc: "2.0", id: 0, result: { slow: true } });
+    await expect(early).resolves.toEqual({ slow: true });
+    const order: string[] = [];
+    const closed = later.catch((error: SdkError) => order.push(`later ${error.code}`));
+    await session.close();
+    await closed;
+    expect(order).toEqual(["later CONNECTION_CLOSED"]);
+  });
+
+  it("on close rejects every request still waiting, the oldest first", async () => {
+    const { session, received } = await sessionAndWire();
+    const order: number[] = [];
+    const waits = Array.from({ length: 40 }, (_, i) =>
+      session.request("x").catch((error: SdkError) => {
+        expect(error.code).toBe("CONNECTION_CLOSED");
+        order.push(i);
+      }),
+    );
+    await until(() => (received.length === 40 ? true : undefined));
+    await session.close();
+    await Promise.all(waits);
+    expect(order).toEqual(Array.from({ length: 40 }, (_, i) => i));
+  });
 });

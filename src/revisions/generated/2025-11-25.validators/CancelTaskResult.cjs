@@ -4,5 +4,6 @@
 "use strict";
 const $42 = require("./Result.cjs");
 const $44 = require("./Task.cjs");
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){let vErrors = null;let errors = 0;const _errs0 = errors;if(!($42.validate(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){vErrors = vErrors === null ? $42.validate.errors : vErrors.concat($42.validate.errors);errors = vErrors.length;}var valid0 = _errs0 === errors;if(valid0){const _errs1 = errors;if(!($44.validate(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){vErrors = vErrors === null ? $44.validate.errors : vErrors.concat($44.validate.errors);errors = vErrors.length;}var valid0 = _errs1 === errors;}validate41.errors = vErrors;return errors === 0;}
+const NO_CONTEXT = Object.freeze({instancePath: ""});
+function validate41(data, {instancePath=""}=NO_CONTEXT){let vErrors = null;let errors = 0;const _errs0 = errors;if(!(($42.validate(data, NO_CONTEXT) || $42.validate(data, {instancePath:instancePath})))){vErrors = vErrors === null ? $42.validate.errors : vErrors.concat($42.validate.errors);errors = vErrors.length;}var valid0 = _errs0 === errors;if(valid0){const _errs1 = errors;if(!(($44.validate(data, NO_CONTEXT) || $44.validate(data, {instancePath:instancePath})))){vErrors = vErrors === null ? $44.validate.errors : vErrors.concat($44.validate.errors);errors = vErrors.length;}var valid0 = _errs1 === errors;}validate41.errors = vErrors;return errors === 0;}
 exports.validate = validate41;
