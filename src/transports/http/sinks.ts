@@ -31,6 +31,11 @@ export interface SseSinkOwner {
   sinkExpired(sink: SseSink, key: unknown): void;
 }
 
+/** Bits of `SseSink.flags`: the sink was ended or cancelled; the client went away (or the text was taken); `expire` ran. */
+const SHUT = 1;
+const CANCELLED = 2;
+const EXPIRING = 4;
+
 /** The SSE comment a quiet stream carries to show the connection is alive; parsers dispatch no event for it. */
 const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
 
@@ -43,8 +48,8 @@ const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
 export class SseSink implements Sink, ReplyStream {
   private out: SseOutput | undefined;
   private pending = "";
-  private isOpen = true;
-  private cancelled = false;
+  /** `SHUT`, `CANCELLED` and `EXPIRING`, as bits of one number (one field per sink, not three). */
+  private flags = 0;
   /** `clock()` of the last write; only kept while the server watches this sink for keep-alives. */
   private lastWriteAt = 0;
   /** Bytes unread right after the last keep-alive; -1 when something was written since. */
@@ -60,7 +65,6 @@ export class SseSink implements Sink, ReplyStream {
    * unset, the connection stays until its stream ends.
    */
   onexpire: (() => void) | true | undefined;
-  private expiring = false;
 
   /** `oncancel`: runs once when the client goes away; or the owner told of it, with `key`. */
   constructor(
@@ -69,7 +73,16 @@ export class SseSink implements Sink, ReplyStream {
   ) {}
 
   get open(): boolean {
-    return this.isOpen;
+    return (this.flags & SHUT) === 0;
+  }
+
+  private get isOpen(): boolean {
+    return (this.flags & SHUT) === 0;
+  }
+
+  /** Whether the client went away, or the connection was attached or taken whole: nothing more goes to it. */
+  private get cancelled(): boolean {
+    return (this.flags & CANCELLED) !== 0;
   }
 
   /** Always: an SSE stream carries requests and notifications too (a getter: no field per sink). */
@@ -114,7 +127,7 @@ export class SseSink implements Sink, ReplyStream {
 
   end(): void {
     if (!this.isOpen) return;
-    this.isOpen = false;
+    this.flags |= SHUT;
     this.watchers?.delete(this);
     this.out?.end();
   }
@@ -140,13 +153,13 @@ export class SseSink implements Sink, ReplyStream {
 
   /** @internal Whether the connection is open and can be closed once it reaches its allowed age. */
   get expirable(): boolean {
-    return this.isOpen && this.onexpire !== undefined && !this.expiring;
+    return this.isOpen && this.onexpire !== undefined && (this.flags & EXPIRING) === 0;
   }
 
   /** @internal The connection reached its allowed age: `onexpire` runs, once. */
   expire(): void {
     if (!this.expirable) return;
-    this.expiring = true;
+    this.flags |= EXPIRING;
     const onexpire = this.onexpire;
     if (onexpire === true) (this.oncancel as SseSinkOwner).sinkExpired(this, this.key);
     else onexpire?.();
@@ -193,19 +206,19 @@ export class SseSink implements Sink, ReplyStream {
     const text = this.pending;
     this.pending = "";
     // Counted as attached: a later `attach` writes nothing.
-    this.cancelled = true;
+    this.flags |= CANCELLED;
     return text;
   }
 
   /** @internal The client went away: nothing more is written, and `oncancel` runs. */
   cancel(): void {
     const wasOpen = this.isOpen;
-    this.isOpen = false;
+    this.flags |= SHUT;
     this.watchers?.delete(this);
     this.out = undefined;
     this.pending = "";
     if (this.cancelled || !wasOpen) return;
-    this.cancelled = true;
+    this.flags |= CANCELLED;
     const oncancel = this.oncancel;
     if (typeof oncancel === "function") oncancel();
     else oncancel.sinkCancelled(this, this.key);
