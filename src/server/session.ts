@@ -63,33 +63,102 @@ function presumedFrom(offer: PresumedHandshakeOffer) {
     : presumeSession(offer.protocolVersion, offer.session.clientCapabilities);
 }
 
+/** The capabilities announced before any handshake: none (one frozen object for every connection). */
+const NO_CAPABILITIES: ServerCapabilities = Object.freeze({});
+
+/** What a server connection keeps that few connections use; made, whole, with the first of it. */
+interface RareState {
+  /** Made when first asked for: an HTTP session goes by its transport's id. */
+  localId: string | undefined;
+  logLevel: LoggingLevel | undefined;
+  /** URL-mode elicitations not yet completed, with the request each was made in (oldest first, bounded). */
+  elicitations: Map<string, RequestId> | undefined;
+  /** URIs this client subscribed to with `resources/subscribe`, made on the first: most clients never subscribe. */
+  subscriptions: Set<string> | undefined;
+  /** The hand-offs of this connection, made when first needed: most sessions never hand off. */
+  interactions: SessionInteractions | undefined;
+  /** The revision of the stateless requests this connection served, if any. */
+  statelessRevision: Revision | undefined;
+  /** The fleet session this connection serves a replica of (Streamable HTTP with `fleet`), if any. */
+  shared: SharedSession | undefined;
+}
+
 export class ServerConnection implements ServerSession, EraConnection {
   readonly #rpc = new JsonRpcSession();
-  /** Made when first asked for: an HTTP session goes by its transport's id. */
-  #localId: string | undefined;
   #transport: Transport | undefined;
-  #protocolVersion: string | undefined;
   #clientInfo: Implementation | undefined;
   #clientCapabilities: ClientCapabilities | undefined;
   /** What every request context of this connection borrows from it, made on the first request. */
   #hooks: ConnectionHooks | undefined;
   /** What every request context of this initialized session shares, made on the first request. */
   #contextHost: ReturnType<typeof contextHost> | undefined;
-  #announced: ServerCapabilities = {};
+  #announced: ServerCapabilities = NO_CAPABILITIES;
   #initialized = false;
-  #logLevel: LoggingLevel | undefined;
-  /** URL-mode elicitations not yet completed, with the request each was made in (oldest first, bounded). */
-  #elicitations: Map<string, RequestId> | undefined;
-  /** URIs this client subscribed to with `resources/subscribe`, made on the first: most clients never subscribe. */
-  #subscriptions: Set<string> | undefined;
-  /** The hand-offs of this connection, made when first needed: most sessions never hand off. */
-  #interactions: SessionInteractions | undefined;
   /** The revision `initialize` agreed (with `#clientCapabilities`), which the hand-offs start from. */
   #negotiated: Revision | undefined;
-  /** The revision of the stateless requests this connection served, if any. */
-  #statelessRevision: Revision | undefined;
-  /** The fleet session this connection serves a replica of (Streamable HTTP with `fleet`), if any. */
-  #shared: SharedSession | undefined;
+  /** What few connections keep (see `RareState`), made with the first of it: an idle session holds one field for it. */
+  #rare: RareState | undefined;
+
+  get #more(): RareState {
+    this.#rare ??= {
+      localId: undefined,
+      logLevel: undefined,
+      elicitations: undefined,
+      subscriptions: undefined,
+      interactions: undefined,
+      statelessRevision: undefined,
+      shared: undefined,
+    };
+    return this.#rare;
+  }
+
+  /** The revision agreed, received (`initialize`) or presumed. */
+  get #protocolVersion(): string | undefined {
+    return this.#negotiated?.version;
+  }
+
+  get #localId(): string | undefined {
+    return this.#rare?.localId;
+  }
+  set #localId(value: string | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.#more.localId = value;
+  }
+  get #logLevel(): LoggingLevel | undefined {
+    return this.#rare?.logLevel;
+  }
+  set #logLevel(value: LoggingLevel | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.#more.logLevel = value;
+  }
+  get #elicitations(): Map<string, RequestId> | undefined {
+    return this.#rare?.elicitations;
+  }
+  set #elicitations(value: Map<string, RequestId> | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.#more.elicitations = value;
+  }
+  get #subscriptions(): Set<string> | undefined {
+    return this.#rare?.subscriptions;
+  }
+  set #subscriptions(value: Set<string> | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.#more.subscriptions = value;
+  }
+  get #interactions(): SessionInteractions | undefined {
+    return this.#rare?.interactions;
+  }
+  set #interactions(value: SessionInteractions | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.#more.interactions = value;
+  }
+  get #statelessRevision(): Revision | undefined {
+    return this.#rare?.statelessRevision;
+  }
+  set #statelessRevision(value: Revision | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.#more.statelessRevision = value;
+  }
+  get #shared(): SharedSession | undefined {
+    return this.#rare?.shared;
+  }
+  set #shared(value: SharedSession | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.#more.shared = value;
+  }
 
   /**
    * How every connection's JSON-RPC session reaches its connection: one object for all of them,
@@ -392,7 +461,6 @@ export class ServerConnection implements ServerSession, EraConnection {
   #agree(revision: Revision, clientCapabilities: ClientCapabilities): void {
     this.#clientCapabilities = clientCapabilities;
     this.#announced = this.host.definition.capabilities();
-    this.#protocolVersion = revision.version;
     if (takesProtocolVersion(this.#transport)) this.#transport.setProtocolVersion(revision.version);
     this.#negotiated = revision;
     this.#interactions?.start(revision, clientCapabilities, this.#clientInfo);
