@@ -35,6 +35,8 @@ export interface SseSinkOwner {
 const SHUT = 1;
 const CANCELLED = 2;
 const EXPIRING = 4;
+/** `onexpire` was set. */
+const EXPIRES = 8;
 
 /** The SSE comment a quiet stream carries to show the connection is alive; parsers dispatch no event for it. */
 const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
@@ -58,19 +60,40 @@ export class SseSink implements Sink, ReplyStream {
   private watchers: Set<SseSink> | undefined;
   /** `clock()` when the server began to watch this sink: the age of its connection counts from then. */
   private watchedAt = 0;
+
+  /**
+   * `oncancel`: runs once when the client goes away; or the owner told of it, with `key`.
+   * `key` is only kept with an owner: with a callback its slot holds `onexpire`'s (one field, not two).
+   */
+  constructor(
+    private readonly oncancel: (() => void) | SseSinkOwner,
+    private key?: unknown,
+  ) {}
+
   /**
    * @internal Set by the session transport where this connection can close without losing
    * anything (the client reconnects, resuming where events are stored): what to do once the
-   * connection reaches its allowed age; `true`: tell the owner (`SseSinkOwner.sinkExpired`). Left
-   * unset, the connection stays until its stream ends.
+   * connection reaches its allowed age; `true`: tell the owner (`SseSinkOwner.sinkExpired`), for
+   * a sink made with one; a function, for a sink made with a callback. Left unset, the connection
+   * stays until its stream ends.
    */
-  onexpire: (() => void) | true | undefined;
+  get onexpire(): (() => void) | true | undefined {
+    if ((this.flags & EXPIRES) === 0) return undefined;
+    return typeof this.oncancel === "function" ? (this.key as () => void) : true;
+  }
 
-  /** `oncancel`: runs once when the client goes away; or the owner told of it, with `key`. */
-  constructor(
-    private readonly oncancel: (() => void) | SseSinkOwner,
-    private readonly key?: unknown,
-  ) {}
+  set onexpire(onexpire: (() => void) | true | undefined) {
+    if (onexpire === undefined) {
+      this.flags &= ~EXPIRES;
+      return;
+    }
+    const owned = typeof this.oncancel !== "function";
+    if (owned !== (onexpire === true)) {
+      throw new TypeError("onexpire is true for a sink made with an owner, a function for one made with a callback");
+    }
+    if (!owned) this.key = onexpire;
+    this.flags |= EXPIRES;
+  }
 
   get open(): boolean {
     return (this.flags & SHUT) === 0;
