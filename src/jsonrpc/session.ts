@@ -54,8 +54,8 @@ export class JsonRpcSession implements TransportReceiver {
   /** What this session keeps for the requests it sends. */
   #own: OwnRequests | undefined;
   private inbound: Map<RequestId, InboundCall> | undefined;
-  private requestHandlers: Map<string, RequestHandler> | undefined;
-  private notificationHandlers: Map<string, NotificationHandler> | undefined;
+  /** The handlers set by name, both kinds in one object: a session served through a delegate holds none. */
+  private handlers: NamedHandlers | undefined;
   /** Serves what no handler set by name serves (`setDelegate`, or the fallbacks of `setFallbackRequestHandler`). */
   private delegate: SessionDelegate<unknown> | undefined;
   /** What the delegate is told with each call. */
@@ -103,8 +103,9 @@ export class JsonRpcSession implements TransportReceiver {
 
   /** Answers requests for `method` with `handler`, replacing any earlier one (also `ping`'s). */
   setRequestHandler(method: string, handler: RequestHandler): void {
-    this.requestHandlers ??= new Map();
-    this.requestHandlers.set(method, handler);
+    this.handlers ??= { requests: undefined, notifications: undefined };
+    this.handlers.requests ??= new Map();
+    this.handlers.requests.set(method, handler);
   }
 
   /**
@@ -141,8 +142,9 @@ export class JsonRpcSession implements TransportReceiver {
    * `notifications/cancelled` or `notifications/progress` handler turns that utility off.
    */
   setNotificationHandler(method: string, handler: NotificationHandler): void {
-    this.notificationHandlers ??= new Map();
-    this.notificationHandlers.set(method, handler);
+    this.handlers ??= { requests: undefined, notifications: undefined };
+    this.handlers.notifications ??= new Map();
+    this.handlers.notifications.set(method, handler);
   }
 
   /**
@@ -338,7 +340,7 @@ export class JsonRpcSession implements TransportReceiver {
   private receiveNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
     if (this.checkInbound(message) !== undefined) return;
     const { method } = message;
-    const handler = this.notificationHandlers?.get(method);
+    const handler = this.handlers?.notifications?.get(method);
     const delegate = handler ? undefined : this.delegate;
     if (!handler && delegate?.acceptsNotification(this.owner, method) !== true) {
       // The session's own utilities, unless the application replaced them.
@@ -373,7 +375,7 @@ export class JsonRpcSession implements TransportReceiver {
       this.reply({ jsonrpc: "2.0", id, error: refusal.toJson() });
       return;
     }
-    const named = this.requestHandlers?.get(method);
+    const named = this.handlers?.requests?.get(method);
     // `undefined` with `delegated`: the delegate serves it.
     const delegated = named === undefined && this.delegate?.acceptsRequest(this.owner, method) === true;
     const handler = named ?? (delegated || method !== "ping" ? undefined : answerPing);
@@ -545,4 +547,10 @@ function asError(error: unknown): Error {
 function toErrorObject(error: unknown) {
   if (error instanceof ProtocolError) return error.toJson();
   return { code: ErrorCode.InternalError, message: "Internal error" };
+}
+
+/** A session's handlers set by name (`setRequestHandler`, `setNotificationHandler`), each map made with its first. */
+interface NamedHandlers {
+  requests: Map<string, RequestHandler> | undefined;
+  notifications: Map<string, NotificationHandler> | undefined;
 }

@@ -63,33 +63,102 @@ function presumedFrom(offer: PresumedHandshakeOffer) {
     : presumeSession(offer.protocolVersion, offer.session.clientCapabilities);
 }
 
+/** The capabilities announced before any handshake: none (one frozen object for every connection). */
+const NO_CAPABILITIES: ServerCapabilities = Object.freeze({});
+
+/** What a server connection keeps that few connections use; made, whole, with the first of it. */
+interface RareState {
+  /** Made when first asked for: an HTTP session goes by its transport's id. */
+  localId: string | undefined;
+  logLevel: LoggingLevel | undefined;
+  /** URL-mode elicitations not yet completed, with the request each was made in (oldest first, bounded). */
+  elicitations: Map<string, RequestId> | undefined;
+  /** URIs this client subscribed to with `resources/subscribe`, made on the first: most clients never subscribe. */
+  subscriptions: Set<string> | undefined;
+  /** The hand-offs of this connection, made when first needed: most sessions never hand off. */
+  interactions: SessionInteractions | undefined;
+  /** The revision of the stateless requests this connection served, if any. */
+  statelessRevision: Revision | undefined;
+  /** The fleet session this connection serves a replica of (Streamable HTTP with `fleet`), if any. */
+  shared: SharedSession | undefined;
+}
+
 export class ServerConnection implements ServerSession, EraConnection {
   readonly #rpc = new JsonRpcSession();
-  /** Made when first asked for: an HTTP session goes by its transport's id. */
-  #localId: string | undefined;
   #transport: Transport | undefined;
-  #protocolVersion: string | undefined;
   #clientInfo: Implementation | undefined;
   #clientCapabilities: ClientCapabilities | undefined;
   /** What every request context of this connection borrows from it, made on the first request. */
   #hooks: ConnectionHooks | undefined;
   /** What every request context of this initialized session shares, made on the first request. */
   #contextHost: ReturnType<typeof contextHost> | undefined;
-  #announced: ServerCapabilities = {};
+  #announced: ServerCapabilities = NO_CAPABILITIES;
   #initialized = false;
-  #logLevel: LoggingLevel | undefined;
-  /** URL-mode elicitations not yet completed, with the request each was made in (oldest first, bounded). */
-  #elicitations: Map<string, RequestId> | undefined;
-  /** URIs this client subscribed to with `resources/subscribe`, made on the first: most clients never subscribe. */
-  #subscriptions: Set<string> | undefined;
-  /** The hand-offs of this connection, made when first needed: most sessions never hand off. */
-  #interactions: SessionInteractions | undefined;
   /** The revision `initialize` agreed (with `#clientCapabilities`), which the hand-offs start from. */
   #negotiated: Revision | undefined;
-  /** The revision of the stateless requests this connection served, if any. */
-  #statelessRevision: Revision | undefined;
-  /** The fleet session this connection serves a replica of (Streamable HTTP with `fleet`), if any. */
-  #shared: SharedSession | undefined;
+  /** What few connections keep (see `RareState`), made with the first of it: an idle session holds one field for it. */
+  #rare: RareState | undefined;
+
+  private get more(): RareState {
+    this.#rare ??= {
+      localId: undefined,
+      logLevel: undefined,
+      elicitations: undefined,
+      subscriptions: undefined,
+      interactions: undefined,
+      statelessRevision: undefined,
+      shared: undefined,
+    };
+    return this.#rare;
+  }
+
+  /** The revision agreed, received (`initialize`) or presumed. */
+  private get agreedVersion(): string | undefined {
+    return this.#negotiated?.version;
+  }
+
+  private get localId(): string | undefined {
+    return this.#rare?.localId;
+  }
+  private set localId(value: string | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.more.localId = value;
+  }
+  private get level(): LoggingLevel | undefined {
+    return this.#rare?.logLevel;
+  }
+  private set level(value: LoggingLevel | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.more.logLevel = value;
+  }
+  private get elicitationsAsked(): Map<string, RequestId> | undefined {
+    return this.#rare?.elicitations;
+  }
+  private set elicitationsAsked(value: Map<string, RequestId> | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.more.elicitations = value;
+  }
+  private get subscribed(): Set<string> | undefined {
+    return this.#rare?.subscriptions;
+  }
+  private set subscribed(value: Set<string> | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.more.subscriptions = value;
+  }
+  private get interactionsMade(): SessionInteractions | undefined {
+    return this.#rare?.interactions;
+  }
+  private set interactionsMade(value: SessionInteractions | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.more.interactions = value;
+  }
+  private get statelessRevision(): Revision | undefined {
+    return this.#rare?.statelessRevision;
+  }
+  private set statelessRevision(value: Revision | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.more.statelessRevision = value;
+  }
+  private get fleetSession(): SharedSession | undefined {
+    return this.#rare?.shared;
+  }
+  private set fleetSession(value: SharedSession | undefined) {
+    if (value !== undefined || this.#rare !== undefined) this.more.shared = value;
+  }
 
   /**
    * How every connection's JSON-RPC session reaches its connection: one object for all of them,
@@ -98,15 +167,15 @@ export class ServerConnection implements ServerSession, EraConnection {
    */
   static readonly #delegate: SessionDelegate<ServerConnection> = {
     acceptsRequest: (connection, method) => connection.host.methods.has(method),
-    serveRequest: (connection, params, inbound) => connection.#dispatch(params, inbound),
+    serveRequest: (connection, params, inbound) => connection.dispatch(params, inbound),
     acceptsNotification: (_connection, method) => method === "notifications/initialized",
     serveNotification: (connection) => {
       connection.#initialized = true;
     },
     failed: (connection, error) => connection.host.report("Session error", error, connection.id),
     closed: (connection) => {
-      void connection.#interactions?.close();
-      connection.#subscriptions = undefined;
+      void connection.interactionsMade?.close();
+      connection.subscribed = undefined;
       listensOf(connection).clear();
       connection.host.closed(connection);
     },
@@ -118,9 +187,9 @@ export class ServerConnection implements ServerSession, EraConnection {
     this.#rpc.setDelegate(ServerConnection.#delegate, this);
   }
 
-  #dispatch(params: Params, inbound: InboundRequest): Result | Promise<Result> {
+  private dispatch(params: Params, inbound: InboundRequest): Result | Promise<Result> {
     const tracing = this.host.tracing;
-    if (!tracing.wouldTrace(inbound.meta)) return this.#serve(params, inbound);
+    if (!tracing.wouldTrace(inbound.meta)) return this.serveMethod(params, inbound);
     const method = inbound.method;
     const target = method === "tools/call" || method === "prompts/get" ? params.name : undefined;
     const named = typeof target === "string" && target.length <= 128 ? target : undefined;
@@ -135,16 +204,16 @@ export class ServerConnection implements ServerSession, EraConnection {
       named === undefined ? method : `${method} ${named}`,
       attributes,
       inbound.meta,
-      () => this.#serve(params, inbound),
+      () => this.serveMethod(params, inbound),
       (result, span) => {
-        const version = this.#protocolVersion ?? this.#statelessRevision?.version;
+        const version = this.agreedVersion ?? this.statelessRevision?.version;
         if (version !== undefined) span.setAttribute(ATTR.protocolVersion, version);
         return result?.isError === true ? "tool_error" : undefined;
       },
     );
   }
 
-  #serve(params: Params, inbound: InboundRequest): Result | Promise<Result> {
+  private serveMethod(params: Params, inbound: InboundRequest): Result | Promise<Result> {
     const method = inbound.method;
     const spec = this.host.methods.get(method);
     if (spec === undefined) throw new Error(`No route for ${method}`);
@@ -153,19 +222,19 @@ export class ServerConnection implements ServerSession, EraConnection {
   }
 
   subscribe(uri: string): Promise<void> | undefined {
-    this.#subscriptions ??= new Set();
-    this.#subscriptions.add(uri);
-    return this.#record({ subscribe: uri });
+    this.subscribed ??= new Set();
+    this.subscribed.add(uri);
+    return this.recordChange({ subscribe: uri });
   }
 
   unsubscribe(uri: string): Promise<void> | undefined {
-    this.#subscriptions?.delete(uri);
-    return this.#record({ unsubscribe: uri });
+    this.subscribed?.delete(uri);
+    return this.recordChange({ unsubscribe: uri });
   }
 
   /** Whether this client subscribed to `uri` with `resources/subscribe` (and did not unsubscribe). */
   isSubscribed(uri: string): boolean {
-    return this.#subscriptions?.has(uri) === true;
+    return this.subscribed?.has(uri) === true;
   }
 
   /** Open `subscriptions/listen` requests; a session that never listened shares one empty set of them. */
@@ -183,13 +252,13 @@ export class ServerConnection implements ServerSession, EraConnection {
 
   /** The connection's hand-offs, made on first use. */
   get interactions(): SessionInteractions {
-    if (this.#interactions === undefined) {
+    if (this.interactionsMade === undefined) {
       const host = this.host;
-      this.#interactions = new SessionInteractions({
+      this.interactionsMade = new SessionInteractions({
         sessionId: () => this.id,
         service: host.interactions,
-        started: (interactionId, requestId) => this.#rememberAsking(interactionId, requestId),
-        notifyAbout: (interactionId, method, params) => this.#notifyAbout(interactionId, method, params),
+        started: (interactionId, requestId) => this.rememberAsking(interactionId, requestId),
+        notifyAbout: (interactionId, method, params) => this.notifyAbout(interactionId, method, params),
         report: (message, error) => host.report(message, error, this.id),
         tracing: host.tracing,
         clientName: (inbound) => {
@@ -202,20 +271,20 @@ export class ServerConnection implements ServerSession, EraConnection {
       });
       const negotiated = this.#negotiated;
       if (negotiated !== undefined) {
-        this.#interactions.start(negotiated, this.#clientCapabilities ?? {}, this.#clientInfo);
+        this.interactionsMade.start(negotiated, this.#clientCapabilities ?? {}, this.#clientInfo);
       }
     }
-    return this.#interactions;
+    return this.interactionsMade;
   }
 
   get id(): string {
     const id = hasSessionId(this.#transport) ? this.#transport.sessionId : undefined;
     if (id !== undefined) return id;
-    this.#localId ??= randomUUID();
-    return this.#localId;
+    this.localId ??= randomUUID();
+    return this.localId;
   }
   get protocolVersion(): string | undefined {
-    return this.#protocolVersion;
+    return this.agreedVersion;
   }
   get clientInfo(): Implementation | undefined {
     return this.#clientInfo;
@@ -224,11 +293,11 @@ export class ServerConnection implements ServerSession, EraConnection {
     return this.#clientCapabilities;
   }
   get logLevel(): LoggingLevel | undefined {
-    return this.#logLevel;
+    return this.level;
   }
   /** Whether `initialize` was answered and announced `capability` to this client. */
   announces(capability: keyof ServerCapabilities): boolean {
-    return this.#protocolVersion !== undefined && this.#announced[capability] !== undefined;
+    return this.agreedVersion !== undefined && this.#announced[capability] !== undefined;
   }
 
   /**
@@ -239,23 +308,23 @@ export class ServerConnection implements ServerSession, EraConnection {
   async connect(transport: Transport): Promise<void> {
     this.#transport = transport;
     const shared = sharedSessionOf(transport);
-    if (shared !== undefined) this.#share(shared);
+    if (shared !== undefined) this.shareWith(shared);
     const handshake = presumedHandshakeOf(transport);
     const presumed = handshake && presumedFrom(handshake);
     if (presumed !== undefined) {
       this.#initialized = true;
-      this.#agree(presumed.revision, presumed.clientCapabilities);
-      if (handshake?.session !== undefined) this.#resume(handshake.session);
+      this.settle(presumed.revision, presumed.clientCapabilities);
+      if (handshake?.session !== undefined) this.resumeFrom(handshake.session);
       this.#rpc.setGate(presumedGate(presumed, this.host));
     }
     await this.#rpc.connect(transport);
   }
 
   /** Serves a replica of a fleet's session: ids that find this instance, and the client's changes made elsewhere. */
-  #share(shared: SharedSession): void {
-    this.#shared = shared;
+  private shareWith(shared: SharedSession): void {
+    this.fleetSession = shared;
     this.#rpc.setRequestIdPrefix(shared.requestIdPrefix);
-    shared.onchange = (change) => this.#apply(change);
+    shared.onchange = (change) => this.applyChange(change);
     // The instance holding the client's GET stream also hears the session's hand-offs complete,
     // so a completion still reaches the client when the instance that asked is gone.
     shared.onlisten = () => {
@@ -264,27 +333,27 @@ export class ServerConnection implements ServerSession, EraConnection {
   }
 
   /** What the client agreed and changed on the instances that served the session before. */
-  #resume(session: PresumedSession): void {
+  private resumeFrom(session: PresumedSession): void {
     this.#clientInfo = session.clientInfo as Implementation;
-    if (isLoggingLevel(session.logLevel)) this.#logLevel = session.logLevel;
-    if (session.subscriptions.length > 0) this.#subscriptions = new Set(session.subscriptions);
+    if (isLoggingLevel(session.logLevel)) this.level = session.logLevel;
+    if (session.subscriptions.length > 0) this.subscribed = new Set(session.subscriptions);
   }
 
   /** Records a change of the client's for the other instances of a fleet; `undefined` outside one. */
-  #record(change: SessionChange): Promise<void> | undefined {
-    return this.#shared?.changed(change).catch((error: unknown) => {
+  private recordChange(change: SessionChange): Promise<void> | undefined {
+    return this.fleetSession?.changed(change).catch((error: unknown) => {
       this.host.report("Could not record a change of the session for the other instances", error, this.id);
       throw new ProtocolError(ErrorCode.InternalError, "Internal error: the change could not be recorded; try again");
     });
   }
 
-  #apply(change: SessionChange): void {
+  private applyChange(change: SessionChange): void {
     if ("logLevel" in change) {
-      if (isLoggingLevel(change.logLevel)) this.#logLevel = change.logLevel;
+      if (isLoggingLevel(change.logLevel)) this.level = change.logLevel;
     } else if ("subscribe" in change) {
-      this.#subscriptions ??= new Set();
-      this.#subscriptions.add(change.subscribe);
-    } else this.#subscriptions?.delete(change.unsubscribe);
+      this.subscribed ??= new Set();
+      this.subscribed.add(change.subscribe);
+    } else this.subscribed?.delete(change.unsubscribe);
   }
 
   /**
@@ -292,8 +361,8 @@ export class ServerConnection implements ServerSession, EraConnection {
    * session is not shared. The `initialize` answer waits for it.
    */
   shareHandshake(): Promise<void> | undefined {
-    const shared = this.#shared;
-    const version = this.#protocolVersion;
+    const shared = this.fleetSession;
+    const version = this.agreedVersion;
     if (shared === undefined || version === undefined) return undefined;
     const agreed = {
       protocolVersion: version,
@@ -320,13 +389,13 @@ export class ServerConnection implements ServerSession, EraConnection {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string, relatedRequestId?: RequestId): Promise<void> {
-    if (this.#logLevel !== undefined && !isAtLeast(level, this.#logLevel)) return Promise.resolve();
+    if (this.level !== undefined && !isAtLeast(level, this.level)) return Promise.resolve();
     return this.sendLog(level, data, logger, relatedRequestId);
   }
 
   setLogLevel(level: LoggingLevel): Promise<void> | undefined {
-    this.#logLevel = level;
-    return this.#record({ logLevel: level });
+    this.level = level;
+    return this.recordChange({ logLevel: level });
   }
 
   sendLog(level: LoggingLevel, data: unknown, logger: string | undefined, related?: RequestId): Promise<void> {
@@ -349,29 +418,30 @@ export class ServerConnection implements ServerSession, EraConnection {
 
   async notifyElicitationComplete(elicitationId: string): Promise<boolean> {
     // Before any handshake or stateless request, the stateful notice goes to the gate, which refuses it.
-    const revision = this.#negotiated ?? this.#statelessRevision ?? negotiateVersion(undefined);
+    const revision = this.#negotiated ?? this.statelessRevision ?? negotiateVersion(undefined);
     const notice = revision.elicitationCompleteNotice(elicitationId);
     if (notice === undefined) {
-      this.#elicitations?.delete(elicitationId);
+      this.elicitationsAsked?.delete(elicitationId);
       return false;
     }
-    await this.#notifyAbout(elicitationId, notice.method, notice.params);
+    await this.notifyAbout(elicitationId, notice.method, notice.params);
     return true;
   }
 
-  #notifyAbout(interactionId: string, method: string, params: Params): Promise<void> {
+  private notifyAbout(interactionId: string, method: string, params: Params): Promise<void> {
     // While the request that asked is still open, its own stream carries the completion, so the
     // client sees it before that request's result.
-    const requestId = this.#elicitations?.get(interactionId);
-    this.#elicitations?.delete(interactionId);
+    const requestId = this.elicitationsAsked?.get(interactionId);
+    this.elicitationsAsked?.delete(interactionId);
     const options = requestId === undefined ? {} : { relatedRequestId: requestId };
     return this.#rpc.notify(method, params, options);
   }
 
-  #rememberAsking(interactionId: string, requestId: RequestId): void {
-    this.#elicitations ??= new Map();
-    if (this.#elicitations.size >= 1000) this.#elicitations.delete(this.#elicitations.keys().next().value ?? "");
-    this.#elicitations.set(interactionId, requestId);
+  private rememberAsking(interactionId: string, requestId: RequestId): void {
+    this.elicitationsAsked ??= new Map();
+    if (this.elicitationsAsked.size >= 1000)
+      this.elicitationsAsked.delete(this.elicitationsAsked.keys().next().value ?? "");
+    this.elicitationsAsked.set(interactionId, requestId);
   }
 
   setGate(gate: MessageGate): void {
@@ -380,22 +450,21 @@ export class ServerConnection implements ServerSession, EraConnection {
 
   agree(revision: Revision, clientCapabilities: ClientCapabilities, clientInfo: Implementation): ServerCapabilities {
     this.#clientInfo = clientInfo;
-    this.#agree(revision, clientCapabilities);
+    this.settle(revision, clientCapabilities);
     return this.#announced;
   }
 
   servedStateless(revision: Revision): void {
-    this.#statelessRevision = revision;
+    this.statelessRevision = revision;
   }
 
   /** What a handshake agrees, received (`initialize`) or presumed; the caller installs the gate. */
-  #agree(revision: Revision, clientCapabilities: ClientCapabilities): void {
+  private settle(revision: Revision, clientCapabilities: ClientCapabilities): void {
     this.#clientCapabilities = clientCapabilities;
     this.#announced = this.host.definition.capabilities();
-    this.#protocolVersion = revision.version;
     if (takesProtocolVersion(this.#transport)) this.#transport.setProtocolVersion(revision.version);
     this.#negotiated = revision;
-    this.#interactions?.start(revision, clientCapabilities, this.#clientInfo);
+    this.interactionsMade?.start(revision, clientCapabilities, this.#clientInfo);
     const tracking = revision.interactionTracking(clientCapabilities);
     if (tracking !== undefined) {
       const interactions = this.interactions;
@@ -408,13 +477,13 @@ export class ServerConnection implements ServerSession, EraConnection {
   }
 
   /** What every context of this connection borrows from it, made on the first request. */
-  #newHooks(): ConnectionHooks {
+  private newHooks(): ConnectionHooks {
     const connection = this;
     return {
       session: this,
       log: (level, data, logger, related) => this.log(level, data, logger, related),
       report: (message, error) => this.host.report(message, error, this.id),
-      elicitationStarted: (elicitationId, requestId) => this.#rememberAsking(elicitationId, requestId),
+      elicitationStarted: (elicitationId, requestId) => this.rememberAsking(elicitationId, requestId),
       clientInfo: (inbound) => driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound),
       get interactions() {
         return connection.interactions;
@@ -428,7 +497,7 @@ export class ServerConnection implements ServerSession, EraConnection {
     log?: LogSender,
     handoffs?: HandoffApi,
   ): RequestContext {
-    this.#hooks ??= this.#newHooks();
+    this.#hooks ??= this.newHooks();
     const hooks = handoffs === undefined ? this.#hooks : withHandoffs(this.#hooks, handoffs);
     const source = this.host.interactions?.credentials;
     if (

@@ -80,27 +80,28 @@ class NegotiatedGate implements MessageGate {
     this.#peerCapabilities = peerCapabilities;
     this.#initialized = options.initialized;
     this.#revision = negotiated.forClient(role === "server" ? peerCapabilities : (options.localCapabilities ?? {}));
-    for (const request of options.inFlight ?? []) this.#remember(request.id, request);
+    for (const request of options.inFlight ?? []) this.remember(request.id, request);
   }
 
   // What follows from the role and the revision is read from them, not kept: a gate is one object
-  // per connection, and a server holds thousands of idle ones.
+  // per connection, and a server holds thousands of idle ones. Its methods are `private`, not `#`:
+  // V8 gives each instance of a class with `#` methods a slot for the class's brand.
   get acceptsBatch(): boolean {
     return this.#revision.supportsBatch;
   }
 
   /** The side the peer speaks for. */
-  get #peer(): Role {
+  private get peerRole(): Role {
     return this.#role === "server" ? "client" : "server";
   }
 
   /** The context of every message this gate checks or encodes. */
-  get #context(): MessageContext {
+  private get messageContext(): MessageContext {
     return this.#role === "server" ? SERVER_CONTEXT : CLIENT_CONTEXT;
   }
 
   /** Whether results are reshaped, and so the requests they answer must be kept. */
-  get #keepsRequests(): boolean {
+  private get keepsRequests(): boolean {
     return this.#revision.reshapesResults !== false;
   }
 
@@ -119,11 +120,11 @@ class NegotiatedGate implements MessageGate {
     }
     // A notification this revision does not define (an extension's) has no schema to check; the
     // session drops it unless the application registered a handler for it.
-    if (!isRequest(message) && !revision.hasNotification(message.method, this.#peer)) return undefined;
-    const refusal = revision.validateInbound(message, this.#context);
+    if (!isRequest(message) && !revision.hasNotification(message.method, this.peerRole)) return undefined;
+    const refusal = revision.validateInbound(message, this.messageContext);
     if (refusal) return refusal;
     if (isRequest(message)) {
-      this.#remember(message.id, message.params === undefined ? { method: message.method } : message);
+      this.remember(message.id, message.params === undefined ? { method: message.method } : message);
     } else if (message.method === "notifications/cancelled") {
       const id = message.params?.requestId;
       if (typeof id === "string" || typeof id === "number") this.#answering?.delete(id);
@@ -155,18 +156,18 @@ class NegotiatedGate implements MessageGate {
           assertClientCapability(peerCapabilities, message.method, message.params))
         : assertServerCapability(peerCapabilities, message.method, message.params, revision.serverCapabilities);
     if (missing) return missing;
-    const invalid = revision.validateOutbound(message, this.#context);
+    const invalid = revision.validateOutbound(message, this.messageContext);
     if (invalid) return new SdkError("INVALID_ARGUMENT", invalid.message, { cause: invalid });
     return undefined;
   }
 
   encode<M extends JsonRpcMessage>(message: M): M {
     const revision = this.#revision;
-    if (!isResponse(message)) return revision.encodeOutbound(message, this.#context);
+    if (!isResponse(message)) return revision.encodeOutbound(message, this.messageContext);
     if (message.id === null) return message;
     const request = this.#answering?.get(message.id);
     this.#answering?.delete(message.id);
-    if (isErrorResponse(message) || !request) return revision.encodeOutbound(message, this.#context);
+    if (isErrorResponse(message) || !request) return revision.encodeOutbound(message, this.messageContext);
     return revision.encodeOutbound(message, { role: this.#role, request });
   }
 
@@ -175,8 +176,8 @@ class NegotiatedGate implements MessageGate {
     return method === "elicitation/create" ? decodeElicitResult(result) : result;
   }
 
-  #remember(id: RequestId, request: AnsweredRequest): void {
-    if (!this.#keepsRequests) return;
+  private remember(id: RequestId, request: AnsweredRequest): void {
+    if (!this.keepsRequests) return;
     this.#answering ??= new Map();
     this.#answering.set(id, request);
   }

@@ -8,6 +8,7 @@ import type { InboundRequest, Params, Result } from "../../jsonrpc/session.js";
 import type { ClientCapabilities, Implementation, InitializeResult } from "../../revisions/index.js";
 import { createGate, negotiateVersion } from "../../revisions/index.js";
 import { InteractionRequired } from "../interactions.js";
+import { intern } from "../interned.js";
 import { type EraConnection, type EraDriver, notOffered } from "./driver.js";
 
 /**
@@ -32,8 +33,9 @@ export function initialize(
     throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: capabilities must be an object");
   }
   const revision = negotiateVersion(protocolVersion);
-  const clientCapabilities = (capabilities ?? {}) as ClientCapabilities;
-  const announced = connection.agree(revision, clientCapabilities, info);
+  // Shared frozen copies: sessions of one kind of client declare the same values, kept for the session's life.
+  const clientCapabilities = intern((capabilities ?? {}) as ClientCapabilities);
+  const announced = connection.agree(revision, clientCapabilities, intern(info));
   // Installed before returning, so the result itself is encoded for the agreed revision.
   connection.setGate(
     createGate(revision, {

@@ -28,7 +28,39 @@ export const NO_REQUESTS: Set<RequestId> = new Set();
 export const IDLE: Promise<void> = Promise.resolve();
 
 export function newStream(id: string, pending: Set<RequestId>): OutboundStream {
-  return { id, pending, sink: undefined, chain: IDLE, resumable: false, done: false };
+  return new StreamRecord(id, pending);
+}
+
+/** Bits of `StreamRecord.flags`. */
+const RESUMABLE = 1;
+const DONE = 2;
+
+/** An `OutboundStream` whose two booleans share one field: an idle session's GET stream holds one. */
+class StreamRecord implements OutboundStream {
+  sink: Sink | undefined = undefined;
+  chain: Promise<void> = IDLE;
+  private flags = 0;
+
+  constructor(
+    readonly id: string,
+    readonly pending: Set<RequestId>,
+  ) {}
+
+  get resumable(): boolean {
+    return (this.flags & RESUMABLE) !== 0;
+  }
+
+  set resumable(resumable: boolean) {
+    this.flags = resumable ? this.flags | RESUMABLE : this.flags & ~RESUMABLE;
+  }
+
+  get done(): boolean {
+    return (this.flags & DONE) !== 0;
+  }
+
+  set done(done: boolean) {
+    this.flags = done ? this.flags | DONE : this.flags & ~DONE;
+  }
 }
 
 /** Writes `message` to the stream's connection, after what is queued; with a `store`, stored first for resumption. */

@@ -333,7 +333,9 @@ export class StreamableHttpServer {
     const lastEventId = request.headers.get(LAST_EVENT_ID_HEADER);
     // Without an event store an id cannot be resumed either: 410, not a fresh stream lacking what followed it.
     if (lastEventId !== null && lastEventId !== "") return transport.resume(lastEventId, sessionHeaders(transport));
-    return transport.openStandalone(sessionHeaders(transport));
+    // No `Mcp-Session-Id` on this answer: the client sent it, and the spec has the server assign it only on
+    // the answer to `initialize`; Node keeps each open stream's header text, so it would cost every idle session.
+    return transport.openStandalone(NO_HEADERS);
   }
 
   private async delete(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
@@ -495,6 +497,9 @@ function presumedHandshakeOf(request: RequestView): { protocolVersion?: string }
   const version = request.headers.get(PROTOCOL_VERSION_HEADER);
   return version === null ? {} : { protocolVersion: version };
 }
+
+/** Extra headers of a fresh GET stream's answer: none (copied by the sink, never written to). */
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 function sessionHeaders(transport: StreamableHttpSessionTransport): Record<string, string> {
   // The name written out (it is SESSION_ID_HEADER): a literal key keeps the object a plain fast one.

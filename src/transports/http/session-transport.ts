@@ -68,6 +68,15 @@ export interface PostOptions {
   onAbort?: (listener: () => void) => void;
 }
 
+/** Bits of `StreamableHttpSessionTransport.state`. */
+const STARTED = 1;
+const CLOSED = 2;
+/**
+ * Numbers the streams of every session of this process where events are not stored (ids then only
+ * need to differ within a session): one counter here instead of one per session.
+ */
+let streamCount = 0;
+
 /** How many unrelated notifications wait for the standalone stream; the oldest go first. */
 const MAX_UNSENT_NOTIFICATIONS = 100;
 /**
@@ -107,38 +116,26 @@ export class StreamableHttpSessionTransport
   owner: string | undefined;
   /** Where messages, errors and the close go (`setReceiver`), unless a callback set since takes them. */
   private receiver: TransportReceiver | undefined;
-  /** The callbacks set as properties, made when the first is: a session with a receiver holds none. */
-  private callbacks: Callbacks | undefined;
   private version: string | undefined;
-  /** Prefixes stream ids in the event store, so a `Last-Event-ID` names its session (made on first use). */
-  private tagValue: string | undefined;
-  private streamCount = 0;
-  /** Streams by id, kept only where they can be resumed (an event store and a session). */
-  private streams: Map<string, OutboundStream> | undefined;
   /** The stream of each request still waiting for its response; dropped when none is, as in an idle session. */
   private byRequest: Map<RequestId, OutboundStream> | undefined;
   /** The standalone GET stream, made when first needed: an idle session may never have one. */
   private standaloneStream: OutboundStream | undefined;
-  /**
-   * Requests the client cancelled while they were pending; a response that crossed the cancellation
-   * is dropped. Made on the first cancellation.
-   */
-  private cancelled: Set<RequestId> | undefined;
   /** The `initialize` request that opened this session, until it is answered; an error answer ends the session. */
   private opening: RequestId | undefined;
   /** The stream of the POST being delivered right now, for an answer that has no id. */
   private delivering: OutboundStream | undefined;
-  /** While a POST is delivered at once: an error without an id then refuses the POST (`acceptPost`). */
-  private refusable = false;
-  private refusal: JsonRpcErrorResponse | undefined;
+  /**
+   * While a POST is delivered at once (`acceptPost`), `null`, or the error without an id that then
+   * refuses the POST; `undefined` otherwise.
+   */
+  private refusal: JsonRpcErrorResponse | null | undefined;
   /** Deliveries waiting for `start`. */
   private queue: Array<() => void> | undefined;
-  /** Notifications for the standalone stream sent before the client opened it. */
-  private unsent: JsonRpcMessage[] | undefined;
-  private started = false;
-  private closed = false;
-  /** What this replica of a fleet's session keeps; `undefined` outside a fleet. */
-  private replica: ReplicaState | undefined;
+  /** `STARTED` and `CLOSED`, as bits of one number. */
+  private state = 0;
+  /** What few sessions use, made when first needed (see `Rare`): an idle session holds one field for it all. */
+  private rare: Rare | undefined;
 
   /** @internal Made by `StreamableHttpServer` for each session (`sessionId` undefined in stateless mode). */
   constructor(
@@ -148,6 +145,51 @@ export class StreamableHttpSessionTransport
     this.sessionId = sessionId;
   }
 
+  private get more(): Rare {
+    this.rare ??= {
+      callbacks: undefined,
+      tag: undefined,
+      streams: undefined,
+      cancelled: undefined,
+      unsent: undefined,
+      replica: undefined,
+    };
+    return this.rare;
+  }
+
+  /** The callbacks set as properties, made when the first is: a session with a receiver holds none. */
+  private get callbacks(): Callbacks | undefined {
+    return this.rare?.callbacks;
+  }
+
+  /** Streams by id, kept only where they can be resumed (an event store and a session). */
+  private get streams(): Map<string, OutboundStream> | undefined {
+    return this.rare?.streams;
+  }
+
+  /** Requests the client cancelled while they were pending (see `Rare.cancelled`). */
+  private get cancelled(): Set<RequestId> | undefined {
+    return this.rare?.cancelled;
+  }
+
+  /** Notifications for the standalone stream sent before the client opened it. */
+  private get unsent(): JsonRpcMessage[] | undefined {
+    return this.rare?.unsent;
+  }
+
+  /** What this replica of a fleet's session keeps; `undefined` outside a fleet. */
+  private get replica(): ReplicaState | undefined {
+    return this.rare?.replica;
+  }
+
+  private get started(): boolean {
+    return (this.state & STARTED) !== 0;
+  }
+
+  private get closed(): boolean {
+    return (this.state & CLOSED) !== 0;
+  }
+
   private get standalone(): OutboundStream {
     // The standalone stream never has requests of its own, so it shares one empty set.
     this.standaloneStream ??= newStream(this.streamId("standalone"), NO_REQUESTS);
@@ -155,8 +197,9 @@ export class StreamableHttpSessionTransport
   }
 
   private get tag(): string {
-    this.tagValue ??= this.link?.streamTag ?? globalThis.crypto.randomUUID();
-    return this.tagValue;
+    const rare = this.more;
+    rare.tag ??= this.link?.streamTag ?? globalThis.crypto.randomUUID();
+    return rare.tag;
   }
 
   /** This replica's link to the other instances of a fleet; `undefined` outside one. */
@@ -187,7 +230,7 @@ export class StreamableHttpSessionTransport
       ended: () => void this.close(),
     });
     link.streamStart = streamStart;
-    this.replica = { link, outbox: IDLE, cursor: undefined, followedStreams: undefined, followers: undefined };
+    this.more.replica = { link, outbox: IDLE, cursor: undefined, followedStreams: undefined, followers: undefined };
     await link.join();
   }
 
@@ -211,7 +254,7 @@ export class StreamableHttpSessionTransport
    * fleet a POST's stream also names this instance, so one that resumes it elsewhere can follow it.
    */
   private streamId(name?: string): string {
-    if (this.options.eventStore === undefined) return name ?? String(++this.streamCount);
+    if (this.options.eventStore === undefined) return name ?? String(++streamCount);
     if (name === undefined && this.link !== undefined) {
       return `${this.tag}.${this.link.instance}.${globalThis.crypto.randomUUID()}`;
     }
@@ -243,7 +286,7 @@ export class StreamableHttpSessionTransport
    */
   setReceiver(receiver: TransportReceiver): void {
     this.receiver = receiver;
-    this.callbacks = undefined;
+    if (this.rare !== undefined) this.rare.callbacks = undefined;
   }
 
   get onmessage(): Callbacks["onmessage"] {
@@ -256,8 +299,9 @@ export class StreamableHttpSessionTransport
   }
 
   set onmessage(callback: Callbacks["onmessage"]) {
-    this.callbacks ??= {};
-    this.callbacks.onmessage = callback;
+    const rare = this.more;
+    rare.callbacks ??= {};
+    rare.callbacks.onmessage = callback;
   }
 
   get onerror(): Callbacks["onerror"] {
@@ -267,8 +311,9 @@ export class StreamableHttpSessionTransport
   }
 
   set onerror(callback: Callbacks["onerror"]) {
-    this.callbacks ??= {};
-    this.callbacks.onerror = callback;
+    const rare = this.more;
+    rare.callbacks ??= {};
+    rare.callbacks.onerror = callback;
   }
 
   get onclose(): Callbacks["onclose"] {
@@ -278,8 +323,9 @@ export class StreamableHttpSessionTransport
   }
 
   set onclose(callback: Callbacks["onclose"]) {
-    this.callbacks ??= {};
-    this.callbacks.onclose = callback;
+    const rare = this.more;
+    rare.callbacks ??= {};
+    rare.callbacks.onclose = callback;
   }
 
   private fail(error: unknown): void {
@@ -322,7 +368,7 @@ export class StreamableHttpSessionTransport
   /** Delivers messages that arrived before the protocol layer connected. */
   async start(): Promise<void> {
     if (this.started) throw new SdkError("ALREADY_CONNECTED", "This transport is already started");
-    this.started = true;
+    this.state |= STARTED;
     const queued = this.queue;
     this.queue = undefined;
     for (const run of queued ?? []) run();
@@ -336,7 +382,7 @@ export class StreamableHttpSessionTransport
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The HTTP session is closed");
     if (isResponse(message)) {
-      if (message.id === null && this.refusable && isErrorResponse(message)) {
+      if (message.id === null && this.refusal !== undefined && isErrorResponse(message)) {
         this.refusal ??= message;
         return;
       }
@@ -370,9 +416,10 @@ export class StreamableHttpSessionTransport
       // A client opens its GET stream a moment after initializing; what the server says meanwhile
       // (a completion, a list change) waits for it instead of being lost.
       if (target === this.standalone) {
-        this.unsent ??= [];
-        if (this.unsent.length === MAX_UNSENT_NOTIFICATIONS) this.unsent.shift();
-        this.unsent.push(message);
+        const rare = this.more;
+        rare.unsent ??= [];
+        if (rare.unsent.length === MAX_UNSENT_NOTIFICATIONS) rare.unsent.shift();
+        rare.unsent.push(message);
       }
       return;
     }
@@ -382,7 +429,7 @@ export class StreamableHttpSessionTransport
   /** Ends every stream; requests still waiting in JSON mode get a -32000 error. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.closed = true;
+    this.state |= CLOSED;
     const open = new Set([...(this.byRequest?.values() ?? []), ...(this.streams?.values() ?? [])]);
     if (this.standaloneStream !== undefined) open.add(this.standaloneStream);
     for (const stream of open) {
@@ -436,8 +483,9 @@ export class StreamableHttpSessionTransport
     }
     const stream = newStream(this.streamId(), pending);
     if (this.resumable) {
-      this.streams ??= new Map();
-      this.streams.set(stream.id, stream);
+      const rare = this.more;
+      rare.streams ??= new Map();
+      rare.streams.set(stream.id, stream);
     }
     this.byRequest ??= new Map();
     for (const id of ids) this.byRequest.set(id, stream);
@@ -471,7 +519,7 @@ export class StreamableHttpSessionTransport
     endStaleConnection(this.standalone);
     const response = this.attachSse(this.standalone).reply(headers);
     const unsent = this.unsent;
-    this.unsent = undefined;
+    if (this.rare !== undefined) this.rare.unsent = undefined;
     for (const message of unsent ?? []) void this.write(this.standalone, message);
     return response;
   }
@@ -699,10 +747,11 @@ export class StreamableHttpSessionTransport
       if (stream === undefined) continue;
       this.untrack(id);
       stream.pending.delete(id);
-      this.cancelled ??= new Set();
-      this.cancelled.add(id);
-      if (this.cancelled.size > MAX_CANCELLED_IDS)
-        this.cancelled.delete(this.cancelled.values().next().value as RequestId);
+      const rare = this.more;
+      rare.cancelled ??= new Set();
+      rare.cancelled.add(id);
+      if (rare.cancelled.size > MAX_CANCELLED_IDS)
+        rare.cancelled.delete(rare.cancelled.values().next().value as RequestId);
       if (stream.pending.size === 0) this.finish(stream);
     }
   }
@@ -726,12 +775,11 @@ export class StreamableHttpSessionTransport
       this.deliver(payload, extra, stream);
       return undefined;
     }
-    this.refusable = true;
+    this.refusal = null;
     try {
       this.deliver(payload, extra, stream);
-      return this.refusal;
+      return this.refusal ?? undefined;
     } finally {
-      this.refusable = false;
       this.refusal = undefined;
     }
   }
@@ -761,6 +809,21 @@ export class StreamableHttpSessionTransport
     if (Array.isArray(payload)) this.releaseCancelled(payload);
     else if (isNotification(payload)) this.releaseCancelled([payload]);
   }
+}
+
+/** What a session transport keeps that few sessions use; made, whole, when the first is needed. */
+interface Rare {
+  callbacks: Callbacks | undefined;
+  /** Prefixes stream ids in the event store, so a `Last-Event-ID` names its session. */
+  tag: string | undefined;
+  streams: Map<string, OutboundStream> | undefined;
+  /**
+   * Requests the client cancelled while they were pending; a response that crossed the cancellation
+   * is dropped. Made on the first cancellation.
+   */
+  cancelled: Set<RequestId> | undefined;
+  unsent: JsonRpcMessage[] | undefined;
+  replica: ReplicaState | undefined;
 }
 
 /** A transport's three callbacks, as set on it (a name present and `undefined`: set to nothing). */

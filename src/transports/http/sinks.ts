@@ -31,6 +31,13 @@ export interface SseSinkOwner {
   sinkExpired(sink: SseSink, key: unknown): void;
 }
 
+/** Bits of `SseSink.flags`: the sink was ended or cancelled; the client went away (or the text was taken); `expire` ran. */
+const SHUT = 1;
+const CANCELLED = 2;
+const EXPIRING = 4;
+/** `onexpire` was set. */
+const EXPIRES = 8;
+
 /** The SSE comment a quiet stream carries to show the connection is alive; parsers dispatch no event for it. */
 const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
 
@@ -43,8 +50,8 @@ const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
 export class SseSink implements Sink, ReplyStream {
   private out: SseOutput | undefined;
   private pending = "";
-  private isOpen = true;
-  private cancelled = false;
+  /** `SHUT`, `CANCELLED` and `EXPIRING`, as bits of one number (one field per sink, not three). */
+  private flags = 0;
   /** `clock()` of the last write; only kept while the server watches this sink for keep-alives. */
   private lastWriteAt = 0;
   /** Bytes unread right after the last keep-alive; -1 when something was written since. */
@@ -53,23 +60,52 @@ export class SseSink implements Sink, ReplyStream {
   private watchers: Set<SseSink> | undefined;
   /** `clock()` when the server began to watch this sink: the age of its connection counts from then. */
   private watchedAt = 0;
+
+  /**
+   * `oncancel`: runs once when the client goes away; or the owner told of it, with `key`.
+   * `key` is only kept with an owner: with a callback its slot holds `onexpire`'s (one field, not two).
+   */
+  constructor(
+    private readonly oncancel: (() => void) | SseSinkOwner,
+    private key?: unknown,
+  ) {}
+
   /**
    * @internal Set by the session transport where this connection can close without losing
    * anything (the client reconnects, resuming where events are stored): what to do once the
-   * connection reaches its allowed age; `true`: tell the owner (`SseSinkOwner.sinkExpired`). Left
-   * unset, the connection stays until its stream ends.
+   * connection reaches its allowed age; `true`: tell the owner (`SseSinkOwner.sinkExpired`), for
+   * a sink made with one; a function, for a sink made with a callback. Left unset, the connection
+   * stays until its stream ends.
    */
-  onexpire: (() => void) | true | undefined;
-  private expiring = false;
+  get onexpire(): (() => void) | true | undefined {
+    if ((this.flags & EXPIRES) === 0) return undefined;
+    return typeof this.oncancel === "function" ? (this.key as () => void) : true;
+  }
 
-  /** `oncancel`: runs once when the client goes away; or the owner told of it, with `key`. */
-  constructor(
-    private readonly oncancel: (() => void) | SseSinkOwner,
-    private readonly key?: unknown,
-  ) {}
+  set onexpire(onexpire: (() => void) | true | undefined) {
+    if (onexpire === undefined) {
+      this.flags &= ~EXPIRES;
+      return;
+    }
+    const owned = typeof this.oncancel !== "function";
+    if (owned !== (onexpire === true)) {
+      throw new TypeError("onexpire is true for a sink made with an owner, a function for one made with a callback");
+    }
+    if (!owned) this.key = onexpire;
+    this.flags |= EXPIRES;
+  }
 
   get open(): boolean {
-    return this.isOpen;
+    return (this.flags & SHUT) === 0;
+  }
+
+  private get isOpen(): boolean {
+    return (this.flags & SHUT) === 0;
+  }
+
+  /** Whether the client went away, or the connection was attached or taken whole: nothing more goes to it. */
+  private get cancelled(): boolean {
+    return (this.flags & CANCELLED) !== 0;
   }
 
   /** Always: an SSE stream carries requests and notifications too (a getter: no field per sink). */
@@ -114,7 +150,7 @@ export class SseSink implements Sink, ReplyStream {
 
   end(): void {
     if (!this.isOpen) return;
-    this.isOpen = false;
+    this.flags |= SHUT;
     this.watchers?.delete(this);
     this.out?.end();
   }
@@ -140,13 +176,13 @@ export class SseSink implements Sink, ReplyStream {
 
   /** @internal Whether the connection is open and can be closed once it reaches its allowed age. */
   get expirable(): boolean {
-    return this.isOpen && this.onexpire !== undefined && !this.expiring;
+    return this.isOpen && this.onexpire !== undefined && (this.flags & EXPIRING) === 0;
   }
 
   /** @internal The connection reached its allowed age: `onexpire` runs, once. */
   expire(): void {
     if (!this.expirable) return;
-    this.expiring = true;
+    this.flags |= EXPIRING;
     const onexpire = this.onexpire;
     if (onexpire === true) (this.oncancel as SseSinkOwner).sinkExpired(this, this.key);
     else onexpire?.();
@@ -193,19 +229,19 @@ export class SseSink implements Sink, ReplyStream {
     const text = this.pending;
     this.pending = "";
     // Counted as attached: a later `attach` writes nothing.
-    this.cancelled = true;
+    this.flags |= CANCELLED;
     return text;
   }
 
   /** @internal The client went away: nothing more is written, and `oncancel` runs. */
   cancel(): void {
     const wasOpen = this.isOpen;
-    this.isOpen = false;
+    this.flags |= SHUT;
     this.watchers?.delete(this);
     this.out = undefined;
     this.pending = "";
     if (this.cancelled || !wasOpen) return;
-    this.cancelled = true;
+    this.flags |= CANCELLED;
     const oncancel = this.oncancel;
     if (typeof oncancel === "function") oncancel();
     else oncancel.sinkCancelled(this, this.key);
