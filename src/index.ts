@@ -42,8 +42,9 @@ export {
   type RequestHandler,
   type RequestOptions,
   type Result,
+  type SessionDelegate,
 } from "./jsonrpc/session.js";
-export type { MessageExtra, SendOptions, Transport } from "./jsonrpc/transport.js";
+export type { MessageExtra, SendOptions, Transport, TransportReceiver } from "./jsonrpc/transport.js";
 export type { AuthInfo } from "./model/identity.js";
 // The neutral model (types only, so no codec is loaded). Its own `Result` and `ProgressToken` are
 // shadowed by the session's and the progress module's names above, which session code handles.

@@ -96,8 +96,7 @@ export class StreamableHttpSessionTransport
     SessionIdTransport,
     PresumedHandshakeTransport,
     ProtocolVersionTransport,
-    SharedSessionTransport,
-    SseSinkOwner
+    SharedSessionTransport
 {
   /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
