@@ -76,6 +76,18 @@ export interface OtelApi {
   };
 }
 
+/**
+ * Where `@opentelemetry/api` 1.x keeps what was registered with it (a tracer provider, a context
+ * manager, a propagator, a logger): absent until something registers, whichever copy of the API
+ * did it.
+ */
+const REGISTERED = Symbol.for("opentelemetry.js.api.1");
+
+/** Whether anything was registered with `@opentelemetry/api` 1.x in this process (an SDK, say). */
+export function otelRegistered(): boolean {
+  return (globalThis as Record<symbol, unknown>)[REGISTERED] !== undefined;
+}
+
 /** Loads a module by name, as `import()` does; tests pass one that fails. */
 export type ApiLoader = () => Promise<unknown>;
 

@@ -16,6 +16,7 @@ import {
   type Context,
   loadOtelApi,
   missingApi,
+  otelRegistered,
   type OtelApi,
   type ProxyProvider,
   type Span,
@@ -112,6 +113,8 @@ export class Tracing {
   #noopProvider: unknown;
   #failure: unknown;
   #settled = false;
+  /** Default tracing made before anything was registered with the API: it loads once something is. */
+  #deferred = false;
   readonly #loaded: Promise<void>;
 
   /**
@@ -133,7 +136,19 @@ export class Tracing {
       this.#loaded = Promise.resolve();
       return;
     }
-    this.#loaded = loadOtelApi(load).then(
+    // By default the API is loaded only once something was registered with it: until then no span
+    // could record or carry a trace, and a start-up need not pay for loading it.
+    if (option === undefined && load === undefined && !otelRegistered()) {
+      this.#settled = true;
+      this.#deferred = true;
+      this.#loaded = Promise.resolve();
+      return;
+    }
+    this.#loaded = this.#load(option, load);
+  }
+
+  #load(option: TracingOption | undefined, load: ApiLoader | undefined): Promise<void> {
+    return loadOtelApi(load).then(
       (api) => {
         this.#settled = true;
         if (api === undefined) {
@@ -171,7 +186,14 @@ export class Tracing {
    */
   wouldTrace(meta?: Record<string, unknown>): boolean {
     const api = this.#api;
-    if (api === undefined || this.#tracer === undefined) return false;
+    if (api === undefined || this.#tracer === undefined) {
+      // Registered since: load now; what starts before it has loaded is not traced.
+      if (this.#deferred && otelRegistered()) {
+        this.#deferred = false;
+        void this.#load(undefined, undefined);
+      }
+      return false;
+    }
     const proxy = this.#proxy;
     if (proxy === undefined || proxy.getDelegate() !== this.#noopProvider) return true;
     if (meta !== undefined && typeof meta.traceparent === "string") return true;
@@ -215,7 +237,7 @@ export class Tracing {
   ): T | Promise<T> {
     const api = this.#api;
     const tracer = this.#tracer;
-    if (api === undefined || tracer === undefined || !this.wouldTrace(meta)) return serve();
+    if (!this.wouldTrace(meta) || api === undefined || tracer === undefined) return serve();
     const active = api.context.active();
     const parent =
       meta !== undefined && typeof meta.traceparent === "string" ? (this.#extract(meta, active) ?? active) : active;
@@ -312,7 +334,7 @@ export class Tracing {
   ): Promise<T> {
     const api = this.#api;
     const tracer = this.#tracer;
-    if (api === undefined || tracer === undefined || !this.wouldTrace()) return send(params);
+    if (!this.wouldTrace() || api === undefined || tracer === undefined) return send(params);
     const active = api.context.active();
     return this.#run(api, tracer, name, SPAN_KIND.client, attributes, active, () => {
       const carrier: Record<string, string> = {};

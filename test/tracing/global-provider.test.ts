@@ -1,8 +1,12 @@
 /**
  * Tracing through the global provider (no tracer given): before an SDK is registered, a caller's
  * trace context still reaches the server in `_meta`; once one is registered, the requests that
- * follow make spans on both sides, although client and server were made before it.
+ * follow make spans on both sides, although client and server were made before it. In a process
+ * where nothing was registered, the API is not even loaded until something is.
  */
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
@@ -57,5 +61,17 @@ describe("tracing through the global provider", () => {
     expect(calls.map((span) => span.kind).sort()).toEqual([1, 2]);
     expect(traceparentOf(heard.at(-1))).toMatch(new RegExp(`^00-${calls[0]?.spanContext().traceId}-`));
     await client.close();
+  });
+});
+
+describe("tracing by default in a process where nothing was registered with the API", () => {
+  it("loads no @opentelemetry package to serve and send, and traces once an SDK is registered", async () => {
+    const root = fileURLToPath(new URL("../../", import.meta.url));
+    const fixture = fileURLToPath(new URL("./fixtures/register-later.ts", import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", fixture], { cwd: root });
+    const { loadedBefore, spans } = JSON.parse(stdout.trim().split("\n").at(-1) ?? "");
+    expect(loadedBefore).toBe(false);
+    // The call that found the SDK registered started loading the API; the next one is traced on both sides.
+    expect(spans).toEqual(expect.arrayContaining(["tools/call echo 1", "tools/call echo 2"]));
   });
 });
