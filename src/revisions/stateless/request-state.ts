@@ -8,9 +8,15 @@
  * the original request, and for every question asked a digest of exactly what was asked.
  */
 import { createHash } from "node:crypto";
-import { CompactEncrypt, compactDecrypt } from "jose";
 import { ErrorCode, ProtocolError } from "../../jsonrpc/errors.js";
 import type { RequestStateKeys } from "./request-state-keys.js";
+
+/** jose, loaded with the first state sealed or opened: a server that asks no input does not load it at start. */
+let jose: Promise<typeof import("jose")> | undefined;
+const loadJose = () => {
+  jose ??= import("jose");
+  return jose;
+};
 
 /** The user a state belongs to: issuer and subject of the verified token (or the local user), or none. */
 export interface StateUser {
@@ -116,6 +122,7 @@ export async function sealRequestState(
     req: requestDigest(bound.method, bound.params),
     ...payload,
   };
+  const { CompactEncrypt } = await loadJose();
   return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(sealed)))
     .setProtectedHeader({ ...HEADER, kid: first.id })
     .encrypt(first.key);
@@ -156,6 +163,7 @@ export async function openRequestState(
   bound: { method: string; params: Record<string, unknown> | undefined; user: StateUser | undefined },
 ): Promise<RequestStatePayload> {
   if (!wellFormed(state)) throw refuse(ALTERED);
+  const { compactDecrypt } = await loadJose();
   let sealed: Sealed;
   try {
     const { plaintext } = await compactDecrypt(
