@@ -42,7 +42,7 @@ import {
 } from "./outbound-stream.js";
 import { httpError, refusalReply } from "./responses.js";
 import { placeLastEventId } from "./resume-point.js";
-import { JsonSink, SseSink, type SseSinkOwner } from "./sinks.js";
+import { JsonSink, SseSink } from "./sinks.js";
 
 /** @internal Options the server passes when it creates a session transport; one object serves every session. */
 export interface SessionTransportOptions {
@@ -91,12 +91,7 @@ const MAX_CANCELLED_IDS = 1000;
  * revision is negotiated; from then on a request with another `MCP-Protocol-Version` gets 400.
  */
 export class StreamableHttpSessionTransport
-  implements
-    Transport,
-    SessionIdTransport,
-    PresumedHandshakeTransport,
-    ProtocolVersionTransport,
-    SharedSessionTransport
+  implements Transport, SessionIdTransport, PresumedHandshakeTransport, ProtocolVersionTransport, SharedSessionTransport
 {
   /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
