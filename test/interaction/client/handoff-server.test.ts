@@ -4,7 +4,7 @@
  * off with `ctx.interact` and waits for the page. On 2026-07-28 the server holds the retry that
  * follows consent, so the client needs no pacing to finish a hand-off.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { McpClient } from "../../../src/client/index.js";
 import {
   HandoffClient,
@@ -99,6 +99,12 @@ async function rig(version: "2025-11-25" | "2026-07-28", answer: InteractionAnsw
 }
 
 describe("HandoffClient and McpServer on 2026-07-28: the retry after consent is held", () => {
+  // The server loads jose with the first requestState it seals: file reads, which the turn-counting
+  // waits below would otherwise race. Loaded once here, the flow is what they count.
+  beforeAll(async () => {
+    await import("jose");
+  });
+
   it.each([
     ["repos", "octo/hello-world"],
     ["connect", "GitHub is linked."],
