@@ -77,11 +77,11 @@ export interface Transport {
   close(): Promise<void>;
 
   /** One decoded message, or a JSON-RPC batch (an array) exactly as it arrived. */
-  onmessage?: (message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void;
+  onmessage?: ((message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void) | undefined;
   /** A non-fatal problem (a bad frame already answered, a write failure). */
-  onerror?: (error: Error) => void;
+  onerror?: ((error: Error) => void) | undefined;
   /** The connection is gone; fires once. */
-  onclose?: () => void;
+  onclose?: (() => void) | undefined;
   /**
    * Optional: takes `receiver` in place of the three callbacks, replacing any set before. A
    * transport that holds many idle connections (a Streamable HTTP server's sessions) offers it, so
