@@ -10,11 +10,13 @@ import { type Scale, scaledCount, scaledTime, type Workload } from "./types.js";
 
 const CLIENTS = 64;
 const TIME_MS = 3_000;
+/** Calls before the first figure: as many as the stdio rows take, enough for V8 to have compiled every server's path. */
+const WARMUP = 5_000;
 
 export const httpStateless: Workload = {
   id: "http-stateless",
   title: "Streamable HTTP, revision 2026-07-28: tools/call throughput",
-  description: `Echo of "hello", one stateless POST per call, each server's default answer form (JSON unless a notification comes first; bare answers JSON); the clients are pinned to 2026-07-28 (ours and SDK v2 send server/discover once at connect); up to ${TIME_MS} ms per figure after a warm-up. SDK v1 has no 2026-07-28.`,
+  description: `Echo of "hello", one stateless POST per call, each server's default answer form (JSON unless a notification comes first; bare answers JSON); the clients are pinned to 2026-07-28 (ours and SDK v2 send server/discover once at connect); up to ${TIME_MS} ms per figure after ${WARMUP} warm-up calls. SDK v1 has no 2026-07-28.`,
   splits: true,
   stateless: true,
   figures: [
@@ -30,7 +32,7 @@ export const httpStateless: Workload = {
     try {
       const first = await open(server.url);
       clients.push(first);
-      await runBounded({ count: scaledCount(1_000, scale), timeMs: TIME_MS }, () => first.echo("hello"));
+      await runBounded({ count: scaledCount(WARMUP, scale), timeMs: TIME_MS }, () => first.echo("hello"));
       const one = { count: scaledCount(5_000, scale), timeMs: scaledTime(TIME_MS, scale) };
       const oneClient = perSecond(await runBounded(one, () => first.echo("hello")));
 
