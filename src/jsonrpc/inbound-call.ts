@@ -1,5 +1,6 @@
 /** One inbound request of a `JsonRpcSession`, as its handler sees it. */
 
+import { SdkError } from "./errors.js";
 import { isRequestId, type RequestId } from "./messages.js";
 import type { Progress, ProgressToken } from "./progress.js";
 import type { InboundRequest, Params, RequestOptions, Result } from "./session-types.js";
@@ -52,6 +53,11 @@ export class InboundCall implements InboundRequest {
     this.#aborted = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
+  }
+
+  /** The peer cancelled the request (`notifications/cancelled`, with its `reason`): "REQUEST_CANCELLED". */
+  cancelledByPeer(reason: unknown): void {
+    this.abort(new SdkError("REQUEST_CANCELLED", typeof reason === "string" ? reason : "Cancelled by the peer"));
   }
 
   async sendProgress(progress: Progress): Promise<void> {

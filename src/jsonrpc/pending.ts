@@ -39,8 +39,7 @@ export class Pending implements TimerOwner {
     this.#startedAt = options.maxTotalTimeoutMs === undefined ? 0 : Date.now();
     const signal = options.signal;
     if (signal !== undefined) {
-      this.#onAbort = () =>
-        session.abandon(id, new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: signal.reason }));
+      this.#onAbort = () => session.abandon(id, cancelled(method, signal));
       signal.addEventListener("abort", this.#onAbort, { once: true });
     }
   }
@@ -83,4 +82,9 @@ export class Pending implements TimerOwner {
     if (this.#onAbort !== undefined) this.options.signal?.removeEventListener("abort", this.#onAbort);
     if (this.progressToken !== undefined) this.session.forgetProgressToken(this.progressToken);
   }
+}
+
+/** The error of a request whose `signal` aborted, before it was sent or while it waited: "REQUEST_CANCELLED". */
+export function cancelled(method: string, signal: AbortSignal): SdkError {
+  return new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: signal.reason });
 }

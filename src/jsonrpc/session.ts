@@ -7,7 +7,7 @@
  */
 
 import { ErrorCode, ProtocolError, SdkError } from "./errors.js";
-import { errorResponse } from "./frame.js";
+import { Fallbacks } from "./fallbacks.js";
 import { type MessageGate, openGate } from "./gate.js";
 import { InboundCall } from "./inbound-call.js";
 import {
@@ -21,13 +21,17 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from "./messages.js";
-import { Pending } from "./pending.js";
-import { PendingTable } from "./pending-table.js";
-import type { Progress, ProgressToken } from "./progress.js";
+import type { NamedHandlers } from "./named-handlers.js";
+import { asError, isResultObject, notAResult, toErrorObject } from "./outcomes.js";
+import { OwnRequests } from "./own-requests.js";
+import { cancelled, Pending } from "./pending.js";
+import type { ProgressToken } from "./progress.js";
+import { attachReceiver } from "./receiver.js";
+import { batchRefused, idInUse, internalError, methodNotFound } from "./refusals.js";
 import { RequestTimers } from "./request-timers.js";
+import { answerPing, NO_REQUEST_OPTIONS, NO_SEND_OPTIONS } from "./session-defaults.js";
 import type {
   FallbackNotificationHandler,
-  InboundRequest,
   JsonRpcSessionOptions,
   NotificationHandler,
   Params,
@@ -160,14 +164,7 @@ export class JsonRpcSession implements TransportReceiver {
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new SdkError("ALREADY_CONNECTED", "This session is already connected to a transport");
     this.transport = transport;
-    if (transport.setReceiver !== undefined) {
-      // One reference to this session instead of three functions (the thousands of idle sessions of an HTTP server).
-      transport.setReceiver(this);
-    } else {
-      transport.onmessage = (message, extra) => this.receive(message, extra);
-      transport.onerror = (error) => this.transportFailed(error);
-      transport.onclose = () => this.handleClose();
-    }
+    attachReceiver(transport, this);
     await transport.start();
   }
 
@@ -194,11 +191,7 @@ export class JsonRpcSession implements TransportReceiver {
     if (!transport || this.closed) {
       return Promise.reject(new SdkError("NOT_CONNECTED", `Cannot send ${method}: not connected`));
     }
-    if (options.signal?.aborted) {
-      return Promise.reject(
-        new SdkError("REQUEST_CANCELLED", `${method} was cancelled`, { cause: options.signal.reason }),
-      );
-    }
+    if (options.signal?.aborted) return Promise.reject(cancelled(method, options.signal));
     const own = this.ownRequests();
     const id: RequestId = own.idPrefix === undefined ? own.nextId++ : `${own.idPrefix}${own.nextId++}`;
     const progressToken = options.onprogress ? id : undefined;
@@ -224,7 +217,7 @@ export class JsonRpcSession implements TransportReceiver {
       const written = this.write(message, sendOptions);
       if (written !== SENT) {
         written.catch((error: unknown) => {
-          this.settle(id)?.reject(asError(error));
+          own.settle(id)?.reject(asError(error));
         });
       }
     });
@@ -265,17 +258,9 @@ export class JsonRpcSession implements TransportReceiver {
     }
   }
 
-  /** Removes a pending request and returns it, so that it settles at most once. */
-  private settle(id: RequestId): Pending | undefined {
-    const pending = this.#own?.pending.take(id);
-    if (!pending) return undefined;
-    pending.cleanup();
-    return pending;
-  }
-
   /** Gives up on an outbound request: tells the peer, rejects locally, drops any late answer. */
   abandon(id: RequestId, reason: SdkError): void {
-    const pending = this.settle(id);
+    const pending = this.#own?.settle(id);
     if (!pending) return;
     pending.reject(reason);
     if (this.isConnected) {
@@ -303,14 +288,7 @@ export class JsonRpcSession implements TransportReceiver {
   receive(message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra): void {
     if (Array.isArray(message)) {
       if (!this.gate.acceptsBatch) {
-        this.write(
-          errorResponse(
-            null,
-            ErrorCode.InvalidRequest,
-            "Invalid Request: this protocol revision does not accept JSON-RPC batches",
-          ),
-          {},
-        ).catch((error: unknown) => this.report(asError(error)));
+        this.write(batchRefused(), {}).catch((error: unknown) => this.report(asError(error)));
         return;
       }
       for (const item of message) this.receiveOne(item, extra);
@@ -331,7 +309,7 @@ export class JsonRpcSession implements TransportReceiver {
       return;
     }
     // A response to a request we cancelled or never sent is dropped (spec: cancellation).
-    const pending = this.settle(response.id);
+    const pending = this.#own?.settle(response.id);
     if (!pending) return;
     if (isErrorResponse(response)) pending.reject(ProtocolError.fromJson(response.error));
     else pending.resolve(this.gate.decodeResult?.(pending.method, response.result) ?? response.result);
@@ -345,7 +323,7 @@ export class JsonRpcSession implements TransportReceiver {
     if (!handler && delegate?.acceptsNotification(this.owner, method) !== true) {
       // The session's own utilities, unless the application replaced them.
       if (method === "notifications/cancelled") this.onCancelled(message.params ?? {});
-      else if (method === "notifications/progress") this.onProgress(message.params ?? {});
+      else if (method === "notifications/progress") this.#own?.progressed(message.params ?? {});
       return;
     }
     // Run at once, in arrival order: a progress notification that precedes its response must be
@@ -362,12 +340,7 @@ export class JsonRpcSession implements TransportReceiver {
   private receiveRequest(message: JsonRpcRequest, extra: MessageExtra | undefined): void {
     const { id, method } = message;
     if (this.inbound?.has(id)) {
-      const duplicate = errorResponse(
-        id,
-        ErrorCode.InvalidRequest,
-        `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`,
-      );
-      this.write(duplicate, { relatedRequestId: id }, false).catch((error: unknown) => this.report(asError(error)));
+      this.write(idInUse(id), { relatedRequestId: id }, false).catch((error: unknown) => this.report(asError(error)));
       return;
     }
     const refusal = this.checkInbound(message);
@@ -380,7 +353,7 @@ export class JsonRpcSession implements TransportReceiver {
     const delegated = named === undefined && this.delegate?.acceptsRequest(this.owner, method) === true;
     const handler = named ?? (delegated || method !== "ping" ? undefined : answerPing);
     if (!handler && !delegated) {
-      this.reply(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`));
+      this.reply(methodNotFound(id, method));
       return;
     }
     const params = message.params ?? {};
@@ -415,10 +388,8 @@ export class JsonRpcSession implements TransportReceiver {
       if (isResultObject(result)) {
         response = { jsonrpc: "2.0", id: call.id, result };
       } else {
-        // A response without a result object is no response at all to the peer, which would wait for ever.
-        const kind = result === null ? "null" : Array.isArray(result) ? "an array" : typeof result;
-        this.report(new Error(`The ${call.method} handler returned ${kind} instead of a result object`));
-        response = errorResponse(call.id, ErrorCode.InternalError, "Internal error");
+        this.report(notAResult(call.method, result));
+        response = internalError(call.id);
       }
     } catch (error) {
       response = { jsonrpc: "2.0", id: call.id, error: toErrorObject(error) };
@@ -456,22 +427,7 @@ export class JsonRpcSession implements TransportReceiver {
     const call = this.inbound?.get(requestId);
     if (!call) return;
     this.forgetInbound(requestId);
-    call.abort(
-      new SdkError("REQUEST_CANCELLED", typeof params.reason === "string" ? params.reason : "Cancelled by the peer"),
-    );
-  }
-
-  private onProgress(params: Params): void {
-    const token = params.progressToken;
-    if (!isRequestId(token) || typeof params.progress !== "number") return;
-    const id = this.#own?.progressTokens?.get(token);
-    const pending = id === undefined ? undefined : this.#own?.pending.get(id);
-    if (!pending?.onprogress) return;
-    pending.resetTimeout();
-    const progress: Progress = { progress: params.progress };
-    if (typeof params.total === "number") progress.total = params.total;
-    if (typeof params.message === "string") progress.message = params.message;
-    pending.onprogress(progress);
+    call.cancelledByPeer(params.reason);
   }
 
   private handleClose(): void {
@@ -480,7 +436,7 @@ export class JsonRpcSession implements TransportReceiver {
     // An error (and its stack) only when something is still waiting, which a closed idle session is not.
     if ((this.#own?.pending.size ?? 0) > 0 || (this.inbound?.size ?? 0) > 0) {
       const error = new SdkError("CONNECTION_CLOSED", "The connection closed");
-      for (const id of this.#own?.pending.ids() ?? []) this.settle(id)?.reject(error);
+      for (const id of this.#own?.pending.ids() ?? []) this.#own?.settle(id)?.reject(error);
       for (const call of this.inbound?.values() ?? []) call.abort(error);
       this.inbound?.clear();
     }
@@ -488,69 +444,4 @@ export class JsonRpcSession implements TransportReceiver {
     this.delegate?.closed?.(this.owner);
     this.onclose?.();
   }
-}
-
-/** What a session keeps for the requests it sends, made with the first (or the id prefix). */
-class OwnRequests {
-  nextId = 0;
-  /** Put before the number of each request id the session sends; `undefined`: plain numbers. */
-  idPrefix: string | undefined;
-  readonly pending = new PendingTable<Pending>();
-  progressTokens: Map<ProgressToken, RequestId> | undefined;
-  /** The timeout timers of its requests, reused from one request to the next. */
-  timers: RequestTimers | undefined;
-}
-
-/** The delegate that `setFallbackRequestHandler` and `setFallbackNotificationHandler` fill in. */
-class Fallbacks implements SessionDelegate<unknown> {
-  requests: { accepts(method: string): boolean; handler: RequestHandler } | undefined;
-  notifications: { accepts(method: string): boolean; handler: FallbackNotificationHandler } | undefined;
-
-  acceptsRequest(_owner: unknown, method: string): boolean {
-    return this.requests?.accepts(method) === true;
-  }
-
-  serveRequest(_owner: unknown, params: Params, request: InboundRequest): Result | Promise<Result> {
-    return (this.requests as NonNullable<Fallbacks["requests"]>).handler(params, request);
-  }
-
-  acceptsNotification(_owner: unknown, method: string): boolean {
-    return this.notifications?.accepts(method) === true;
-  }
-
-  serveNotification(_owner: unknown, method: string, params: Params, extra: MessageExtra | undefined) {
-    return this.notifications?.handler(method, params, extra);
-  }
-}
-
-/** The options of a request that passes none, shared. */
-const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
-
-/** The send options of a message that belongs to no inbound request, shared. */
-const NO_SEND_OPTIONS: SendOptions = Object.freeze({});
-
-/** `ping` is answered with an empty result (spec: basic/utilities/ping). */
-const answerPing: RequestHandler = () => ({});
-
-function isResultObject(value: unknown): value is Result {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
-}
-
-/**
- * Only a `ProtocolError` says what went wrong on the wire; anything else is an internal failure
- * whose text (a file path, a connection string) stays local: `McpServer` reports it to its logger.
- */
-function toErrorObject(error: unknown) {
-  if (error instanceof ProtocolError) return error.toJson();
-  return { code: ErrorCode.InternalError, message: "Internal error" };
-}
-
-/** A session's handlers set by name (`setRequestHandler`, `setNotificationHandler`), each map made with its first. */
-interface NamedHandlers {
-  requests: Map<string, RequestHandler> | undefined;
-  notifications: Map<string, NotificationHandler> | undefined;
 }

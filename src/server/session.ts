@@ -17,12 +17,11 @@ import {
 import type { Transport } from "../jsonrpc/transport.js";
 import type { UserInteraction } from "../model/interaction.js";
 import type { ClientCapabilities, Implementation, Revision, ServerCapabilities } from "../revisions/index.js";
-import { negotiateVersion, presumeHandshake, presumeSession } from "../revisions/index.js";
+import { negotiateVersion } from "../revisions/index.js";
 import { ATTR } from "../tracing/index.js";
 import {
   type AgreedHandshake,
   hasSessionId,
-  type PresumedHandshakeOffer,
   type PresumedSession,
   presumedHandshakeOf,
   type SessionChange,
@@ -45,6 +44,8 @@ import type { ServerSession } from "./handler-types.js";
 import { isAtLeast, isLoggingLevel, type LoggingLevel } from "./logging.js";
 import type { MethodTable } from "./methods.js";
 import { serveHandler } from "./methods.js";
+import { presumedFrom } from "./presumed-handshake.js";
+import { newRareState, type RareState } from "./rare-state.js";
 import { type ConnectionHooks, contextHost, type LogSender, requestContext, withHandoffs } from "./request-contexts.js";
 import { SessionInteractions } from "./session-interactions.js";
 
@@ -56,32 +57,8 @@ export interface SessionHost extends ConnectionSettings {
   closed(session: ServerConnection): void;
 }
 
-/** The handshake a transport's offer stands for: a fleet's session, or a POST of a server without sessions. */
-function presumedFrom(offer: PresumedHandshakeOffer) {
-  return offer.session === undefined
-    ? presumeHandshake(offer.protocolVersion)
-    : presumeSession(offer.protocolVersion, offer.session.clientCapabilities);
-}
-
 /** The capabilities announced before any handshake: none (one frozen object for every connection). */
 const NO_CAPABILITIES: ServerCapabilities = Object.freeze({});
-
-/** What a server connection keeps that few connections use; made, whole, with the first of it. */
-interface RareState {
-  /** Made when first asked for: an HTTP session goes by its transport's id. */
-  localId: string | undefined;
-  logLevel: LoggingLevel | undefined;
-  /** URL-mode elicitations not yet completed, with the request each was made in (oldest first, bounded). */
-  elicitations: Map<string, RequestId> | undefined;
-  /** URIs this client subscribed to with `resources/subscribe`, made on the first: most clients never subscribe. */
-  subscriptions: Set<string> | undefined;
-  /** The hand-offs of this connection, made when first needed: most sessions never hand off. */
-  interactions: SessionInteractions | undefined;
-  /** The revision of the stateless requests this connection served, if any. */
-  statelessRevision: Revision | undefined;
-  /** The fleet session this connection serves a replica of (Streamable HTTP with `fleet`), if any. */
-  shared: SharedSession | undefined;
-}
 
 export class ServerConnection implements ServerSession, EraConnection {
   readonly #rpc = new JsonRpcSession();
@@ -99,65 +76,15 @@ export class ServerConnection implements ServerSession, EraConnection {
   /** What few connections keep (see `RareState`), made with the first of it: an idle session holds one field for it. */
   #rare: RareState | undefined;
 
-  private get more(): RareState {
-    this.#rare ??= {
-      localId: undefined,
-      logLevel: undefined,
-      elicitations: undefined,
-      subscriptions: undefined,
-      interactions: undefined,
-      statelessRevision: undefined,
-      shared: undefined,
-    };
+  /** The rare state, made with the first of it. */
+  private rare(): RareState {
+    this.#rare ??= newRareState();
     return this.#rare;
   }
 
   /** The revision agreed, received (`initialize`) or presumed. */
   private get agreedVersion(): string | undefined {
     return this.#negotiated?.version;
-  }
-
-  private get localId(): string | undefined {
-    return this.#rare?.localId;
-  }
-  private set localId(value: string | undefined) {
-    if (value !== undefined || this.#rare !== undefined) this.more.localId = value;
-  }
-  private get level(): LoggingLevel | undefined {
-    return this.#rare?.logLevel;
-  }
-  private set level(value: LoggingLevel | undefined) {
-    if (value !== undefined || this.#rare !== undefined) this.more.logLevel = value;
-  }
-  private get elicitationsAsked(): Map<string, RequestId> | undefined {
-    return this.#rare?.elicitations;
-  }
-  private set elicitationsAsked(value: Map<string, RequestId> | undefined) {
-    if (value !== undefined || this.#rare !== undefined) this.more.elicitations = value;
-  }
-  private get subscribed(): Set<string> | undefined {
-    return this.#rare?.subscriptions;
-  }
-  private set subscribed(value: Set<string> | undefined) {
-    if (value !== undefined || this.#rare !== undefined) this.more.subscriptions = value;
-  }
-  private get interactionsMade(): SessionInteractions | undefined {
-    return this.#rare?.interactions;
-  }
-  private set interactionsMade(value: SessionInteractions | undefined) {
-    if (value !== undefined || this.#rare !== undefined) this.more.interactions = value;
-  }
-  private get statelessRevision(): Revision | undefined {
-    return this.#rare?.statelessRevision;
-  }
-  private set statelessRevision(value: Revision | undefined) {
-    if (value !== undefined || this.#rare !== undefined) this.more.statelessRevision = value;
-  }
-  private get fleetSession(): SharedSession | undefined {
-    return this.#rare?.shared;
-  }
-  private set fleetSession(value: SharedSession | undefined) {
-    if (value !== undefined || this.#rare !== undefined) this.more.shared = value;
   }
 
   /**
@@ -174,8 +101,9 @@ export class ServerConnection implements ServerSession, EraConnection {
     },
     failed: (connection, error) => connection.host.report("Session error", error, connection.id),
     closed: (connection) => {
-      void connection.interactionsMade?.close();
-      connection.subscribed = undefined;
+      const rare = connection.#rare;
+      void rare?.interactions?.close();
+      if (rare !== undefined) rare.subscriptions = undefined;
       listensOf(connection).clear();
       connection.host.closed(connection);
     },
@@ -206,7 +134,7 @@ export class ServerConnection implements ServerSession, EraConnection {
       inbound.meta,
       () => this.serveMethod(params, inbound),
       (result, span) => {
-        const version = this.agreedVersion ?? this.statelessRevision?.version;
+        const version = this.agreedVersion ?? this.#rare?.statelessRevision?.version;
         if (version !== undefined) span.setAttribute(ATTR.protocolVersion, version);
         return result?.isError === true ? "tool_error" : undefined;
       },
@@ -222,19 +150,20 @@ export class ServerConnection implements ServerSession, EraConnection {
   }
 
   subscribe(uri: string): Promise<void> | undefined {
-    this.subscribed ??= new Set();
-    this.subscribed.add(uri);
+    const rare = this.rare();
+    rare.subscriptions ??= new Set();
+    rare.subscriptions.add(uri);
     return this.recordChange({ subscribe: uri });
   }
 
   unsubscribe(uri: string): Promise<void> | undefined {
-    this.subscribed?.delete(uri);
+    this.#rare?.subscriptions?.delete(uri);
     return this.recordChange({ unsubscribe: uri });
   }
 
   /** Whether this client subscribed to `uri` with `resources/subscribe` (and did not unsubscribe). */
   isSubscribed(uri: string): boolean {
-    return this.subscribed?.has(uri) === true;
+    return this.#rare?.subscriptions?.has(uri) === true;
   }
 
   /** Open `subscriptions/listen` requests; a session that never listened shares one empty set of them. */
@@ -252,36 +181,36 @@ export class ServerConnection implements ServerSession, EraConnection {
 
   /** The connection's hand-offs, made on first use. */
   get interactions(): SessionInteractions {
-    if (this.interactionsMade === undefined) {
-      const host = this.host;
-      this.interactionsMade = new SessionInteractions({
-        sessionId: () => this.id,
-        service: host.interactions,
-        started: (interactionId, requestId) => this.rememberAsking(interactionId, requestId),
-        notifyAbout: (interactionId, method, params) => this.notifyAbout(interactionId, method, params),
-        report: (message, error) => host.report(message, error, this.id),
-        tracing: host.tracing,
-        clientName: (inbound) => {
-          const info = driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound);
-          const name = info?.title ?? info?.name;
-          return typeof name === "string" ? name : undefined;
-        },
-        clientInfo: (inbound) => driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound),
-        ladder: host.handoffs,
-      });
-      const negotiated = this.#negotiated;
-      if (negotiated !== undefined) {
-        this.interactionsMade.start(negotiated, this.#clientCapabilities ?? {}, this.#clientInfo);
-      }
-    }
-    return this.interactionsMade;
+    const made = this.#rare?.interactions;
+    if (made !== undefined) return made;
+    const host = this.host;
+    const interactions = new SessionInteractions({
+      sessionId: () => this.id,
+      service: host.interactions,
+      started: (interactionId, requestId) => this.rememberAsking(interactionId, requestId),
+      notifyAbout: (interactionId, method, params) => this.notifyAbout(interactionId, method, params),
+      report: (message, error) => host.report(message, error, this.id),
+      tracing: host.tracing,
+      clientName: (inbound) => {
+        const info = driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound);
+        const name = info?.title ?? info?.name;
+        return typeof name === "string" ? name : undefined;
+      },
+      clientInfo: (inbound) => driverFor(inbound.method, { _meta: inbound.meta }).clientInfo(this, inbound),
+      ladder: host.handoffs,
+    });
+    this.rare().interactions = interactions;
+    const negotiated = this.#negotiated;
+    if (negotiated !== undefined) interactions.start(negotiated, this.#clientCapabilities ?? {}, this.#clientInfo);
+    return interactions;
   }
 
   get id(): string {
     const id = hasSessionId(this.#transport) ? this.#transport.sessionId : undefined;
     if (id !== undefined) return id;
-    this.localId ??= randomUUID();
-    return this.localId;
+    const rare = this.rare();
+    rare.localId ??= randomUUID();
+    return rare.localId;
   }
   get protocolVersion(): string | undefined {
     return this.agreedVersion;
@@ -293,7 +222,7 @@ export class ServerConnection implements ServerSession, EraConnection {
     return this.#clientCapabilities;
   }
   get logLevel(): LoggingLevel | undefined {
-    return this.level;
+    return this.#rare?.logLevel;
   }
   /** Whether `initialize` was answered and announced `capability` to this client. */
   announces(capability: keyof ServerCapabilities): boolean {
@@ -322,7 +251,7 @@ export class ServerConnection implements ServerSession, EraConnection {
 
   /** Serves a replica of a fleet's session: ids that find this instance, and the client's changes made elsewhere. */
   private shareWith(shared: SharedSession): void {
-    this.fleetSession = shared;
+    this.rare().shared = shared;
     this.#rpc.setRequestIdPrefix(shared.requestIdPrefix);
     shared.onchange = (change) => this.applyChange(change);
     // The instance holding the client's GET stream also hears the session's hand-offs complete,
@@ -335,13 +264,13 @@ export class ServerConnection implements ServerSession, EraConnection {
   /** What the client agreed and changed on the instances that served the session before. */
   private resumeFrom(session: PresumedSession): void {
     this.#clientInfo = session.clientInfo as Implementation;
-    if (isLoggingLevel(session.logLevel)) this.level = session.logLevel;
-    if (session.subscriptions.length > 0) this.subscribed = new Set(session.subscriptions);
+    if (isLoggingLevel(session.logLevel)) this.rare().logLevel = session.logLevel;
+    if (session.subscriptions.length > 0) this.rare().subscriptions = new Set(session.subscriptions);
   }
 
   /** Records a change of the client's for the other instances of a fleet; `undefined` outside one. */
   private recordChange(change: SessionChange): Promise<void> | undefined {
-    return this.fleetSession?.changed(change).catch((error: unknown) => {
+    return this.#rare?.shared?.changed(change).catch((error: unknown) => {
       this.host.report("Could not record a change of the session for the other instances", error, this.id);
       throw new ProtocolError(ErrorCode.InternalError, "Internal error: the change could not be recorded; try again");
     });
@@ -349,11 +278,12 @@ export class ServerConnection implements ServerSession, EraConnection {
 
   private applyChange(change: SessionChange): void {
     if ("logLevel" in change) {
-      if (isLoggingLevel(change.logLevel)) this.level = change.logLevel;
+      if (isLoggingLevel(change.logLevel)) this.rare().logLevel = change.logLevel;
     } else if ("subscribe" in change) {
-      this.subscribed ??= new Set();
-      this.subscribed.add(change.subscribe);
-    } else this.subscribed?.delete(change.unsubscribe);
+      const rare = this.rare();
+      rare.subscriptions ??= new Set();
+      rare.subscriptions.add(change.subscribe);
+    } else this.#rare?.subscriptions?.delete(change.unsubscribe);
   }
 
   /**
@@ -361,7 +291,7 @@ export class ServerConnection implements ServerSession, EraConnection {
    * session is not shared. The `initialize` answer waits for it.
    */
   shareHandshake(): Promise<void> | undefined {
-    const shared = this.fleetSession;
+    const shared = this.#rare?.shared;
     const version = this.agreedVersion;
     if (shared === undefined || version === undefined) return undefined;
     const agreed = {
@@ -389,12 +319,13 @@ export class ServerConnection implements ServerSession, EraConnection {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string, relatedRequestId?: RequestId): Promise<void> {
-    if (this.level !== undefined && !isAtLeast(level, this.level)) return Promise.resolve();
+    const least = this.#rare?.logLevel;
+    if (least !== undefined && !isAtLeast(level, least)) return Promise.resolve();
     return this.sendLog(level, data, logger, relatedRequestId);
   }
 
   setLogLevel(level: LoggingLevel): Promise<void> | undefined {
-    this.level = level;
+    this.rare().logLevel = level;
     return this.recordChange({ logLevel: level });
   }
 
@@ -418,10 +349,10 @@ export class ServerConnection implements ServerSession, EraConnection {
 
   async notifyElicitationComplete(elicitationId: string): Promise<boolean> {
     // Before any handshake or stateless request, the stateful notice goes to the gate, which refuses it.
-    const revision = this.#negotiated ?? this.statelessRevision ?? negotiateVersion(undefined);
+    const revision = this.#negotiated ?? this.#rare?.statelessRevision ?? negotiateVersion(undefined);
     const notice = revision.elicitationCompleteNotice(elicitationId);
     if (notice === undefined) {
-      this.elicitationsAsked?.delete(elicitationId);
+      this.#rare?.elicitations?.delete(elicitationId);
       return false;
     }
     await this.notifyAbout(elicitationId, notice.method, notice.params);
@@ -431,17 +362,18 @@ export class ServerConnection implements ServerSession, EraConnection {
   private notifyAbout(interactionId: string, method: string, params: Params): Promise<void> {
     // While the request that asked is still open, its own stream carries the completion, so the
     // client sees it before that request's result.
-    const requestId = this.elicitationsAsked?.get(interactionId);
-    this.elicitationsAsked?.delete(interactionId);
+    const asked = this.#rare?.elicitations;
+    const requestId = asked?.get(interactionId);
+    asked?.delete(interactionId);
     const options = requestId === undefined ? {} : { relatedRequestId: requestId };
     return this.#rpc.notify(method, params, options);
   }
 
   private rememberAsking(interactionId: string, requestId: RequestId): void {
-    this.elicitationsAsked ??= new Map();
-    if (this.elicitationsAsked.size >= 1000)
-      this.elicitationsAsked.delete(this.elicitationsAsked.keys().next().value ?? "");
-    this.elicitationsAsked.set(interactionId, requestId);
+    const rare = this.rare();
+    rare.elicitations ??= new Map();
+    if (rare.elicitations.size >= 1000) rare.elicitations.delete(rare.elicitations.keys().next().value ?? "");
+    rare.elicitations.set(interactionId, requestId);
   }
 
   setGate(gate: MessageGate): void {
@@ -455,7 +387,7 @@ export class ServerConnection implements ServerSession, EraConnection {
   }
 
   servedStateless(revision: Revision): void {
-    this.statelessRevision = revision;
+    this.rare().statelessRevision = revision;
   }
 
   /** What a handshake agrees, received (`initialize`) or presumed; the caller installs the gate. */
@@ -464,7 +396,7 @@ export class ServerConnection implements ServerSession, EraConnection {
     this.#announced = this.host.definition.capabilities();
     if (takesProtocolVersion(this.#transport)) this.#transport.setProtocolVersion(revision.version);
     this.#negotiated = revision;
-    this.interactionsMade?.start(revision, clientCapabilities, this.#clientInfo);
+    this.#rare?.interactions?.start(revision, clientCapabilities, this.#clientInfo);
     const tracking = revision.interactionTracking(clientCapabilities);
     if (tracking !== undefined) {
       const interactions = this.interactions;

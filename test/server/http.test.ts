@@ -26,6 +26,26 @@ function httpPair(server: McpServer, options: Partial<StreamableHttpServerOption
   return { http, transport, requests };
 }
 
+/**
+ * Connects `client` to `transport` and completes the 2025-11-25 handshake, with `capabilities`
+ * declared: `initialize`, then `notifications/initialized`.
+ */
+async function initialize(
+  client: JsonRpcSession,
+  transport: StreamableHttpClientTransport,
+  capabilities: Record<string, unknown> = {},
+): Promise<void> {
+  await client.connect(transport);
+  const init = await client.request("initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities,
+    clientInfo: { name: "c", version: "1" },
+  });
+  expect(init.protocolVersion).toBe("2025-11-25");
+  transport.setProtocolVersion?.("2025-11-25");
+  await client.notify("notifications/initialized");
+}
+
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -57,15 +77,7 @@ describe("McpServer over Streamable HTTP", () => {
     client.setNotificationHandler("notifications/elicitation/complete", (params) => {
       completions.push(params);
     });
-    await client.connect(transport);
-    const init = await client.request("initialize", {
-      protocolVersion: "2025-11-25",
-      capabilities: { elicitation: { form: {}, url: {} } },
-      clientInfo: { name: "c", version: "1" },
-    });
-    expect(init.protocolVersion).toBe("2025-11-25");
-    transport.setProtocolVersion?.("2025-11-25");
-    await client.notify("notifications/initialized");
+    await initialize(client, transport, { elicitation: { form: {}, url: {} } });
     expect(server.sessions[0]?.id).toBe(transport.sessionId);
 
     const result = await client.request("tools/call", { name: "connect", arguments: { service: "GitHub" } });
@@ -95,14 +107,7 @@ describe("McpServer over Streamable HTTP", () => {
       () => server.close(),
       () => http.close(),
     );
-    await client.connect(transport);
-    await client.request("initialize", {
-      protocolVersion: "2025-11-25",
-      capabilities: {},
-      clientInfo: { name: "c", version: "1" },
-    });
-    transport.setProtocolVersion?.("2025-11-25");
-    await client.notify("notifications/initialized");
+    await initialize(client, transport);
 
     const seen: number[] = [];
     const result = await client.request(
@@ -130,14 +135,7 @@ describe("McpServer over Streamable HTTP", () => {
       () => server.close(),
       () => http.close(),
     );
-    await client.connect(transport);
-    await client.request("initialize", {
-      protocolVersion: "2025-11-25",
-      capabilities: {},
-      clientInfo: { name: "c", version: "1" },
-    });
-    transport.setProtocolVersion?.("2025-11-25");
-    await client.notify("notifications/initialized");
+    await initialize(client, transport);
     await client.request("tools/call", { name: "poll", arguments: {} });
     expect(closed).toBe(false);
   });
@@ -170,14 +168,7 @@ describe("McpServer over Streamable HTTP", () => {
       () => server.close(),
       () => http.close(),
     );
-    await client.connect(transport);
-    await client.request("initialize", {
-      protocolVersion: "2025-11-25",
-      capabilities: {},
-      clientInfo: { name: "c", version: "1" },
-    });
-    transport.setProtocolVersion?.("2025-11-25");
-    await client.notify("notifications/initialized");
+    await initialize(client, transport);
     await expect(client.request("tools/call", { name: "noop", arguments: {} })).resolves.toEqual({ content: [] });
     await client.close();
     await until(() => (ended === 1 ? true : undefined));
