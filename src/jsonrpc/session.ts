@@ -160,12 +160,27 @@ export class JsonRpcSession implements TransportReceiver {
     this.ownRequests().idPrefix = prefix;
   }
 
-  /** Starts the transport and begins serving. Throws `SdkError("ALREADY_CONNECTED")` on a second call. */
+  /**
+   * Starts the transport and begins serving. Throws `SdkError("ALREADY_CONNECTED")` on a second
+   * call, and when the transport was started already (another session serves it, and goes on hearing it).
+   */
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new SdkError("ALREADY_CONNECTED", "This session is already connected to a transport");
+    const { onmessage, onerror, onclose } = transport;
     this.transport = transport;
     attachReceiver(transport, this);
-    await transport.start();
+    try {
+      await transport.start();
+    } catch (error) {
+      // Another session serves this transport: it keeps hearing it, and this one stays unconnected.
+      if (error instanceof SdkError && error.code === "ALREADY_CONNECTED") {
+        transport.onmessage = onmessage;
+        transport.onerror = onerror;
+        transport.onclose = onclose;
+        this.transport = undefined;
+      }
+      throw error;
+    }
   }
 
   /**

@@ -242,8 +242,9 @@ export class ServerConnection implements ServerSession, EraConnection {
     const presumed = handshake && presumedFrom(handshake);
     if (presumed !== undefined) {
       this.#initialized = true;
-      this.settle(presumed.revision, presumed.clientCapabilities);
+      // First: settling may start the hand-offs, whose choice of form reads the client's clientInfo.
       if (handshake?.session !== undefined) this.resumeFrom(handshake.session);
+      this.settle(presumed.revision, presumed.clientCapabilities);
       this.#rpc.setGate(presumedGate(presumed, this.host));
     }
     await this.#rpc.connect(transport);

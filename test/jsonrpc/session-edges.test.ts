@@ -126,6 +126,24 @@ describe("JsonRpcSession edge cases", () => {
     expect(order).toEqual(["later CONNECTION_CLOSED"]);
   });
 
+  it("a second session refused a transport another one serves leaves that session hearing it", async () => {
+    const { session, wire, received } = await sessionAndWire();
+    const intruder = new JsonRpcSession();
+    await expect(intruder.connect(session.currentTransport as Transport)).rejects.toMatchObject({
+      code: "ALREADY_CONNECTED",
+    });
+    expect(intruder.isConnected).toBe(false);
+    let answer: unknown;
+    void session.request("x").then((result) => {
+      answer = result;
+    });
+    const sent = await until(() => received.find((message) => "method" in message && message.method === "x"));
+    await wire.send({ jsonrpc: "2.0", id: (sent as { id: number }).id, result: { heard: true } });
+    expect(await until(() => answer)).toEqual({ heard: true });
+    await session.close();
+    expect(session.isConnected).toBe(false);
+  });
+
   it("on close rejects every request still waiting, the oldest first", async () => {
     const { session, received } = await sessionAndWire();
     const order: number[] = [];

@@ -298,6 +298,39 @@ describe("the server's choice of form, by clientInfo", () => {
     });
     await expectInboxAnswer(await statelessCall(server, CAPS.urlElicitation, "repos"), manager);
   });
+
+  it("applies on an instance that did not answer the session's initialize, by the clientInfo recorded", async () => {
+    const { manager } = createManager();
+    const seen: unknown[] = [];
+    const { server } = ladderServer(manager, {
+      inbox: { url: INBOX },
+      formFor: (client) => {
+        seen.push(client);
+        return client?.name === "test-client" ? "inbox" : undefined;
+      },
+    });
+    // A fleet's replica: the session was opened by `initialize` on another instance, as recorded.
+    const [clientEnd, serverEnd] = createMemoryTransportPair();
+    const replica = Object.assign(serverEnd, {
+      presumedHandshake: {
+        protocolVersion: "2025-11-25",
+        session: {
+          clientCapabilities: CAPS.userInteraction,
+          clientInfo: { name: "test-client", version: "1.0.0" },
+          subscriptions: [],
+        },
+      },
+    });
+    await server.connect(replica);
+    const client = new JsonRpcSession();
+    await client.connect(clientEnd);
+    try {
+      await expectInboxAnswer(await call({ client } as Peer, "repos"), manager);
+      expect(seen).not.toContain(undefined);
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe("the inbox URL", () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { JsonRpcSession } from "../../src/jsonrpc/session.js";
-import { McpServer } from "../../src/server/index.js";
+import { McpServer, type ServerSession } from "../../src/server/index.js";
 import {
   MemoryEventStore,
   StreamableHttpClientTransport,
@@ -174,5 +174,33 @@ describe("McpServer over Streamable HTTP", () => {
     await until(() => (ended === 1 ? true : undefined));
     expect(seen).toEqual(["initialize", "notifications/initialized", "tools/call"]);
     expect(http.sessionCount).toBe(0);
+  });
+
+  it("keeps serving a session through its connection when its transport is refused to a second connect", async () => {
+    const server = new McpServer({ name: "http", version: "1" });
+    const connections: ServerSession[] = [];
+    server.registerTool("whose", {}, (_args, ctx) => ({
+      content: [{ type: "text", text: `${connections.indexOf(ctx.session)} ${ctx.session.protocolVersion}` }],
+    }));
+    const refusals: unknown[] = [];
+    const http = new StreamableHttpServer({
+      onsession: async (session) => {
+        connections.push(await server.connect(session));
+        await server.connect(session).catch((error: unknown) => refusals.push(error));
+      },
+    });
+    const transport = new StreamableHttpClientTransport(new URL("http://127.0.0.1/mcp"), {
+      fetch: (input, init) => http.handle(new Request(input, init)),
+    });
+    const client = new JsonRpcSession();
+    closers.push(
+      () => server.close(),
+      () => http.close(),
+    );
+    await initialize(client, transport);
+    expect(refusals).toEqual([expect.objectContaining({ code: "ALREADY_CONNECTED" })]);
+    await expect(client.request("tools/call", { name: "whose", arguments: {} })).resolves.toEqual({
+      content: [{ type: "text", text: "0 2025-11-25" }],
+    });
   });
 });
