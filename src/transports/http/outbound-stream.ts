@@ -19,6 +19,8 @@ export interface OutboundStream {
   /** An SSE connection was attached once, so with an event store the client can resume it. */
   resumable: boolean;
   done: boolean;
+  /** The stream of the `initialize` that opens its session, until answered: an error answer ends the session. */
+  opening: boolean;
 }
 
 /** The pending set of a stream that never has requests of its own (the standalone stream). */
@@ -34,8 +36,9 @@ export function newStream(id: string, pending: Set<RequestId>): OutboundStream {
 /** Bits of `StreamRecord.flags`. */
 const RESUMABLE = 1;
 const DONE = 2;
+const OPENING = 4;
 
-/** An `OutboundStream` whose two booleans share one field: an idle session's GET stream holds one. */
+/** An `OutboundStream` whose booleans share one field: an idle session's GET stream holds one. */
 class StreamRecord implements OutboundStream {
   sink: Sink | undefined = undefined;
   chain: Promise<void> = IDLE;
@@ -60,6 +63,14 @@ class StreamRecord implements OutboundStream {
 
   set done(done: boolean) {
     this.flags = done ? this.flags | DONE : this.flags & ~DONE;
+  }
+
+  get opening(): boolean {
+    return (this.flags & OPENING) !== 0;
+  }
+
+  set opening(opening: boolean) {
+    this.flags = opening ? this.flags | OPENING : this.flags & ~OPENING;
   }
 }
 

@@ -329,7 +329,7 @@ export class StreamableHttpServer {
       throw new TypeError("sessionIdGenerator must return visible ASCII characters only");
     }
     const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
-    transport.presumedHandshake = presumedHandshake;
+    if (presumedHandshake !== undefined) transport.presumedHandshake = presumedHandshake;
     if (sessionId === undefined) this.live.add(transport);
     else {
       transport.activeAt = clock();

@@ -43,12 +43,6 @@ export interface PostHost {
   readonly receiver: TransportReceiver | undefined;
   /** The stream of each request still waiting for its response. */
   byRequest: Map<RequestId, OutboundStream> | undefined;
-  /** The `initialize` request that opened the session, until it is answered. */
-  opening: RequestId | undefined;
-  /** The stream of the POST being delivered right now. */
-  delivering: OutboundStream | undefined;
-  /** While a POST is delivered at once, `null` or the error without an id that refuses it. */
-  refusal: JsonRpcErrorResponse | null | undefined;
   /** Deliveries waiting for `start`. */
   queue: Array<() => void> | undefined;
   streamId(): string;
@@ -57,6 +51,33 @@ export interface PostHost {
   finish(stream: OutboundStream): void;
   untrack(id: RequestId): void;
   close(): Promise<void>;
+}
+
+/**
+ * The delivery under way, kept here rather than in two fields of every transport: a delivery runs
+ * synchronously, and one inside another (a handler that posts to a second transport) saves and
+ * restores it. `delivering` is the transport whose POST is being delivered and `deliveringStream`
+ * that POST's stream, for an answer without an id; while `refusing`'s POST is delivered at once,
+ * `refusal` is `null`, or the error without an id that then refuses the POST.
+ */
+let delivering: PostHost | undefined;
+let deliveringStream: OutboundStream | undefined;
+let refusing: PostHost | undefined;
+let refusal: JsonRpcErrorResponse | null | undefined;
+
+/** The stream of `host`'s POST being delivered right now, for an answer without an id. */
+export function deliveringStreamOf(host: PostHost): OutboundStream | undefined {
+  return delivering === host ? deliveringStream : undefined;
+}
+
+/**
+ * Takes `error`, an error without an id, as the refusal of `host`'s POST if one is being
+ * delivered at once (the first such error counts); `false` if none is.
+ */
+export function takeRefusal(host: PostHost, error: JsonRpcErrorResponse): boolean {
+  if (refusing !== host) return false;
+  refusal ??= error;
+  return true;
 }
 
 /** See `StreamableHttpSessionTransport.acceptPost`. */
@@ -77,7 +98,6 @@ export function acceptPost(
   const payload = batch ? messages : (messages[0] as JsonRpcMessage);
   const ids: RequestId[] = [];
   for (const message of messages) if (isRequest(message)) ids.push(message.id);
-  if (post.opening !== undefined && host.sessionId !== undefined) host.opening = post.opening;
   if (ids.length === 0) {
     const refusal = deliverRefusable(host, payload, extra, undefined);
     if (host.options.closeWhenIdle) queueMicrotask(() => void host.close());
@@ -91,6 +111,8 @@ export function acceptPost(
     pending.add(id);
   }
   const stream = newStream(host.streamId(), pending);
+  // `initialize` comes alone in its POST: its stream carries its answer and nothing else.
+  if (post.opening !== undefined && host.sessionId !== undefined) stream.opening = true;
   if (host.resumable) {
     const rare = host.more;
     rare.streams ??= new Map();
@@ -137,12 +159,16 @@ function deliverRefusable(
     deliver(host, payload, extra, stream);
     return undefined;
   }
-  host.refusal = null;
+  const outerHost = refusing;
+  const outerRefusal = refusal;
+  refusing = host;
+  refusal = null;
   try {
     deliver(host, payload, extra, stream);
-    return host.refusal ?? undefined;
+    return refusal ?? undefined;
   } finally {
-    host.refusal = undefined;
+    refusing = outerHost;
+    refusal = outerRefusal;
   }
 }
 
@@ -166,7 +192,10 @@ function run(
   extra: MessageExtra,
   stream: OutboundStream | undefined,
 ): void {
-  host.delivering = stream;
+  const outerHost = delivering;
+  const outerStream = deliveringStream;
+  delivering = host;
+  deliveringStream = stream;
   try {
     const callbacks = host.rare?.callbacks;
     if (callbacks !== undefined && "onmessage" in callbacks) callbacks.onmessage?.(payload, extra);
@@ -174,7 +203,8 @@ function run(
   } catch (error) {
     host.fail(error);
   } finally {
-    host.delivering = undefined;
+    delivering = outerHost;
+    deliveringStream = outerStream;
   }
   if (Array.isArray(payload)) releaseCancelled(host, payload);
   else if (isNotification(payload)) releaseCancelled(host, [payload]);

@@ -5,6 +5,7 @@
  */
 import type { JsonRpcMessage, RequestId } from "../../jsonrpc/messages.js";
 import type { MessageExtra } from "../../jsonrpc/transport.js";
+import type { PresumedHandshakeOffer } from "../features.js";
 import type { OutboundStream } from "./outbound-stream.js";
 import type { ReplicaState } from "./session-fleet.js";
 
@@ -40,6 +41,8 @@ export class RareState {
   unsent: JsonRpcMessage[] | undefined = undefined;
   /** What this replica of a fleet's session keeps; `undefined` outside a fleet. */
   replica: ReplicaState | undefined = undefined;
+  /** See `StreamableHttpSessionTransport.presumedHandshake` (stateless mode only). */
+  presumedHandshake: PresumedHandshakeOffer | undefined = undefined;
 
   /** Sets one of the three callbacks, as a property of the transport would be. */
   setCallback<K extends keyof Callbacks>(name: K, callback: Callbacks[K]): void {

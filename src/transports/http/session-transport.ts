@@ -7,14 +7,7 @@
  * the GET stream and resumption in `session-sse.ts`; a fleet replica's part in `session-fleet.ts`.
  */
 import { SdkError } from "../../jsonrpc/errors.js";
-import {
-  isErrorResponse,
-  isRequest,
-  isResponse,
-  type JsonRpcErrorResponse,
-  type JsonRpcMessage,
-  type RequestId,
-} from "../../jsonrpc/messages.js";
+import { isErrorResponse, isRequest, isResponse, type JsonRpcMessage, type RequestId } from "../../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport, TransportReceiver } from "../../jsonrpc/transport.js";
 import type {
   PresumedHandshakeOffer,
@@ -30,7 +23,7 @@ import type { Fleet } from "./fleet.js";
 import type { FleetLink } from "./fleet-link.js";
 import { IDLE, NO_REQUESTS, newStream, type OutboundStream, writeToStream } from "./outbound-stream.js";
 import { makeReplica, type ReplicaState, share } from "./session-fleet.js";
-import { acceptPost, deliver, type PostOptions } from "./session-post.js";
+import { acceptPost, deliver, deliveringStreamOf, type PostOptions, takeRefusal } from "./session-post.js";
 import { type Callbacks, hasCallback, RareState } from "./session-rare.js";
 import { attachSse, openStandalone, resume, rotate } from "./session-sse.js";
 import type { SseSink } from "./sinks.js";
@@ -71,12 +64,6 @@ export class StreamableHttpSessionTransport
   /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
   /**
-   * Stateless mode, a POST other than `initialize`: the client initialized on an earlier POST, and
-   * this is the `MCP-Protocol-Version` it sends (see `Transport.presumedHandshake`). Set by the server.
-   */
-  presumedHandshake: PresumedHandshakeOffer | undefined;
-
-  /**
    * @internal The server's record of this session: `clock()` of its last request (see
    * `clock.ts`), and who opened it (`sessionOwner` of its `initialize`; only they may use it).
    */
@@ -90,15 +77,6 @@ export class StreamableHttpSessionTransport
   byRequest: Map<RequestId, OutboundStream> | undefined;
   /** @internal The standalone GET stream, made when first needed: an idle session may never have one. */
   standaloneStream: OutboundStream | undefined;
-  /** @internal The `initialize` request that opened this session, until it is answered; an error answer ends the session. */
-  opening: RequestId | undefined;
-  /** @internal The stream of the POST being delivered right now, for an answer that has no id. */
-  delivering: OutboundStream | undefined;
-  /**
-   * @internal While a POST is delivered at once (`acceptPost`), `null`, or the error without an id
-   * that then refuses the POST; `undefined` otherwise.
-   */
-  refusal: JsonRpcErrorResponse | null | undefined;
   /** @internal Deliveries waiting for `start`. */
   queue: Array<() => void> | undefined;
   /** `STARTED` and `CLOSED`, as bits of one number. */
@@ -113,6 +91,19 @@ export class StreamableHttpSessionTransport
     readonly options: SessionTransportOptions,
   ) {
     this.sessionId = sessionId;
+  }
+
+  /**
+   * Stateless mode, a POST other than `initialize`: the client initialized on an earlier POST, and
+   * this is the `MCP-Protocol-Version` it sends (see `Transport.presumedHandshake`). Set by the server.
+   */
+  get presumedHandshake(): PresumedHandshakeOffer | undefined {
+    return this.rare?.presumedHandshake;
+  }
+
+  set presumedHandshake(offer: PresumedHandshakeOffer | undefined) {
+    // A session transport never has one: it keeps no state for it.
+    if (offer !== undefined || this.rare !== undefined) this.more.presumedHandshake = offer;
   }
 
   /** @internal `rare`, made if it was not. */
@@ -302,11 +293,8 @@ export class StreamableHttpSessionTransport
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The HTTP session is closed");
     if (isResponse(message)) {
-      if (message.id === null && this.refusal !== undefined && isErrorResponse(message)) {
-        this.refusal ??= message;
-        return;
-      }
-      const stream = message.id === null ? this.delivering : this.byRequest?.get(message.id);
+      if (message.id === null && isErrorResponse(message) && takeRefusal(this, message)) return;
+      const stream = message.id === null ? deliveringStreamOf(this) : this.byRequest?.get(message.id);
       if (stream === undefined && message.id !== null && this.cancelled?.delete(message.id)) return;
       if (stream === undefined) {
         throw new SdkError("TRANSPORT_ERROR", `No pending request with id ${JSON.stringify(message.id)}`);
@@ -318,8 +306,8 @@ export class StreamableHttpSessionTransport
       }
       const written = this.write(stream, message);
       if (stream.pending.size === 0) this.finish(stream);
-      if (message.id !== null && message.id === this.opening) {
-        this.opening = undefined;
+      if (message.id !== null && stream.opening) {
+        stream.opening = false;
         // A session whose initialize failed can never be used; it ends once the error is delivered.
         if ("error" in message) stream.chain = stream.chain.then(() => this.close());
       }
