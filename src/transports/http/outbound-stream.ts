@@ -30,7 +30,7 @@ export const NO_REQUESTS: Set<RequestId> = new Set();
 export const IDLE: Promise<void> = Promise.resolve();
 
 export function newStream(id: string, pending: Set<RequestId>): OutboundStream {
-  return new StreamRecord(id, pending);
+  return pending === NO_REQUESTS ? new RequestlessRecord(id) : new RequestsRecord(id, pending);
 }
 
 /** Bits of `StreamRecord.flags`. */
@@ -39,15 +39,14 @@ const DONE = 2;
 const OPENING = 4;
 
 /** An `OutboundStream` whose booleans share one field: an idle session's GET stream holds one. */
-class StreamRecord implements OutboundStream {
+abstract class StreamRecord implements OutboundStream {
   sink: Sink | undefined = undefined;
   chain: Promise<void> = IDLE;
   private flags = 0;
 
-  constructor(
-    readonly id: string,
-    readonly pending: Set<RequestId>,
-  ) {}
+  constructor(readonly id: string) {}
+
+  abstract readonly pending: Set<RequestId>;
 
   get resumable(): boolean {
     return (this.flags & RESUMABLE) !== 0;
@@ -71,6 +70,23 @@ class StreamRecord implements OutboundStream {
 
   set opening(opening: boolean) {
     this.flags = opening ? this.flags | OPENING : this.flags & ~OPENING;
+  }
+}
+
+/** The stream of a POST's requests. */
+class RequestsRecord extends StreamRecord {
+  constructor(
+    id: string,
+    readonly pending: Set<RequestId>,
+  ) {
+    super(id);
+  }
+}
+
+/** The standalone GET stream, which never has requests of its own: no field for them. */
+class RequestlessRecord extends StreamRecord {
+  get pending(): Set<RequestId> {
+    return NO_REQUESTS;
   }
 }
 
