@@ -1,7 +1,8 @@
 /**
  * The checks a Streamable HTTP server makes of a request before it reaches a session, each
  * returning the refusal it is answered with (a JSON-RPC error body), or `undefined` when it
- * passes: `Accept` and `Content-Type`, `MCP-Protocol-Version`, and a body that could not be read.
+ * passes: the method, `Accept` and `Content-Type`, `MCP-Protocol-Version`, and a body that could
+ * not be read.
  * Spec: basic/transports § Streamable HTTP.
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
@@ -11,21 +12,20 @@ import type { HttpReply, RequestView } from "./exchange.js";
 import { acceptsMediaType, mediaTypeOf } from "./headers.js";
 import { httpError, jsonResponse } from "./responses.js";
 
-/** How a POST's client takes its answer, from its `Accept`: one JSON body, an SSE stream, or either. */
-export interface PostAccepts {
-  json: boolean;
-  sse: boolean;
-}
+/** Bits of what a POST's `Accept` allows (a number, so checking a POST allocates nothing). */
+export const ACCEPTS_JSON = 1;
+export const ACCEPTS_SSE = 2;
 
 /**
- * What a POST's `Accept` allows, or 406 when it allows neither JSON nor SSE; 415 when its body is
- * not declared `application/json`.
+ * What a POST's `Accept` allows, as `ACCEPTS_JSON` and `ACCEPTS_SSE` bits, or 406 when it allows
+ * neither; 415 when its body is not declared `application/json`.
  */
-export function checkPostHeaders(request: RequestView): PostAccepts | HttpReply {
+export function checkPostHeaders(request: RequestView): number | HttpReply {
   const accept = request.headers.get("accept");
-  const json = acceptsMediaType(accept, JSON_MEDIA_TYPE);
-  const sse = acceptsMediaType(accept, SSE_MEDIA_TYPE);
-  if (!json && !sse) {
+  const accepts =
+    (acceptsMediaType(accept, JSON_MEDIA_TYPE) ? ACCEPTS_JSON : 0) |
+    (acceptsMediaType(accept, SSE_MEDIA_TYPE) ? ACCEPTS_SSE : 0);
+  if (accepts === 0) {
     return httpError(
       406,
       ErrorCode.InvalidRequest,
@@ -35,7 +35,7 @@ export function checkPostHeaders(request: RequestView): PostAccepts | HttpReply 
   if (mediaTypeOf(request.headers.get("content-type")) !== JSON_MEDIA_TYPE) {
     return httpError(415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
   }
-  return { json, sse };
+  return accepts;
 }
 
 /** 406 for a GET whose `Accept` does not list `text/event-stream`. */
@@ -95,4 +95,10 @@ export function bodyRefusal(
   // An incomplete body is a client that went away, not a server failure: nothing is reported.
   if (reason === "incomplete") return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the body ended early");
   return httpError(400, ErrorCode.ParseError, "Parse error: the body is not valid UTF-8");
+}
+
+/** 405 for a method the endpoint does not serve; `stateless`: without sessions only POST is. */
+export function methodNotAllowed(method: string, stateless: boolean): HttpReply {
+  const allow = stateless ? "POST" : "GET, POST, DELETE";
+  return httpError(405, TRANSPORT_ERROR_CODE, `Method Not Allowed: ${method} (allowed: ${allow})`, { allow });
 }

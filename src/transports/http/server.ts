@@ -33,7 +33,15 @@ import { FleetReplicas } from "./fleet-replicas.js";
 import { isValidSessionId } from "./headers.js";
 import { KeepAliveSweep } from "./keep-alive.js";
 import { checkOrigin } from "./origin.js";
-import { bodyRefusal, checkGetHeaders, checkPostHeaders, checkVersion } from "./request-checks.js";
+import {
+  ACCEPTS_JSON,
+  ACCEPTS_SSE,
+  bodyRefusal,
+  checkGetHeaders,
+  checkPostHeaders,
+  checkVersion,
+  methodNotAllowed,
+} from "./request-checks.js";
 import { httpError, jsonResponse, sessionNotFound } from "./responses.js";
 import { type HandleExtra, keepAliveOption, type StreamableHttpServerOptions, timerOption } from "./server-options.js";
 import { mayUseSession, sessionOwner } from "./session-owner.js";
@@ -175,7 +183,7 @@ export class StreamableHttpServer {
         case "DELETE":
           return await this.delete(request, extra);
         default:
-          return this.methodNotAllowed(request.method);
+          return methodNotAllowed(request.method, this.generateId === undefined);
       }
     } catch (error) {
       this.reportError(error);
@@ -221,8 +229,9 @@ export class StreamableHttpServer {
   private async post(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
     // The client takes one JSON body, an SSE stream, or either (then the server's choice).
     const accepts = checkPostHeaders(request);
-    if ("status" in accepts) return accepts;
-    const { json, sse } = accepts;
+    if (typeof accepts !== "number") return accepts;
+    const json = (accepts & ACCEPTS_JSON) !== 0;
+    const sse = (accepts & ACCEPTS_SSE) !== 0;
     const body = await request.readBody(this.maxBodyBytes, this.bodyTimeoutMs);
     if (!body.ok) return bodyRefusal(body.reason, this.maxBodyBytes, this.bodyTimeoutMs);
     // Closed while the body was arriving: nothing made now would ever be closed or expire.
@@ -283,7 +292,7 @@ export class StreamableHttpServer {
   }
 
   private async get(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
-    if (this.generateId === undefined) return this.methodNotAllowed("GET");
+    if (this.generateId === undefined) return methodNotAllowed("GET", true);
     const notAcceptable = checkGetHeaders(request);
     if (notAcceptable) return notAcceptable;
     const transport = await this.findSession(
@@ -300,7 +309,7 @@ export class StreamableHttpServer {
   }
 
   private async delete(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
-    if (this.generateId === undefined) return this.methodNotAllowed("DELETE");
+    if (this.generateId === undefined) return methodNotAllowed("DELETE", true);
     const transport = await this.findSession(
       request,
       extra.authInfo === undefined ? undefined : await sessionOwner(extra.authInfo),
@@ -424,11 +433,6 @@ export class StreamableHttpServer {
     if (this.sessions.get(transport.sessionId) !== transport) return;
     this.sessions.delete(transport.sessionId);
     if (this.sessions.size === 0) this.idleTimer.cancel();
-  }
-
-  private methodNotAllowed(method: string): HttpReply {
-    const allow = this.generateId === undefined ? "POST" : "GET, POST, DELETE";
-    return httpError(405, TRANSPORT_ERROR_CODE, `Method Not Allowed: ${method} (allowed: ${allow})`, { allow });
   }
 }
 
