@@ -346,6 +346,26 @@ describe("toNodeHandler", () => {
     expect(errors).toEqual([]);
   });
 
+  it("notices a client that drops its GET stream: the session is no longer busy, so idle expiry can end it", async () => {
+    let dropped!: () => void;
+    const gone = new Promise<void>((resolve) => {
+      dropped = resolve;
+    });
+    // Runs before the adapter's own close listener, added later; the next turn comes after both.
+    const { url, sessions } = await start({}, (req, res, next) => {
+      if (req.method === "GET") res.once("close", () => setImmediate(dropped));
+      next();
+    });
+    const sessionId = await initialize(url);
+    const stream = await fetch(url, { headers: { accept: "text/event-stream", "mcp-session-id": sessionId } });
+    expect(stream.status).toBe(200);
+    expect(sessions[0]?.busy).toBe(true);
+    await stream.body?.cancel();
+    await gone;
+    expect(sessions[0]?.busy).toBe(false);
+    expect(sessions[0]?.isClosed).toBe(false);
+  });
+
   it("keeps the session serving after a client drops a POST's stream before the answer", async () => {
     const { url, errors } = await start();
     const sessionId = await initialize(url);

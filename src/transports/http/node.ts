@@ -204,10 +204,21 @@ function writeStream(reply: HttpReply, res: ServerResponse, onError?: (error: un
     onError(error);
     return;
   }
-  // `on`, not `once` (a response closes once), and a bound method: an idle stream, one among
-  // thousands, holds one small function for it instead of a closure and `once`'s wrapper.
-  res.on("close", stream.cancel.bind(stream));
+  // `on`, not `once` (a response closes once), and one listener for every stream, which finds its
+  // stream on the response: an idle stream, one among thousands, holds no function for it.
+  (res as StreamingResponse)[REPLY_STREAM] = stream;
+  res.on("close", cancelStreamOf);
   stream.attach(res);
+}
+
+/** Where `writeStream` puts the stream a response carries, for `cancelStreamOf`. */
+const REPLY_STREAM = Symbol("replyStream");
+
+type StreamingResponse = ServerResponse & { [REPLY_STREAM]?: NonNullable<HttpReply["stream"]> };
+
+/** The `close` listener of every streamed response: the client went away, or the stream ended. */
+function cancelStreamOf(this: StreamingResponse): void {
+  this[REPLY_STREAM]?.cancel();
 }
 
 function uncork(res: ServerResponse): void {

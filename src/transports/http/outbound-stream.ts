@@ -19,6 +19,8 @@ export interface OutboundStream {
   /** An SSE connection was attached once, so with an event store the client can resume it. */
   resumable: boolean;
   done: boolean;
+  /** The stream of the `initialize` that opens its session, until answered: an error answer ends the session. */
+  opening: boolean;
 }
 
 /** The pending set of a stream that never has requests of its own (the standalone stream). */
@@ -28,23 +30,23 @@ export const NO_REQUESTS: Set<RequestId> = new Set();
 export const IDLE: Promise<void> = Promise.resolve();
 
 export function newStream(id: string, pending: Set<RequestId>): OutboundStream {
-  return new StreamRecord(id, pending);
+  return pending === NO_REQUESTS ? new RequestlessRecord(id) : new RequestsRecord(id, pending);
 }
 
 /** Bits of `StreamRecord.flags`. */
 const RESUMABLE = 1;
 const DONE = 2;
+const OPENING = 4;
 
-/** An `OutboundStream` whose two booleans share one field: an idle session's GET stream holds one. */
-class StreamRecord implements OutboundStream {
+/** An `OutboundStream` whose booleans share one field: an idle session's GET stream holds one. */
+abstract class StreamRecord implements OutboundStream {
   sink: Sink | undefined = undefined;
   chain: Promise<void> = IDLE;
   private flags = 0;
 
-  constructor(
-    readonly id: string,
-    readonly pending: Set<RequestId>,
-  ) {}
+  constructor(readonly id: string) {}
+
+  abstract readonly pending: Set<RequestId>;
 
   get resumable(): boolean {
     return (this.flags & RESUMABLE) !== 0;
@@ -60,6 +62,31 @@ class StreamRecord implements OutboundStream {
 
   set done(done: boolean) {
     this.flags = done ? this.flags | DONE : this.flags & ~DONE;
+  }
+
+  get opening(): boolean {
+    return (this.flags & OPENING) !== 0;
+  }
+
+  set opening(opening: boolean) {
+    this.flags = opening ? this.flags | OPENING : this.flags & ~OPENING;
+  }
+}
+
+/** The stream of a POST's requests. */
+class RequestsRecord extends StreamRecord {
+  constructor(
+    id: string,
+    readonly pending: Set<RequestId>,
+  ) {
+    super(id);
+  }
+}
+
+/** The standalone GET stream, which never has requests of its own: no field for them. */
+class RequestlessRecord extends StreamRecord {
+  get pending(): Set<RequestId> {
+    return NO_REQUESTS;
   }
 }
 

@@ -164,3 +164,17 @@ export function timerOption(name: string, value: number): number {
   }
   return value;
 }
+
+/**
+ * `keepAliveIntervalMs` checked: `undefined` when keep-alives are off (0 or Infinity), else the
+ * interval. @throws TypeError for anything but 0, Infinity or an integer from 1 to 2^31 − 1.
+ */
+export function keepAliveOption(value: number): number | undefined {
+  if (value === 0 || value === Number.POSITIVE_INFINITY) return undefined;
+  if (!(Number.isSafeInteger(value) && value >= 1 && value <= MAX_TIMER_MS)) {
+    throw new TypeError(
+      `keepAliveIntervalMs must be 0, Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${value}`,
+    );
+  }
+  return value;
+}

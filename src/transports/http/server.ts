@@ -4,7 +4,7 @@
  * or creates the session, and hands the messages to that session's transport.
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import { decodeFrame, errorResponse } from "../../jsonrpc/frame.js";
+import { decodeFrame } from "../../jsonrpc/frame.js";
 import { consoleLogger } from "../../jsonrpc/logger.js";
 import { isRequest, type JsonRpcRequest } from "../../jsonrpc/messages.js";
 import type { FleetSessions } from "../features.js";
@@ -16,12 +16,9 @@ import {
   DEFAULT_PROTOCOL_VERSIONS,
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   DEFAULT_SSE_KEEP_ALIVE_MS,
-  JSON_MEDIA_TYPE,
   LAST_EVENT_ID_HEADER,
-  MAX_TIMER_MS,
   PROTOCOL_VERSION_HEADER,
   SESSION_ID_HEADER,
-  SSE_MEDIA_TYPE,
   TRANSPORT_ERROR_CODE,
 } from "./constants.js";
 import {
@@ -33,11 +30,20 @@ import {
 import { type HttpReply, PostExtra, type RequestView } from "./exchange.js";
 import { Fleet } from "./fleet.js";
 import { FleetReplicas } from "./fleet-replicas.js";
-import { acceptsMediaType, isValidSessionId, mediaTypeOf } from "./headers.js";
+import { isValidSessionId } from "./headers.js";
 import { KeepAliveSweep } from "./keep-alive.js";
 import { checkOrigin } from "./origin.js";
+import {
+  ACCEPTS_JSON,
+  ACCEPTS_SSE,
+  bodyRefusal,
+  checkGetHeaders,
+  checkPostHeaders,
+  checkVersion,
+  methodNotAllowed,
+} from "./request-checks.js";
 import { httpError, jsonResponse, sessionNotFound } from "./responses.js";
-import { type HandleExtra, type StreamableHttpServerOptions, timerOption } from "./server-options.js";
+import { type HandleExtra, keepAliveOption, type StreamableHttpServerOptions, timerOption } from "./server-options.js";
 import { mayUseSession, sessionOwner } from "./session-owner.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
 import { SseSink } from "./sinks.js";
@@ -96,19 +102,11 @@ export class StreamableHttpServer {
     const idle = timerOption("sessionIdleTimeoutMs", options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS);
     this.idleTimeoutMs = idle;
     this.idleTimer = new SweepTimer(idle, () => this.expireIdle());
-    const keepAlive = options.keepAliveIntervalMs ?? DEFAULT_SSE_KEEP_ALIVE_MS;
-    const keepAliveOff = keepAlive === 0 || keepAlive === Number.POSITIVE_INFINITY;
-    if (!keepAliveOff && !(Number.isSafeInteger(keepAlive) && keepAlive >= 1 && keepAlive <= MAX_TIMER_MS)) {
-      throw new TypeError(
-        `keepAliveIntervalMs must be 0, Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${keepAlive}`,
-      );
-    }
+    const keepAlive = keepAliveOption(options.keepAliveIntervalMs ?? DEFAULT_SSE_KEEP_ALIVE_MS);
     const maxAge = timerOption("maxSseConnectionMs", options.maxSseConnectionMs ?? DEFAULT_MAX_SSE_CONNECTION_MS);
     const ageOff = maxAge === Number.POSITIVE_INFINITY;
     this.keepAlive =
-      keepAliveOff && ageOff
-        ? undefined
-        : new KeepAliveSweep(keepAliveOff ? undefined : keepAlive, ageOff ? undefined : maxAge);
+      keepAlive === undefined && ageOff ? undefined : new KeepAliveSweep(keepAlive, ageOff ? undefined : maxAge);
     if (options.fleet !== undefined) {
       if (options.eventStore === undefined) {
         throw new TypeError("fleet needs an eventStore shared by every instance (Redis for a fleet)");
@@ -185,7 +183,7 @@ export class StreamableHttpServer {
         case "DELETE":
           return await this.delete(request, extra);
         default:
-          return this.methodNotAllowed(request.method);
+          return methodNotAllowed(request.method, this.generateId === undefined);
       }
     } catch (error) {
       this.reportError(error);
@@ -230,21 +228,12 @@ export class StreamableHttpServer {
 
   private async post(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
     // The client takes one JSON body, an SSE stream, or either (then the server's choice).
-    const accept = request.headers.get("accept");
-    const json = acceptsMediaType(accept, JSON_MEDIA_TYPE);
-    const sse = acceptsMediaType(accept, SSE_MEDIA_TYPE);
-    if (!json && !sse) {
-      return httpError(
-        406,
-        ErrorCode.InvalidRequest,
-        "Not Acceptable: the Accept header must allow application/json or text/event-stream",
-      );
-    }
-    if (mediaTypeOf(request.headers.get("content-type")) !== JSON_MEDIA_TYPE) {
-      return httpError(415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
-    }
+    const accepts = checkPostHeaders(request);
+    if (typeof accepts !== "number") return accepts;
+    const json = (accepts & ACCEPTS_JSON) !== 0;
+    const sse = (accepts & ACCEPTS_SSE) !== 0;
     const body = await request.readBody(this.maxBodyBytes, this.bodyTimeoutMs);
-    if (!body.ok) return this.bodyRefusal(body.reason);
+    if (!body.ok) return bodyRefusal(body.reason, this.maxBodyBytes, this.bodyTimeoutMs);
     // Closed while the body was arriving: nothing made now would ever be closed or expire.
     if (this.closed) return httpError(503, TRANSPORT_ERROR_CODE, "The server is shutting down");
     const frame = decodeFrame(body.text);
@@ -257,7 +246,7 @@ export class StreamableHttpServer {
       const messageExtra = this.messageExtra(request, extra);
       return serveStatelessPost(request, stateless, messageExtra, this.options.onrequest, answer, this.requests);
     }
-    const badVersion = this.checkVersion(request, undefined);
+    const badVersion = checkVersion(request, this.versions, undefined);
     if (badVersion) return badVersion;
 
     const initialize = frame.messages.find((m): m is JsonRpcRequest => isRequest(m) && m.method === "initialize");
@@ -296,24 +285,6 @@ export class StreamableHttpServer {
     return reply;
   }
 
-  private bodyRefusal(reason: "too-large" | "not-utf8" | "incomplete" | "timeout"): HttpReply {
-    if (reason === "timeout") {
-      const ms = this.bodyTimeoutMs;
-      const message = `Request Timeout: the body did not arrive within ${ms} ms`;
-      // The rest of the body may still be coming: the connection cannot carry another request.
-      const error = errorResponse(null, TRANSPORT_ERROR_CODE, message, { timeoutMs: ms });
-      return jsonResponse(408, error, { connection: "close" });
-    }
-    if (reason === "too-large") {
-      // The limit travels as `data.maxBytes`, so a client can tell its user what the server accepts.
-      const message = `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`;
-      return jsonResponse(413, errorResponse(null, ErrorCode.InvalidRequest, message, { maxBytes: this.maxBodyBytes }));
-    }
-    // An incomplete body is a client that went away, not a server failure: nothing is reported.
-    if (reason === "incomplete") return httpError(400, ErrorCode.InvalidRequest, "Bad Request: the body ended early");
-    return httpError(400, ErrorCode.ParseError, "Parse error: the body is not valid UTF-8");
-  }
-
   private messageExtra(request: RequestView, extra: HandleExtra): PostExtra {
     const messageExtra = new PostExtra(request);
     if (extra.authInfo !== undefined) messageExtra.authInfo = extra.authInfo;
@@ -321,10 +292,9 @@ export class StreamableHttpServer {
   }
 
   private async get(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
-    if (this.generateId === undefined) return this.methodNotAllowed("GET");
-    if (!acceptsMediaType(request.headers.get("accept"), SSE_MEDIA_TYPE)) {
-      return httpError(406, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list text/event-stream");
-    }
+    if (this.generateId === undefined) return methodNotAllowed("GET", true);
+    const notAcceptable = checkGetHeaders(request);
+    if (notAcceptable) return notAcceptable;
     const transport = await this.findSession(
       request,
       extra.authInfo === undefined ? undefined : await sessionOwner(extra.authInfo),
@@ -339,7 +309,7 @@ export class StreamableHttpServer {
   }
 
   private async delete(request: RequestView, extra: HandleExtra): Promise<HttpReply> {
-    if (this.generateId === undefined) return this.methodNotAllowed("DELETE");
+    if (this.generateId === undefined) return methodNotAllowed("DELETE", true);
     const transport = await this.findSession(
       request,
       extra.authInfo === undefined ? undefined : await sessionOwner(extra.authInfo),
@@ -368,7 +338,7 @@ export class StreamableHttpServer {
       throw new TypeError("sessionIdGenerator must return visible ASCII characters only");
     }
     const transport = new StreamableHttpSessionTransport(sessionId, this.transportOptions);
-    transport.presumedHandshake = presumedHandshake;
+    if (presumedHandshake !== undefined) transport.presumedHandshake = presumedHandshake;
     if (sessionId === undefined) this.live.add(transport);
     else {
       transport.activeAt = clock();
@@ -402,7 +372,7 @@ export class StreamableHttpServer {
     const transport = this.sessions.get(sessionId);
     if (transport === undefined && this.fleet !== undefined) return this.adopt(request, sessionId, caller);
     if (transport === undefined || !mayUseSession(transport.owner, caller)) return sessionNotFound();
-    const badVersion = this.checkVersion(request, transport.protocolVersion);
+    const badVersion = checkVersion(request, this.versions, transport.protocolVersion);
     if (badVersion) return badVersion;
     this.touch(transport);
     return transport;
@@ -425,27 +395,6 @@ export class StreamableHttpServer {
     if (!(made instanceof StreamableHttpSessionTransport)) return made;
     // Another caller's request may have made the replica: the owner is checked for each request.
     return this.findSession(request, caller);
-  }
-
-  /** 400 for an `MCP-Protocol-Version` that is unknown or differs from the negotiated one. */
-  private checkVersion(request: RequestView, negotiated: string | undefined): HttpReply | undefined {
-    const version = request.headers.get(PROTOCOL_VERSION_HEADER);
-    if (version === null) return undefined;
-    if (!this.versions.includes(version)) {
-      return httpError(
-        400,
-        ErrorCode.InvalidRequest,
-        `Bad Request: unsupported MCP-Protocol-Version "${version}" (supported: ${this.versions.join(", ")})`,
-      );
-    }
-    if (negotiated !== undefined && version !== negotiated) {
-      return httpError(
-        400,
-        ErrorCode.InvalidRequest,
-        `Bad Request: MCP-Protocol-Version "${version}" differs from the negotiated "${negotiated}"`,
-      );
-    }
-    return undefined;
   }
 
   private touch(transport: StreamableHttpSessionTransport): void {
@@ -484,11 +433,6 @@ export class StreamableHttpServer {
     if (this.sessions.get(transport.sessionId) !== transport) return;
     this.sessions.delete(transport.sessionId);
     if (this.sessions.size === 0) this.idleTimer.cancel();
-  }
-
-  private methodNotAllowed(method: string): HttpReply {
-    const allow = this.generateId === undefined ? "POST" : "GET, POST, DELETE";
-    return httpError(405, TRANSPORT_ERROR_CODE, `Method Not Allowed: ${method} (allowed: ${allow})`, { allow });
   }
 }
 

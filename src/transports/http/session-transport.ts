@@ -2,19 +2,12 @@
  * The server side of one Streamable HTTP session as a `Transport`. Each POST that carries
  * requests opens an outbound stream (SSE, or one JSON body); responses go to the stream of
  * their request, server-to-client messages to the stream of the request they relate to, or
- * else to the standalone GET stream. Spec: basic/transports § Streamable HTTP.
+ * else to the standalone GET stream. Spec: basic/transports § Streamable HTTP. What few sessions
+ * use is in `session-rare.ts`; a POST's answer and delivery in `session-post.ts`; SSE connections,
+ * the GET stream and resumption in `session-sse.ts`; a fleet replica's part in `session-fleet.ts`.
  */
-import { ErrorCode, SdkError } from "../../jsonrpc/errors.js";
-import {
-  isErrorResponse,
-  isNotification,
-  isRequest,
-  isRequestId,
-  isResponse,
-  type JsonRpcErrorResponse,
-  type JsonRpcMessage,
-  type RequestId,
-} from "../../jsonrpc/messages.js";
+import { SdkError } from "../../jsonrpc/errors.js";
+import { isErrorResponse, isRequest, isResponse, type JsonRpcMessage, type RequestId } from "../../jsonrpc/messages.js";
 import type { MessageExtra, SendOptions, Transport, TransportReceiver } from "../../jsonrpc/transport.js";
 import type {
   PresumedHandshakeOffer,
@@ -24,25 +17,18 @@ import type {
   SharedSession,
   SharedSessionTransport,
 } from "../features.js";
-import { DEFAULT_SSE_RETRY_MS, TRANSPORT_ERROR_CODE } from "./constants.js";
 import type { EventStore } from "./event-store.js";
 import type { HttpReply } from "./exchange.js";
 import type { Fleet } from "./fleet.js";
-import { type FleetLink, instanceOfStreamId } from "./fleet-link.js";
-import { FollowedStreams } from "./followed-streams.js";
-import {
-  disconnectStream,
-  endStaleConnection,
-  IDLE,
-  NO_REQUESTS,
-  newStream,
-  type OutboundStream,
-  rotateStream,
-  writeToStream,
-} from "./outbound-stream.js";
-import { httpError, refusalReply } from "./responses.js";
-import { placeLastEventId } from "./resume-point.js";
-import { JsonSink, SseSink } from "./sinks.js";
+import type { FleetLink } from "./fleet-link.js";
+import { IDLE, NO_REQUESTS, newStream, type OutboundStream, writeToStream } from "./outbound-stream.js";
+import { makeReplica, type ReplicaState, share } from "./session-fleet.js";
+import { acceptPost, deliver, deliveringStreamOf, type PostOptions, takeRefusal } from "./session-post.js";
+import { type Callbacks, hasCallback, RareState } from "./session-rare.js";
+import { attachSse, openStandalone, resume, rotate } from "./session-sse.js";
+import type { SseSink } from "./sinks.js";
+
+export type { PostOptions } from "./session-post.js";
 
 /** @internal Options the server passes when it creates a session transport; one object serves every session. */
 export interface SessionTransportOptions {
@@ -58,16 +44,6 @@ export interface SessionTransportOptions {
   onterminate?: (transport: StreamableHttpSessionTransport) => void;
 }
 
-/** @internal How the server wants one POST answered. */
-export interface PostOptions {
-  /** One JSON body for its requests instead of an SSE stream. */
-  json: boolean;
-  /** The id of the `initialize` request that creates this session: an error answer to it ends the session. */
-  opening?: RequestId | undefined;
-  /** Registers what to do if the POST's client goes away before its answer (`RequestView.onAbort`). */
-  onAbort?: (listener: () => void) => void;
-}
-
 /** Bits of `StreamableHttpSessionTransport.state`. */
 const STARTED = 1;
 const CLOSED = 2;
@@ -76,14 +52,6 @@ const CLOSED = 2;
  * need to differ within a session): one counter here instead of one per session.
  */
 let streamCount = 0;
-
-/** How many unrelated notifications wait for the standalone stream; the oldest go first. */
-const MAX_UNSENT_NOTIFICATIONS = 100;
-/**
- * How many cancelled request ids are remembered to drop a response that crossed the cancellation;
- * such a response follows its cancellation closely, so the oldest ids are forgotten first.
- */
-const MAX_CANCELLED_IDS = 1000;
 
 /**
  * The per-session transport handed to `StreamableHttpServerOptions.onsession`. The protocol
@@ -96,87 +64,71 @@ export class StreamableHttpSessionTransport
   /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
   /**
-   * Stateless mode, a POST other than `initialize`: the client initialized on an earlier POST, and
-   * this is the `MCP-Protocol-Version` it sends (see `Transport.presumedHandshake`). Set by the server.
-   */
-  presumedHandshake: PresumedHandshakeOffer | undefined;
-
-  /**
    * @internal The server's record of this session: `clock()` of its last request (see
    * `clock.ts`), and who opened it (`sessionOwner` of its `initialize`; only they may use it).
    */
   activeAt = 0;
   /** @internal See `activeAt`. */
   owner: string | undefined;
-  /** Where messages, errors and the close go (`setReceiver`), unless a callback set since takes them. */
-  private receiver: TransportReceiver | undefined;
+  /** @internal Where messages, errors and the close go (`setReceiver`), unless a callback set since takes them. */
+  receiver: TransportReceiver | undefined;
   private version: string | undefined;
-  /** The stream of each request still waiting for its response; dropped when none is, as in an idle session. */
-  private byRequest: Map<RequestId, OutboundStream> | undefined;
-  /** The standalone GET stream, made when first needed: an idle session may never have one. */
-  private standaloneStream: OutboundStream | undefined;
-  /** The `initialize` request that opened this session, until it is answered; an error answer ends the session. */
-  private opening: RequestId | undefined;
-  /** The stream of the POST being delivered right now, for an answer that has no id. */
-  private delivering: OutboundStream | undefined;
-  /**
-   * While a POST is delivered at once (`acceptPost`), `null`, or the error without an id that then
-   * refuses the POST; `undefined` otherwise.
-   */
-  private refusal: JsonRpcErrorResponse | null | undefined;
-  /** Deliveries waiting for `start`. */
-  private queue: Array<() => void> | undefined;
+  /** @internal The stream of each request still waiting for its response; dropped when none is, as in an idle session. */
+  byRequest: Map<RequestId, OutboundStream> | undefined;
+  /** @internal The standalone GET stream, made when first needed: an idle session may never have one. */
+  standaloneStream: OutboundStream | undefined;
+  /** @internal Deliveries waiting for `start`. */
+  queue: Array<() => void> | undefined;
   /** `STARTED` and `CLOSED`, as bits of one number. */
   private state = 0;
-  /** What few sessions use, made when first needed (see `Rare`): an idle session holds one field for it all. */
-  private rare: Rare | undefined;
+  /** @internal What few sessions use, made when first needed (see `RareState`): an idle session holds one field for it all. */
+  rare: RareState | undefined;
 
   /** @internal Made by `StreamableHttpServer` for each session (`sessionId` undefined in stateless mode). */
   constructor(
     sessionId: string | undefined,
-    private readonly options: SessionTransportOptions,
+    /** @internal */
+    readonly options: SessionTransportOptions,
   ) {
     this.sessionId = sessionId;
   }
 
-  private get more(): Rare {
-    this.rare ??= {
-      callbacks: undefined,
-      tag: undefined,
-      streams: undefined,
-      cancelled: undefined,
-      unsent: undefined,
-      replica: undefined,
-    };
+  /**
+   * Stateless mode, a POST other than `initialize`: the client initialized on an earlier POST, and
+   * this is the `MCP-Protocol-Version` it sends (see `Transport.presumedHandshake`). Set by the server.
+   */
+  get presumedHandshake(): PresumedHandshakeOffer | undefined {
+    return this.rare?.presumedHandshake;
+  }
+
+  set presumedHandshake(offer: PresumedHandshakeOffer | undefined) {
+    // A session transport never has one: it keeps no state for it.
+    if (offer !== undefined || this.rare !== undefined) this.more.presumedHandshake = offer;
+  }
+
+  /** @internal `rare`, made if it was not. */
+  get more(): RareState {
+    this.rare ??= new RareState();
     return this.rare;
   }
 
-  /** The callbacks set as properties, made when the first is: a session with a receiver holds none. */
-  private get callbacks(): Callbacks | undefined {
-    return this.rare?.callbacks;
-  }
-
-  /** Streams by id, kept only where they can be resumed (an event store and a session). */
-  private get streams(): Map<string, OutboundStream> | undefined {
+  /** @internal Streams by id, kept only where they can be resumed (an event store and a session). */
+  get streams(): Map<string, OutboundStream> | undefined {
     return this.rare?.streams;
   }
 
-  /** Requests the client cancelled while they were pending (see `Rare.cancelled`). */
+  /** Requests the client cancelled while they were pending (see `RareState.cancelled`). */
   private get cancelled(): Set<RequestId> | undefined {
     return this.rare?.cancelled;
   }
 
-  /** Notifications for the standalone stream sent before the client opened it. */
-  private get unsent(): JsonRpcMessage[] | undefined {
-    return this.rare?.unsent;
-  }
-
-  /** What this replica of a fleet's session keeps; `undefined` outside a fleet. */
-  private get replica(): ReplicaState | undefined {
+  /** @internal What this replica of a fleet's session keeps; `undefined` outside a fleet. */
+  get replica(): ReplicaState | undefined {
     return this.rare?.replica;
   }
 
-  private get started(): boolean {
+  /** @internal Whether `start` was called. */
+  get started(): boolean {
     return (this.state & STARTED) !== 0;
   }
 
@@ -184,20 +136,22 @@ export class StreamableHttpSessionTransport
     return (this.state & CLOSED) !== 0;
   }
 
-  private get standalone(): OutboundStream {
+  /** @internal The standalone GET stream, made if it was not. */
+  get standalone(): OutboundStream {
     // The standalone stream never has requests of its own, so it shares one empty set.
     this.standaloneStream ??= newStream(this.streamId("standalone"), NO_REQUESTS);
     return this.standaloneStream;
   }
 
-  private get tag(): string {
+  /** @internal Prefixes stream ids in the event store (see `RareState.tag`). */
+  get tag(): string {
     const rare = this.more;
     rare.tag ??= this.link?.streamTag ?? globalThis.crypto.randomUUID();
     return rare.tag;
   }
 
-  /** This replica's link to the other instances of a fleet; `undefined` outside one. */
-  private get link(): FleetLink | undefined {
+  /** @internal This replica's link to the other instances of a fleet; `undefined` outside one. */
+  get link(): FleetLink | undefined {
     return this.replica?.link;
   }
 
@@ -212,20 +166,9 @@ export class StreamableHttpSessionTransport
    * @throws what the bus throws.
    */
   async joinFleet(fleet: Fleet, owner: string | undefined, streamStart?: string): Promise<void> {
-    const link = fleet.link(this.sessionId ?? "", owner, {
-      stored: () => this.catchUp(),
-      streamStored: (streamId) => this.replica?.followedStreams?.catchUp(streamId, false),
-      streamEnded: (streamId) => this.replica?.followedStreams?.catchUp(streamId, true),
-      following: (streamId) => this.followedElsewhere(streamId),
-      forwarded: (message) => this.deliver(message, this.forwardedExtra(), undefined),
-      listeningElsewhere: () => {
-        if (this.standaloneStream !== undefined) endStaleConnection(this.standaloneStream);
-      },
-      ended: () => void this.close(),
-    });
-    link.streamStart = streamStart;
-    this.more.replica = { link, outbox: IDLE, cursor: undefined, followedStreams: undefined, followers: undefined };
-    await link.join();
+    const replica = makeReplica(this, fleet, owner, streamStart);
+    this.more.replica = replica;
+    await replica.link.join();
   }
 
   /** @internal Fleet: ends the session on every instance, then here. @throws what the directory throws. */
@@ -239,37 +182,16 @@ export class StreamableHttpSessionTransport
     this.link?.touch(now);
   }
 
-  private forwardedExtra(): MessageExtra {
-    return this.sessionId === undefined ? {} : { sessionId: this.sessionId };
-  }
-
   /**
-   * A stream's id: tagged with the session where events are stored, else a plain counter; in a
-   * fleet a POST's stream also names this instance, so one that resumes it elsewhere can follow it.
+   * @internal A stream's id: tagged with the session where events are stored, else a plain counter;
+   * in a fleet a POST's stream also names this instance, so one that resumes it elsewhere can follow it.
    */
-  private streamId(name?: string): string {
+  streamId(name?: string): string {
     if (this.options.eventStore === undefined) return name ?? String(++streamCount);
     if (name === undefined && this.link !== undefined) {
       return `${this.tag}.${this.link.instance}.${globalThis.crypto.randomUUID()}`;
     }
     return `${this.tag}.${name ?? globalThis.crypto.randomUUID()}`;
-  }
-
-  /**
-   * Fleet: the client resumed this instance's stream `streamId` elsewhere: what is stored on it
-   * from now on is announced, and its end; announced at once (after what is queued) if it ended.
-   */
-  private followedElsewhere(streamId: string): void {
-    const link = this.link as FleetLink;
-    const stream = this.streams?.get(streamId);
-    if (stream === undefined) {
-      void link.announceStreamEnd(streamId);
-      return;
-    }
-    const replica = this.replica as ReplicaState;
-    replica.followers ??= new Set();
-    replica.followers.add(streamId);
-    stream.chain = stream.chain.then(() => void link.announceStreamStored(streamId));
   }
 
   /**
@@ -285,7 +207,7 @@ export class StreamableHttpSessionTransport
 
   get onmessage(): Callbacks["onmessage"] {
     const receiver = this.receiver;
-    if (this.callbacks !== undefined && "onmessage" in this.callbacks) return this.callbacks.onmessage;
+    if (hasCallback(this.rare, "onmessage")) return this.rare?.callbacks?.onmessage;
     return (
       receiver &&
       ((message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => receiver.receive(message, extra))
@@ -293,38 +215,33 @@ export class StreamableHttpSessionTransport
   }
 
   set onmessage(callback: Callbacks["onmessage"]) {
-    const rare = this.more;
-    rare.callbacks ??= {};
-    rare.callbacks.onmessage = callback;
+    this.more.setCallback("onmessage", callback);
   }
 
   get onerror(): Callbacks["onerror"] {
     const receiver = this.receiver;
-    if (this.callbacks !== undefined && "onerror" in this.callbacks) return this.callbacks.onerror;
+    if (hasCallback(this.rare, "onerror")) return this.rare?.callbacks?.onerror;
     return receiver && ((error: Error) => receiver.transportFailed(error));
   }
 
   set onerror(callback: Callbacks["onerror"]) {
-    const rare = this.more;
-    rare.callbacks ??= {};
-    rare.callbacks.onerror = callback;
+    this.more.setCallback("onerror", callback);
   }
 
   get onclose(): Callbacks["onclose"] {
     const receiver = this.receiver;
-    if (this.callbacks !== undefined && "onclose" in this.callbacks) return this.callbacks.onclose;
+    if (hasCallback(this.rare, "onclose")) return this.rare?.callbacks?.onclose;
     return receiver && (() => receiver.transportClosed());
   }
 
   set onclose(callback: Callbacks["onclose"]) {
-    const rare = this.more;
-    rare.callbacks ??= {};
-    rare.callbacks.onclose = callback;
+    this.more.setCallback("onclose", callback);
   }
 
-  private fail(error: unknown): void {
+  /** @internal Hands a failure to `onerror`, or else to the receiver. */
+  fail(error: unknown): void {
     const failure = error instanceof Error ? error : new Error(String(error));
-    if (this.callbacks !== undefined && "onerror" in this.callbacks) this.callbacks.onerror?.(failure);
+    if (hasCallback(this.rare, "onerror")) this.rare?.callbacks?.onerror?.(failure);
     else this.receiver?.transportFailed(failure);
   }
 
@@ -338,8 +255,8 @@ export class StreamableHttpSessionTransport
     this.version = version;
   }
 
-  /** Whether a client can resume this session's streams: events are stored and a GET can reach them. */
-  private get resumable(): boolean {
+  /** @internal Whether a client can resume this session's streams: events are stored and a GET can reach them. */
+  get resumable(): boolean {
     return this.options.eventStore !== undefined && this.sessionId !== undefined;
   }
 
@@ -376,11 +293,8 @@ export class StreamableHttpSessionTransport
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.closed) throw new SdkError("CONNECTION_CLOSED", "The HTTP session is closed");
     if (isResponse(message)) {
-      if (message.id === null && this.refusal !== undefined && isErrorResponse(message)) {
-        this.refusal ??= message;
-        return;
-      }
-      const stream = message.id === null ? this.delivering : this.byRequest?.get(message.id);
+      if (message.id === null && isErrorResponse(message) && takeRefusal(this, message)) return;
+      const stream = message.id === null ? deliveringStreamOf(this) : this.byRequest?.get(message.id);
       if (stream === undefined && message.id !== null && this.cancelled?.delete(message.id)) return;
       if (stream === undefined) {
         throw new SdkError("TRANSPORT_ERROR", `No pending request with id ${JSON.stringify(message.id)}`);
@@ -392,8 +306,8 @@ export class StreamableHttpSessionTransport
       }
       const written = this.write(stream, message);
       if (stream.pending.size === 0) this.finish(stream);
-      if (message.id !== null && message.id === this.opening) {
-        this.opening = undefined;
+      if (message.id !== null && stream.opening) {
+        stream.opening = false;
         // A session whose initialize failed can never be used; it ends once the error is delivered.
         if ("error" in message) stream.chain = stream.chain.then(() => this.close());
       }
@@ -401,7 +315,7 @@ export class StreamableHttpSessionTransport
     }
     const related = options.relatedRequestId === undefined ? undefined : this.byRequest?.get(options.relatedRequestId);
     // In a fleet what has no open request stream here goes to the shared GET stream.
-    if (this.link !== undefined && !(related !== undefined && this.canCarry(related))) return this.share(message);
+    if (this.link !== undefined && !(related !== undefined && this.canCarry(related))) return share(this, message);
     const target = related !== undefined && this.canCarry(related) ? related : this.standalone;
     if (!this.canCarry(target)) {
       if (isRequest(message)) {
@@ -409,12 +323,7 @@ export class StreamableHttpSessionTransport
       }
       // A client opens its GET stream a moment after initializing; what the server says meanwhile
       // (a completion, a list change) waits for it instead of being lost.
-      if (target === this.standalone) {
-        const rare = this.more;
-        rare.unsent ??= [];
-        if (rare.unsent.length === MAX_UNSENT_NOTIFICATIONS) rare.unsent.shift();
-        rare.unsent.push(message);
-      }
+      if (target === this.standalone) this.more.keepUnsent(message);
       return;
     }
     return this.write(target, message);
@@ -436,7 +345,7 @@ export class StreamableHttpSessionTransport
     this.replica?.followedStreams?.close();
     void this.link?.leave();
     this.options.onterminate?.(this);
-    if (this.callbacks !== undefined && "onclose" in this.callbacks) this.callbacks.onclose?.();
+    if (hasCallback(this.rare, "onclose")) this.rare?.callbacks?.onclose?.();
     else this.receiver?.transportClosed();
   }
 
@@ -453,69 +362,12 @@ export class StreamableHttpSessionTransport
     headers: Record<string, string>,
     post: PostOptions,
   ): HttpReply | Promise<HttpReply> {
-    if (this.link !== undefined) {
-      // The client's answers to another instance's requests go there.
-      const local = this.link.route(messages);
-      if (local.length === 0) return { status: 202, headers };
-      messages = local;
-    }
-    const payload = batch ? messages : (messages[0] as JsonRpcMessage);
-    const ids: RequestId[] = [];
-    for (const message of messages) if (isRequest(message)) ids.push(message.id);
-    if (post.opening !== undefined && this.sessionId !== undefined) this.opening = post.opening;
-    if (ids.length === 0) {
-      const refusal = this.deliverRefusable(payload, extra, undefined);
-      if (this.options.closeWhenIdle) queueMicrotask(() => void this.close());
-      return refusal === undefined ? { status: 202, headers } : refusalReply(refusal, headers);
-    }
-    const pending = new Set<RequestId>();
-    for (const id of ids) {
-      if (pending.has(id) || this.byRequest?.has(id)) {
-        return httpError(400, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(id)} is already in use`, headers);
-      }
-      pending.add(id);
-    }
-    const stream = newStream(this.streamId(), pending);
-    if (this.resumable) {
-      const rare = this.more;
-      rare.streams ??= new Map();
-      rare.streams.set(stream.id, stream);
-    }
-    this.byRequest ??= new Map();
-    for (const id of ids) this.byRequest.set(id, stream);
-    let response: HttpReply | Promise<HttpReply>;
-    if (post.json) {
-      const sink = new JsonSink(batch, headers);
-      stream.sink = sink;
-      response = sink.reply;
-      // Nothing else tells a JSON answer that its client left (an SSE one hears it from its body).
-      post.onAbort?.(() => {
-        if (stream.sink === sink) stream.sink = undefined;
-        sink.cancel();
-      });
-    } else {
-      const sink = this.attachSse(stream);
-      response = sink.reply(headers);
-    }
-    // The extra is made for this POST alone, so the stream's closer can be set on it.
-    if (this.resumable && !post.json) extra.closeSseStream = () => disconnectStream(stream);
-    const refusal = this.deliverRefusable(payload, extra, stream);
-    if (refusal === undefined) return response;
-    for (const id of ids) this.untrack(id);
-    stream.pending.clear();
-    this.finish(stream);
-    return refusalReply(refusal, headers);
+    return acceptPost(this, messages, batch, extra, headers, post);
   }
 
   /** @internal Opens the standalone GET stream; a connection still attached to it is ended (the newest wins). */
   openStandalone(headers: Record<string, string>): HttpReply {
-    if (this.link !== undefined) return this.listenShared(undefined, headers);
-    endStaleConnection(this.standalone);
-    const response = this.attachSse(this.standalone).reply(headers);
-    const unsent = this.unsent;
-    if (this.rare !== undefined) this.rare.unsent = undefined;
-    for (const message of unsent ?? []) void this.write(this.standalone, message);
-    return response;
+    return openStandalone(this, headers);
   }
 
   /**
@@ -523,150 +375,18 @@ export class StreamableHttpSessionTransport
    * A connection still attached to that stream is ended: the client that resumes has lost it.
    * 410 when the store cannot place the id in this session or dropped events after it.
    */
-  async resume(lastEventId: string, headers: Record<string, string>): Promise<HttpReply> {
-    const store = this.options.eventStore;
-    const point = await placeLastEventId(
-      store,
-      lastEventId,
-      () => this.tag,
-      (error) => this.fail(error),
-    );
-    if (store === undefined || "gone" in point) {
-      return httpError(410, TRANSPORT_ERROR_CODE, "gone" in point ? point.gone : "Gone", headers);
-    }
-    const { streamId } = point;
-    if (this.link !== undefined && streamId === this.standalone.id) return this.listenShared(lastEventId, headers);
-    const stream = streamId === this.standalone.id ? this.standalone : this.streams?.get(streamId);
-    const owner = this.link === undefined || stream !== undefined ? undefined : instanceOfStreamId(streamId);
-    if (owner !== undefined && owner !== this.link?.instance) {
-      // Served by another instance: its response may come later, stored there and announced.
-      const replica = this.replica as ReplicaState;
-      replica.followedStreams ??= new FollowedStreams(
-        store,
-        this.link as FleetLink,
-        this.options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS,
-        (error) => this.fail(error),
-      );
-      return replica.followedStreams.follow(streamId, owner, lastEventId, headers);
-    }
-    if (stream !== undefined) endStaleConnection(stream);
-    const sink = stream ? this.attachSse(stream, false) : new SseSink(() => {});
-    const replay = async () => {
-      await store.replayEventsAfter(lastEventId, async (eventId, message) => sink.write(message, eventId));
-      if (stream === undefined || stream.done) sink.end();
-      // A client that left during the replay leaves the stream as it found it: stored, resumable.
-      else if (sink.open) stream.sink = sink;
-    };
-    if (stream === undefined) {
-      await replay();
-    } else {
-      // Replaying inside the stream's chain means no event is stored between replay and attach.
-      stream.chain = stream.chain.then(replay).catch((error: unknown) => {
-        sink.end();
-        this.fail(error);
-      });
-    }
-    return sink.reply(headers);
+  resume(lastEventId: string, headers: Record<string, string>): Promise<HttpReply> {
+    return resume(this, lastEventId, headers);
   }
 
-  /**
-   * A new SSE connection for `stream`. A fresh one (not a resumption) is attached at once and,
-   * when events are stored, starts with a priming event so the client can resume it from the
-   * first message on (spec 2025-11-25: basic/transports § Sending Messages to the Server).
-   */
-  private attachSse(stream: OutboundStream, fresh = true): SseSink {
-    // This transport hears of the sink with its stream (`sinkCancelled`, `sinkExpired`): no closures per sink.
-    const sink = new SseSink(this, stream);
-    stream.resumable = true;
-    // The GET stream can be opened again, and a stored stream resumed: their connections may be closed.
-    if (stream === this.standaloneStream || this.resumable) sink.onexpire = true;
-    if (!fresh) return sink;
-    stream.sink = sink;
-    const store = this.options.eventStore;
-    if (store !== undefined && this.resumable) {
-      // Through the stream's chain: what was queued earlier goes out first, and the id marks the point after it.
-      stream.chain = stream.chain
-        .then(async () => sink.prime(await store.primingEventId(stream.id), this.options.retryIntervalMs))
-        .catch((error: unknown) => this.fail(error));
-    }
-    return sink;
+  /** @internal A new SSE connection for `stream`, attached at once if `fresh` (see `attachSse`). */
+  attachSse(stream: OutboundStream, fresh: boolean): SseSink {
+    return attachSse(this, stream, fresh);
   }
 
-  /**
-   * Fleet: attaches a GET connection to the shared GET stream, after `lastEventId` or (a fresh
-   * GET) after what this replica wrote last, else from the session's start. The replica already
-   * listens to the bus, so nothing stored from now on is missed, and `catchUp` writes each event
-   * once, in the store's order.
-   */
-  private listenShared(lastEventId: string | undefined, headers: Record<string, string>): HttpReply {
-    const stream = this.standalone;
-    const store = this.options.eventStore as EventStore;
-    const replica = this.replica as ReplicaState;
-    const link = replica.link;
-    endStaleConnection(stream);
-    const sink = this.attachSse(stream, false);
-    stream.sink = sink;
-    stream.chain = stream.chain
-      .then(async () => {
-        if (lastEventId !== undefined) {
-          replica.cursor = lastEventId;
-          return;
-        }
-        const start = replica.cursor ?? link.streamStart;
-        const known = start !== undefined && (await isReplayable(store, start));
-        replica.cursor = known ? start : await store.primingEventId(stream.id);
-        sink.prime(replica.cursor, this.options.retryIntervalMs);
-      })
-      .catch((error: unknown) => {
-        if (stream.sink === sink) stream.sink = undefined;
-        sink.end();
-        this.fail(error);
-      });
-    this.catchUp();
-    link.listening();
-    return sink.reply(headers);
-  }
-
-  /** Fleet: stores a message for the shared GET stream and tells the instance holding it. */
-  private share(message: JsonRpcMessage): Promise<void> {
-    const store = this.options.eventStore as EventStore;
-    const replica = this.replica as ReplicaState;
-    const link = replica.link;
-    const streamId = this.standalone.id;
-    const stored = replica.outbox.then(() => store.storeEvent(streamId, message));
-    replica.outbox = stored.then(
-      () => undefined,
-      () => undefined,
-    );
-    return stored.then(() => {
-      this.catchUp();
-      void link.announceStored();
-    });
-  }
-
-  /** Fleet: writes to the GET connection held here what the shared GET stream stored after the cursor. */
-  private catchUp(): void {
-    const stream = this.standaloneStream;
-    const store = this.options.eventStore;
-    const sink = stream?.sink;
-    const replica = this.replica;
-    if (stream === undefined || store === undefined || replica === undefined || sink?.open !== true) return;
-    stream.chain = stream.chain
-      .then(async () => {
-        const after = replica.cursor;
-        if (stream.sink !== sink || !sink.open || after === undefined) return;
-        await store.replayEventsAfter(after, async (eventId, message) => {
-          if (stream.sink !== sink || !sink.open) return;
-          sink.write(message, eventId);
-          replica.cursor = eventId;
-        });
-      })
-      .catch((error: unknown) => {
-        // Events lost after the cursor: the client reconnects, and its resumption is refused (410).
-        if (stream.sink === sink) stream.sink = undefined;
-        sink.end();
-        this.fail(error);
-      });
+  /** @internal Hands messages to the protocol layer, or queues them until `start`. */
+  deliver(payload: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra, stream: OutboundStream | undefined): void {
+    deliver(this, payload, extra, stream);
   }
 
   /** @internal The client left `sink`, a connection of the stream `key` (an `OutboundStream`). */
@@ -680,26 +400,7 @@ export class StreamableHttpSessionTransport
 
   /** @internal `sink`, a connection of the stream `key`, reached its allowed age. */
   sinkExpired(sink: SseSink, key: unknown): void {
-    this.rotate(key as OutboundStream, sink);
-  }
-
-  /** Closes `sink`, the connection of `stream`, for the client to reconnect (see `maxSseConnectionMs`). */
-  private rotate(stream: OutboundStream, sink: SseSink): void {
-    const store = this.options.eventStore;
-    const shared = this.link !== undefined && stream === this.standaloneStream;
-    // The shared GET stream resumes after what was written here: another instance may have stored more.
-    const primingId = shared
-      ? async () => this.replica?.cursor ?? (await (store as EventStore).primingEventId(stream.id))
-      : store && this.resumable
-        ? () => store.primingEventId(stream.id)
-        : undefined;
-    rotateStream(stream, sink, this.options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS, primingId).catch(
-      (error: unknown) => {
-        if (stream.sink === sink) stream.sink = undefined;
-        sink.end();
-        this.fail(error);
-      },
-    );
+    rotate(this, key as OutboundStream, sink);
   }
 
   /** A stream can take a request or notification if it is connected, or resumable and stored. */
@@ -708,14 +409,16 @@ export class StreamableHttpSessionTransport
     return stream.sink === undefined && stream.resumable && this.options.eventStore !== undefined;
   }
 
-  private write(stream: OutboundStream, message: JsonRpcMessage): Promise<void> {
+  /** @internal Writes `message` to `stream` (stored first where events are), telling an instance that follows it. */
+  write(stream: OutboundStream, message: JsonRpcMessage): Promise<void> {
     const written = writeToStream(stream, message, this.options.eventStore);
     if (this.replica?.followers?.has(stream.id) !== true) return written;
     // Resumed on another instance: that one writes it to the client.
     return written.then(() => void this.link?.announceStreamStored(stream.id));
   }
 
-  private finish(stream: OutboundStream): void {
+  /** @internal Ends `stream` once what is queued on it is written. */
+  finish(stream: OutboundStream): void {
     stream.done = true;
     const end = () => {
       stream.sink?.end();
@@ -728,125 +431,9 @@ export class StreamableHttpSessionTransport
     else stream.chain = stream.chain.then(end);
   }
 
-  /**
-   * A cancelled request gets no response (spec: basic/utilities/cancellation), so it stops holding
-   * its stream open: the stream ends once nothing else on it is pending, and the session can expire.
-   */
-  private releaseCancelled(messages: readonly JsonRpcMessage[]): void {
-    for (const message of messages) {
-      if (!isNotification(message) || message.method !== "notifications/cancelled") continue;
-      const id = message.params?.requestId;
-      if (!isRequestId(id)) continue;
-      const stream = this.byRequest?.get(id);
-      if (stream === undefined) continue;
-      this.untrack(id);
-      stream.pending.delete(id);
-      const rare = this.more;
-      rare.cancelled ??= new Set();
-      rare.cancelled.add(id);
-      if (rare.cancelled.size > MAX_CANCELLED_IDS)
-        rare.cancelled.delete(rare.cancelled.values().next().value as RequestId);
-      if (stream.pending.size === 0) this.finish(stream);
-    }
-  }
-
-  private untrack(id: RequestId): void {
+  /** @internal Forgets the stream of request `id`, and the map once it is empty. */
+  untrack(id: RequestId): void {
     this.byRequest?.delete(id);
     if (this.byRequest?.size === 0) this.byRequest = undefined;
-  }
-
-  /**
-   * Delivers a POST's messages and returns the error without an id the protocol layer answered
-   * them with at once, if it did. Before `start` the delivery waits, and such an error is then
-   * written to the POST's stream as any answer.
-   */
-  private deliverRefusable(
-    payload: JsonRpcMessage | JsonRpcMessage[],
-    extra: MessageExtra,
-    stream: OutboundStream | undefined,
-  ): JsonRpcErrorResponse | undefined {
-    if (!this.started) {
-      this.deliver(payload, extra, stream);
-      return undefined;
-    }
-    this.refusal = null;
-    try {
-      this.deliver(payload, extra, stream);
-      return this.refusal ?? undefined;
-    } finally {
-      this.refusal = undefined;
-    }
-  }
-
-  private deliver(payload: JsonRpcMessage | JsonRpcMessage[], extra: MessageExtra, stream?: OutboundStream): void {
-    if (this.started) this.run(payload, extra, stream);
-    else {
-      this.queue ??= [];
-      this.queue.push(() => this.run(payload, extra, stream));
-    }
-  }
-
-  private run(
-    payload: JsonRpcMessage | JsonRpcMessage[],
-    extra: MessageExtra,
-    stream: OutboundStream | undefined,
-  ): void {
-    this.delivering = stream;
-    try {
-      if (this.callbacks !== undefined && "onmessage" in this.callbacks) this.callbacks.onmessage?.(payload, extra);
-      else this.receiver?.receive(payload, extra);
-    } catch (error) {
-      this.fail(error);
-    } finally {
-      this.delivering = undefined;
-    }
-    if (Array.isArray(payload)) this.releaseCancelled(payload);
-    else if (isNotification(payload)) this.releaseCancelled([payload]);
-  }
-}
-
-/** What a session transport keeps that few sessions use; made, whole, when the first is needed. */
-interface Rare {
-  callbacks: Callbacks | undefined;
-  /** Prefixes stream ids in the event store, so a `Last-Event-ID` names its session. */
-  tag: string | undefined;
-  streams: Map<string, OutboundStream> | undefined;
-  /**
-   * Requests the client cancelled while they were pending; a response that crossed the cancellation
-   * is dropped. Made on the first cancellation.
-   */
-  cancelled: Set<RequestId> | undefined;
-  unsent: JsonRpcMessage[] | undefined;
-  replica: ReplicaState | undefined;
-}
-
-/** A transport's three callbacks, as set on it (a name present and `undefined`: set to nothing). */
-interface Callbacks {
-  onmessage?: ((message: JsonRpcMessage | JsonRpcMessage[], extra?: MessageExtra) => void) | undefined;
-  onerror?: ((error: Error) => void) | undefined;
-  onclose?: (() => void) | undefined;
-}
-
-/** Fleet: what a replica of a session keeps besides what every session does. */
-interface ReplicaState {
-  /** The replica's link to the other instances. */
-  readonly link: FleetLink;
-  /** Serializes the storing of what goes to the GET stream, so it keeps its order. */
-  outbox: Promise<void>;
-  /** The id of the last event of the GET stream written to the client from here. */
-  cursor: string | undefined;
-  /** Streams of POSTs served elsewhere that the client resumed here (made on the first). */
-  followedStreams: FollowedStreams | undefined;
-  /** Streams of POSTs served here that the client resumed on another instance. */
-  followers: Set<string> | undefined;
-}
-
-/** Whether `store` can replay after `eventId` (it knows the id and dropped nothing after it). */
-async function isReplayable(store: EventStore, eventId: string): Promise<boolean> {
-  try {
-    await store.replayEventsAfter(eventId, async () => {});
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -48,8 +48,11 @@ const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
  * found gone or stalled by `keepAlive`.
  */
 export class SseSink implements Sink, ReplyStream {
-  private out: SseOutput | undefined;
-  private pending = "";
+  /**
+   * The connection once the adapter attached it; until then the text written so far, which it
+   * gets first (one field for both: an idle stream holds one).
+   */
+  private conn: SseOutput | string = "";
   /** `SHUT`, `CANCELLED` and `EXPIRING`, as bits of one number (one field per sink, not three). */
   private flags = 0;
   /** `clock()` of the last write; only kept while the server watches this sink for keep-alives. */
@@ -93,6 +96,12 @@ export class SseSink implements Sink, ReplyStream {
     }
     if (!owned) this.key = onexpire;
     this.flags |= EXPIRES;
+  }
+
+  /** The attached connection, if any. */
+  private get out(): SseOutput | undefined {
+    const conn = this.conn;
+    return typeof conn === "string" ? undefined : conn;
   }
 
   get open(): boolean {
@@ -217,17 +226,17 @@ export class SseSink implements Sink, ReplyStream {
   /** @internal Called by the adapter with the connection; what was written so far goes first. */
   attach(out: SseOutput): void {
     if (this.cancelled) return;
-    this.out = out;
-    if (this.pending !== "") out.write(this.pending);
-    this.pending = "";
+    const pending = this.conn;
+    this.conn = out;
+    if (typeof pending === "string" && pending !== "") out.write(pending);
     if (!this.isOpen) out.end();
   }
 
   /** @internal See `ReplyStream.takeComplete`. */
   takeComplete(): string | undefined {
-    if (this.isOpen || this.cancelled || this.out !== undefined) return undefined;
-    const text = this.pending;
-    this.pending = "";
+    const text = this.conn;
+    if (this.isOpen || this.cancelled || typeof text !== "string") return undefined;
+    this.conn = "";
     // Counted as attached: a later `attach` writes nothing.
     this.flags |= CANCELLED;
     return text;
@@ -238,8 +247,7 @@ export class SseSink implements Sink, ReplyStream {
     const wasOpen = this.isOpen;
     this.flags |= SHUT;
     this.watchers?.delete(this);
-    this.out = undefined;
-    this.pending = "";
+    this.conn = "";
     if (this.cancelled || !wasOpen) return;
     this.flags |= CANCELLED;
     const oncancel = this.oncancel;
@@ -262,9 +270,9 @@ export class SseSink implements Sink, ReplyStream {
       this.lastWriteAt = clock();
       this.unreadAtKeepAlive = -1;
     }
-    const out = this.out;
-    if (out === undefined) {
-      this.pending += text;
+    const out = this.conn;
+    if (typeof out === "string") {
+      this.conn = out + text;
     } else if ((out.writableLength ?? 0) > MAX_SSE_BACKLOG_BYTES) {
       this.drop(out);
     } else {
