@@ -61,14 +61,17 @@ export interface RequestContext {
   readonly meta: Record<string, unknown> | undefined;
   /**
    * What the client declared it can do, as it applies to this request: the `initialize`
-   * capabilities, or (revision 2026-07-28) the request's own `_meta` capabilities.
+   * capabilities, or (revision 2026-07-28) the request's own `_meta` capabilities. The
+   * `initialize` value is frozen and may be shared with other sessions that sent the same one:
+   * copy it to change it.
    */
-  readonly clientCapabilities: Record<string, unknown>;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /**
    * The client as it names itself (unverified), as it applies to this request: `initialize`'s
-   * `clientInfo`, or (revision 2026-07-28) the request's own `_meta` one.
+   * `clientInfo`, or (revision 2026-07-28) the request's own `_meta` one. The `initialize` value
+   * is frozen and may be shared with other sessions that sent the same one: copy it to change it.
    */
-  readonly clientInfo: Implementation | undefined;
+  readonly clientInfo: Readonly<Implementation> | undefined;
 
   /**
    * Sends `notifications/progress` (spec: basic/utilities/progress) when the client asked for it
@@ -217,10 +220,13 @@ export interface ServerSession {
   readonly id: string;
   /** The negotiated protocol revision; `undefined` until `initialize` is answered. */
   readonly protocolVersion: string | undefined;
-  /** `clientInfo` from `initialize`. */
-  readonly clientInfo: Implementation | undefined;
-  /** `capabilities` from `initialize`. */
-  readonly clientCapabilities: ClientCapabilities | undefined;
+  /**
+   * `clientInfo` from `initialize`: frozen, and shared with other sessions that sent the same
+   * value (copy it to change it).
+   */
+  readonly clientInfo: Readonly<Implementation> | undefined;
+  /** `capabilities` from `initialize`: frozen and shared the same way. */
+  readonly clientCapabilities: Readonly<ClientCapabilities> | undefined;
   /** The threshold set by `logging/setLevel`; `undefined` (everything is sent) until the client sets one. */
   readonly logLevel: LoggingLevel | undefined;
   /** Sends `notifications/message` outside any request, subject to the session's level. Never rejects. */
