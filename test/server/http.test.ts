@@ -10,8 +10,12 @@ import {
 } from "../../src/transports/http/index.js";
 import { until } from "./support.js";
 
-/** The HTTP server's web-standard handler, called directly: no socket is opened. */
-function httpPair(server: McpServer, options: Partial<StreamableHttpServerOptions> = {}) {
+/**
+ * The HTTP server's web-standard handler, called directly: no socket is opened. `options` may
+ * replace `onsession`. The client, server and endpoint are closed after the test; the client
+ * only if `closeClient` (a test that closes it itself leaves it out).
+ */
+function httpPair(server: McpServer, options: Partial<StreamableHttpServerOptions> = {}, closeClient = true) {
   const http = new StreamableHttpServer({ onsession: (transport) => void server.connect(transport), ...options });
   /** Each request the client made, as `METHOD` or `GET after <Last-Event-ID>`. */
   const requests: string[] = [];
@@ -23,7 +27,13 @@ function httpPair(server: McpServer, options: Partial<StreamableHttpServerOption
       return http.handle(request);
     },
   });
-  return { http, transport, requests };
+  const client = new JsonRpcSession();
+  if (closeClient) closers.push(() => client.close());
+  closers.push(
+    () => server.close(),
+    () => http.close(),
+  );
+  return { http, transport, requests, client };
 }
 
 /**
@@ -63,13 +73,7 @@ describe("McpServer over Streamable HTTP", () => {
       await ctx.session.notifyElicitationComplete(url.elicitationId);
       return { content: [{ type: "text", text: `${String(form.content?.account)} ${url.action}` }] };
     });
-    const { http, transport } = httpPair(server);
-    const client = new JsonRpcSession();
-    closers.push(
-      () => client.close(),
-      () => server.close(),
-      () => http.close(),
-    );
+    const { transport, client } = httpPair(server);
     const completions: unknown[] = [];
     client.setRequestHandler("elicitation/create", (params) =>
       params.mode === "url" ? { action: "accept" } : { action: "accept", content: { account: "ada" } },
@@ -97,16 +101,10 @@ describe("McpServer over Streamable HTTP", () => {
       await ctx.progress(3, 3);
       return { content: [{ type: "text", text: "done" }] };
     });
-    const { http, transport, requests } = httpPair(server, {
+    const { transport, requests, client } = httpPair(server, {
       eventStore: new MemoryEventStore(),
       retryIntervalMs: 0,
     });
-    const client = new JsonRpcSession();
-    closers.push(
-      () => client.close(),
-      () => server.close(),
-      () => http.close(),
-    );
     await initialize(client, transport);
 
     const seen: number[] = [];
@@ -128,13 +126,7 @@ describe("McpServer over Streamable HTTP", () => {
       closed = ctx.closeSseStream();
       return { content: [] };
     });
-    const { http, transport } = httpPair(server);
-    const client = new JsonRpcSession();
-    closers.push(
-      () => client.close(),
-      () => server.close(),
-      () => http.close(),
-    );
+    const { transport, client } = httpPair(server);
     await initialize(client, transport);
     await client.request("tools/call", { name: "poll", arguments: {} });
     expect(closed).toBe(false);
@@ -145,28 +137,24 @@ describe("McpServer over Streamable HTTP", () => {
     server.registerTool("noop", {}, () => ({ content: [] }));
     const seen: string[] = [];
     let ended = 0;
-    const http = new StreamableHttpServer({
-      onsession: async (session) => {
-        await server.connect(session);
-        const deliver = session.onmessage;
-        session.onmessage = (message, extra) => {
-          for (const one of Array.isArray(message) ? message : [message]) if ("method" in one) seen.push(one.method);
-          deliver?.(message, extra);
-        };
-        const close = session.onclose;
-        session.onclose = () => {
-          ended++;
-          close?.();
-        };
+    const { http, transport, client } = httpPair(
+      server,
+      {
+        onsession: async (session) => {
+          await server.connect(session);
+          const deliver = session.onmessage;
+          session.onmessage = (message, extra) => {
+            for (const one of Array.isArray(message) ? message : [message]) if ("method" in one) seen.push(one.method);
+            deliver?.(message, extra);
+          };
+          const close = session.onclose;
+          session.onclose = () => {
+            ended++;
+            close?.();
+          };
+        },
       },
-    });
-    const transport = new StreamableHttpClientTransport(new URL("http://127.0.0.1/mcp"), {
-      fetch: (input, init) => http.handle(new Request(input, init)),
-    });
-    const client = new JsonRpcSession();
-    closers.push(
-      () => server.close(),
-      () => http.close(),
+      false,
     );
     await initialize(client, transport);
     await expect(client.request("tools/call", { name: "noop", arguments: {} })).resolves.toEqual({ content: [] });
@@ -183,20 +171,12 @@ describe("McpServer over Streamable HTTP", () => {
       content: [{ type: "text", text: `${connections.indexOf(ctx.session)} ${ctx.session.protocolVersion}` }],
     }));
     const refusals: unknown[] = [];
-    const http = new StreamableHttpServer({
+    const { transport, client } = httpPair(server, {
       onsession: async (session) => {
         connections.push(await server.connect(session));
         await server.connect(session).catch((error: unknown) => refusals.push(error));
       },
     });
-    const transport = new StreamableHttpClientTransport(new URL("http://127.0.0.1/mcp"), {
-      fetch: (input, init) => http.handle(new Request(input, init)),
-    });
-    const client = new JsonRpcSession();
-    closers.push(
-      () => server.close(),
-      () => http.close(),
-    );
     await initialize(client, transport);
     expect(refusals).toEqual([expect.objectContaining({ code: "ALREADY_CONNECTED" })]);
     await expect(client.request("tools/call", { name: "whose", arguments: {} })).resolves.toEqual({
