@@ -21,7 +21,15 @@ const toReplacement = (found: string) => (found.length === 2 ? found : "\\ufffd"
  * JSON.stringify when there is none. @throws what JSON.stringify throws (a cycle, a BigInt).
  */
 export function encodeFrame(value: unknown): string {
-  const text = JSON.stringify(value);
+  return wellFormedJson(JSON.stringify(value));
+}
+
+/**
+ * JSON text as `JSON.stringify` wrote it, with `\ufffd` in place of each escaped lone surrogate:
+ * what `encodeFrame` does after stringifying, for a writer that wraps the text first (an SSE
+ * event) and searches the whole for `\ud` once.
+ */
+export function wellFormedJson(text: string): string {
   return text.includes("\\ud") ? text.replace(SURROGATE_ESCAPE, toReplacement) : text;
 }
 

@@ -3,7 +3,7 @@
  * message, flushed as written) or a single JSON body sent once every request is answered.
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import { encodeFrame, errorResponse } from "../../jsonrpc/frame.js";
+import { errorResponse, wellFormedJson } from "../../jsonrpc/frame.js";
 import { isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../jsonrpc/messages.js";
 import { clock, epochOf } from "./clock.js";
 import { MAX_SSE_BACKLOG_BYTES, SSE_MEDIA_TYPE } from "./constants.js";
@@ -125,8 +125,13 @@ export class SseSink implements Sink, ReplyStream {
   write(message: JsonRpcMessage, eventId?: string): void {
     if (!this.isOpen) return;
     const id = eventId === undefined ? "" : idField(eventId);
-    // JSON escapes line breaks, so the data always fits on one `data:` line.
-    this.emit(`${id}event: message\ndata: ${encodeFrame(message)}\n\n`);
+    // JSON escapes line breaks, so the data always fits on one `data:` line. The event is searched
+    // for escaped lone surrogates as a whole: JSON.stringify's text is a tree of pieces, and the
+    // search joins them into the event's one string, which the socket then takes as it is (the
+    // search of the data alone would copy the data once more, into the event).
+    const data = JSON.stringify(message);
+    const event = `${id}event: message\ndata: ${data}\n\n`;
+    this.emit(event.includes("\\ud") ? `${id}event: message\ndata: ${wellFormedJson(data)}\n\n` : event);
   }
 
   /**
