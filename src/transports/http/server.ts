@@ -45,6 +45,7 @@ import {
 import { httpError, jsonResponse, sessionNotFound } from "./responses.js";
 import { type HandleExtra, keepAliveOption, type StreamableHttpServerOptions, timerOption } from "./server-options.js";
 import { mayUseSession, sessionOwner } from "./session-owner.js";
+import { acceptPost } from "./session-post.js";
 import { type SessionTransportOptions, StreamableHttpSessionTransport } from "./session-transport.js";
 import { SseSink } from "./sinks.js";
 import { SweepTimer } from "./sweep-timer.js";
@@ -275,7 +276,7 @@ export class StreamableHttpServer {
     }
     const messageExtra = this.messageExtra(request, extra);
     if (transport.sessionId !== undefined) messageExtra.sessionId = transport.sessionId;
-    const reply = transport.acceptPost(frame.messages, frame.batch, messageExtra, sessionHeaders(transport), {
+    const reply = acceptPost(transport, frame.messages, frame.batch, messageExtra, sessionHeaders(transport), {
       json: json && (this.options.enableJsonResponse === true || !sse),
       opening: initialize?.id,
       onAbort: (listener) => request.onAbort(listener),

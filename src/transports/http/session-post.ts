@@ -80,7 +80,13 @@ export function takeRefusal(host: PostHost, error: JsonRpcErrorResponse): boolea
   return true;
 }
 
-/** See `StreamableHttpSessionTransport.acceptPost`. */
+/**
+ * Takes the messages of one POST to `host`'s session and answers it (202, SSE or JSON). An error
+ * without an id that the protocol layer sends at once, while the POST is delivered, refuses the
+ * POST as a whole (a batch the revision does not allow): it is the HTTP answer, 400 (500 for
+ * -32603), not an event of a 200 stream (spec 2025-11-25: basic/transports § Sending Messages to
+ * the Server).
+ */
 export function acceptPost(
   host: PostHost,
   messages: JsonRpcMessage[],

@@ -23,7 +23,7 @@ import type { Fleet } from "./fleet.js";
 import type { FleetLink } from "./fleet-link.js";
 import { IDLE, NO_REQUESTS, newStream, type OutboundStream, writeToStream } from "./outbound-stream.js";
 import { makeReplica, type ReplicaState, share } from "./session-fleet.js";
-import { acceptPost, deliver, deliveringStreamOf, type PostOptions, takeRefusal } from "./session-post.js";
+import { deliver, deliveringStreamOf, takeRefusal } from "./session-post.js";
 import { type Callbacks, hasCallback, RareState } from "./session-rare.js";
 import { attachSse, openStandalone, resume, rotate } from "./session-sse.js";
 import type { SseSink } from "./sinks.js";
@@ -347,22 +347,6 @@ export class StreamableHttpSessionTransport
     this.options.onterminate?.(this);
     if (hasCallback(this.rare, "onclose")) this.rare?.callbacks?.onclose?.();
     else this.receiver?.transportClosed();
-  }
-
-  /**
-   * @internal Takes the messages of one POST and answers it (202, SSE or JSON). An error without an
-   * id that the protocol layer sends at once, while the POST is delivered, refuses the POST as a
-   * whole (a batch the revision does not allow): it is the HTTP answer, 400 (500 for -32603), not
-   * an event of a 200 stream (spec 2025-11-25: basic/transports § Sending Messages to the Server).
-   */
-  acceptPost(
-    messages: JsonRpcMessage[],
-    batch: boolean,
-    extra: MessageExtra,
-    headers: Record<string, string>,
-    post: PostOptions,
-  ): HttpReply | Promise<HttpReply> {
-    return acceptPost(this, messages, batch, extra, headers, post);
   }
 
   /** @internal Opens the standalone GET stream; a connection still attached to it is ended (the newest wins). */
