@@ -1,0 +1,74 @@
+/**
+ * JSON text for a message that carries a very large string (a file, an image in base64), built
+ * without copying that string through JSON.stringify. JSON.stringify writes a string character
+ * by character into pieces of a few KiB each; for tens of MiB those pieces outgrow V8's young
+ * generation, and the collector copies and promotes them before the text is even joined. A string
+ * that needs no escape is its own JSON text between two quotes, so it is spliced in as it is.
+ */
+
+/** Strings of at least this many UTF-16 code units are spliced in rather than stringified. */
+export const LARGE_STRING_LENGTH = 1 << 20;
+
+/**
+ * Matches a string JSON.stringify writes as it is: no quote, backslash or control character (all
+ * escaped), and no surrogate (a lone one is escaped, so the string takes the ordinary path).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON escapes control characters, so a string holding one is not spliced
+const VERBATIM = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** Nodes (objects, arrays, values) looked at before deciding a message carries no large string. */
+const SEARCH_BUDGET = 256;
+
+/**
+ * What stands for a spliced string in the skeleton: NUL and SOH, which JSON.stringify always
+ * escapes, so the quoted form below is never written for an unspliced string shorter than it; a
+ * string that does contain it is caught by the count of the pieces, and the whole is stringified.
+ */
+const PLACEHOLDER = "\u0000\u0001mcp-handoff\u0001\u0000";
+const QUOTED_PLACEHOLDER = JSON.stringify(PLACEHOLDER);
+
+/**
+ * Whether `value` holds a string of `LARGE_STRING_LENGTH` code units or more within the first
+ * `SEARCH_BUDGET` nodes, looked at depth first (own and inherited enumerable keys, as `for…in`
+ * gives them). A larger message with its strings further in takes the ordinary path.
+ */
+function carriesLargeString(value: unknown): boolean {
+  let budget = SEARCH_BUDGET;
+  const visit = (node: unknown): boolean => {
+    if (--budget < 0) return false;
+    if (typeof node === "string") return node.length >= LARGE_STRING_LENGTH;
+    if (typeof node !== "object" || node === null) return false;
+    if (Array.isArray(node)) {
+      for (const item of node) if (visit(item) || budget < 0) return budget >= 0;
+      return false;
+    }
+    for (const key in node) if (visit((node as Record<string, unknown>)[key]) || budget < 0) return budget >= 0;
+    return false;
+  };
+  return visit(value);
+}
+
+/**
+ * `JSON.stringify(value)` when `value` carries a string of `LARGE_STRING_LENGTH` code units or
+ * more that needs no escape, with each such string joined in between its quotes rather than
+ * copied (the result is a string of joined pieces, flattened by whatever reads it first);
+ * `undefined` when there is none, or when a string of the message contains the placeholder, so
+ * the caller stringifies as usual. The skeleton goes through `wellFormed` (the lone-surrogate
+ * replacement of encodeFrame); the spliced strings hold no surrogate at all.
+ * @throws what JSON.stringify throws (a cycle, a BigInt).
+ */
+export function spliceLargeStrings(value: unknown, wellFormed: (json: string) => string): string | undefined {
+  if (!carriesLargeString(value)) return undefined;
+  const spliced: string[] = [];
+  const skeleton = JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item !== "string" || item.length < LARGE_STRING_LENGTH || !VERBATIM.test(item)) return item;
+    spliced.push(item);
+    return PLACEHOLDER;
+  });
+  if (spliced.length === 0) return undefined;
+  const pieces = wellFormed(skeleton).split(QUOTED_PLACEHOLDER);
+  if (pieces.length !== spliced.length + 1) return undefined;
+  let text = pieces[0] as string;
+  for (let i = 0; i < spliced.length; i++) text += `"${spliced[i]}"${pieces[i + 1]}`;
+  return text;
+}

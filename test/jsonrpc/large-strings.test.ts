@@ -1,0 +1,59 @@
+/**
+ * A message carrying a string of MiBs is written with that string joined in as it is rather than
+ * copied through JSON.stringify; the text on the wire is the same, character for character, as
+ * JSON.stringify's (with lone surrogates made U+FFFD), whatever the string holds and wherever it is.
+ */
+import { describe, expect, it } from "vitest";
+import { encodeFrame, wellFormedJson } from "../../src/jsonrpc/frame.js";
+import { LARGE_STRING_LENGTH, spliceLargeStrings } from "../../src/jsonrpc/large-strings.js";
+
+const BIG = "x".repeat(LARGE_STRING_LENGTH);
+const expected = (value: unknown) => wellFormedJson(JSON.stringify(value));
+
+describe("encodeFrame with a large string", () => {
+  const cases: [string, unknown][] = [
+    ["a tool's text result", { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: BIG }] } }],
+    ["a request's argument", { jsonrpc: "2.0", id: "a", method: "tools/call", params: { arguments: { text: BIG } } }],
+    ["two of them and a batch", [{ jsonrpc: "2.0", id: 1, result: { a: BIG, b: [BIG, 1, null, "é"] } }]],
+    ["one just under the length, one at it", { a: BIG.slice(1), b: `${BIG.slice(1)}y` }],
+    ["a string with a quote", { text: `${BIG}"` }],
+    ["a string with a backslash", { text: `\\${BIG}` }],
+    ["a string with a line break", { text: `${BIG}\n${BIG}` }],
+    ["a string with NUL", { text: `${BIG}\u0000` }],
+    ["a string with a surrogate pair", { text: `${BIG}😀` }],
+    ["a string with a lone surrogate", { text: `${BIG}\ud83d`, also: BIG }],
+    ["a string with non-ASCII text", { text: `é€${BIG}` }],
+    ["a value with toJSON", { at: { toJSON: () => BIG }, list: [{ toJSON: () => `${BIG}😀` }] }],
+    ["undefined and functions beside it", { a: undefined, b: () => 1, c: [undefined], text: BIG }],
+    ["a key of MiBs", { [BIG]: BIG }],
+    ["a lone surrogate elsewhere in the message", { note: "\udc00", text: BIG }],
+  ];
+  it.each(cases)("writes %s as JSON.stringify does", (_name, value) => {
+    expect(encodeFrame(value) === expected(value)).toBe(true);
+  });
+
+  it("stringifies the whole when another string holds the placeholder, and still writes the same text", () => {
+    const value = { text: BIG, trap: "\u0000\u0001mcp-handoff\u0001\u0000" };
+    expect(spliceLargeStrings(value, wellFormedJson)).toBeUndefined();
+    expect(encodeFrame(value) === expected(value)).toBe(true);
+  });
+
+  it("splices a clean string and leaves one that needs escapes to JSON.stringify", () => {
+    // The positive control of the escape checks: the same message without escapes is spliced.
+    expect(spliceLargeStrings({ text: BIG }, wellFormedJson)).toBe(`{"text":"${BIG}"}`);
+    expect(spliceLargeStrings({ text: `${BIG}"` }, wellFormedJson)).toBeUndefined();
+    expect(spliceLargeStrings({ text: "small" }, wellFormedJson)).toBeUndefined();
+  });
+
+  it("writes a message whose large string lies past the search as JSON.stringify does", () => {
+    const value = { items: Array.from({ length: 300 }, (_, i) => ({ i })), text: BIG };
+    expect(spliceLargeStrings(value, wellFormedJson)).toBeUndefined();
+    expect(encodeFrame(value) === expected(value)).toBe(true);
+  });
+
+  it("throws what JSON.stringify throws for a cycle", () => {
+    const value: Record<string, unknown> = { text: BIG };
+    value.self = value;
+    expect(() => encodeFrame(value)).toThrow(TypeError);
+  });
+});
