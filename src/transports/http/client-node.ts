@@ -8,6 +8,7 @@
 import type { Agent, ClientRequest, IncomingMessage } from "node:http";
 import type { HttpAnswer, HttpCarrier, HttpExchange, HttpRequest } from "./client-http.js";
 import { MAX_REDIRECTS, redirectRequest, tooManyRedirects } from "./client-redirect.js";
+import { endInSlices, SLICE_LENGTH } from "./node-slices.js";
 
 interface NodeHttp {
   http: typeof import("node:http");
@@ -80,9 +81,12 @@ class NodeExchange implements HttpExchange {
     const { url, method, body } = this.request;
     const secure = url.protocol === "https:";
     // Node writes `Content-Length` itself for a body given whole to `end()`, from the one UTF-8
-    // count it makes anyway; counting here too cost a second pass over the body.
+    // count it makes anyway; counting here too cost a second pass over the body. A body written
+    // in slices is counted here, once.
     let headers = this.request.headers;
-    if (body !== undefined && "content-length" in headers) {
+    if (body !== undefined && body.length > SLICE_LENGTH) {
+      headers = { ...headers, "content-length": String(Buffer.byteLength(body)) };
+    } else if (body !== undefined && "content-length" in headers) {
       headers = { ...headers };
       delete headers["content-length"];
     }
@@ -135,7 +139,8 @@ class NodeExchange implements HttpExchange {
       }
       this.reject(this.aborted ? abortError() : error);
     });
-    req.end(body);
+    if (body === undefined) req.end();
+    else endInSlices(req, body);
   }
 
   abort(): void {

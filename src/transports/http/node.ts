@@ -9,6 +9,7 @@ import type { AuthInfo } from "../../model/identity.js";
 import type { BodyText } from "./body.js";
 import type { HttpReply, RequestHeaders, RequestView } from "./exchange.js";
 import { readNodeBody } from "./node-body.js";
+import { endInSlices } from "./node-slices.js";
 import { type WebHandler, type WebNodeHandlerOptions, webNodeHandler } from "./node-web.js";
 import { httpError } from "./responses.js";
 import type { HandleExtra, StreamableHttpServer } from "./server.js";
@@ -160,7 +161,8 @@ function writeReply(reply: HttpReply, res: ServerResponse, onError?: (error: unk
   if (stream === undefined) {
     if (body !== undefined) reply.headers["content-length"] = String(Buffer.byteLength(body));
     res.writeHead(reply.status, reply.headers);
-    res.end(body);
+    if (body === undefined) res.end();
+    else endInSlices(res, body);
     return;
   }
   if (isGone(res)) {
@@ -186,7 +188,7 @@ function writeStream(reply: HttpReply, res: ServerResponse, onError?: (error: un
     if (whole !== undefined) {
       reply.headers["content-length"] = String(Buffer.byteLength(whole));
       res.writeHead(reply.status, reply.headers);
-      res.end(whole);
+      endInSlices(res, whole);
       return;
     }
     // (Response objects of other servers, such as HTTP/2's compatibility layer, may not cork.)
