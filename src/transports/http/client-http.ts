@@ -29,9 +29,14 @@ export interface HttpAnswer {
   read(onChunk: (chunk: Uint8Array) => void): Promise<void>;
   /**
    * As `read`, with the body decoded as UTF-8 (a character cut between chunks is kept whole):
-   * `onText` gets each piece's text and the number of bytes read with it.
+   * `onText` gets each piece's text and the number of bytes read with it. With `holdBytes`
+   * (default 0), a path may hold the chunks of a long line that end no line (no CR, no LF), up
+   * to that many bytes in all, and decode them with the next chunk that does, or at the end of
+   * the body: the bulk of a line of tens of MiBs (an SSE event's data) is then decoded once, as
+   * one string, rather than chunk by chunk into pieces that outgrow V8's young generation before
+   * the line ends. The Node path holds (past its first 4 MiB); `fetch` decodes each chunk as it comes.
    */
-  readText(onText: (text: string, bytes: number) => void): Promise<void>;
+  readText(onText: (text: string, bytes: number) => void, holdBytes?: number): Promise<void>;
   /** Gives the body up: what is left is dropped (a short, complete body is drained so its connection is kept). */
   cancel(): Promise<void>;
 }

@@ -41,6 +41,17 @@ function load(): Promise<NodeHttp> {
  */
 const STALE_CONNECTION_CODES: ReadonlySet<string> = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
 
+/** The bytes of a line feed and a carriage return, which end an SSE line. */
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Bytes of a line decoded chunk by chunk before the rest of it is held (see `readText`): the
+ * pieces of a line this long die young, where those of tens of MiBs would be copied and promoted
+ * by V8's collector; the bytes past it are joined and decoded once, at the line's end.
+ */
+const DECODED_AHEAD_BYTES = 4 * 1024 * 1024;
+
 /** A body at most this long, fully announced, is drained when given up, so its connection is kept. */
 const DRAIN_BYTES = 64 * 1024;
 
@@ -178,10 +189,35 @@ class NodeAnswer implements HttpAnswer {
     return this.consume("data", onChunk);
   }
 
-  readText(onText: (text: string, bytes: number) => void): Promise<void> {
+  readText(onText: (text: string, bytes: number) => void, holdBytes = 0): Promise<void> {
     // Node's string decoder keeps a character cut between chunks for the next one.
     const decoder = new this.Decoder("utf8");
-    return this.consume("data", (chunk: Buffer) => onText(decoder.write(chunk), chunk.byteLength));
+    if (holdBytes <= 0) return this.consume("data", (chunk: Buffer) => onText(decoder.write(chunk), chunk.byteLength));
+    let held: Buffer[] = [];
+    let heldBytes = 0;
+    // Bytes of the line not ended yet, decoded or held.
+    let lineBytes = 0;
+    const flush = (): void => {
+      const joined = held.length === 1 ? (held[0] as Buffer) : Buffer.concat(held, heldBytes);
+      held = [];
+      heldBytes = 0;
+      onText(decoder.write(joined), joined.byteLength);
+    };
+    const read = this.consume("data", (chunk: Buffer) => {
+      const lastBreak = Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR));
+      lineBytes = lastBreak === -1 ? lineBytes + chunk.byteLength : chunk.byteLength - lastBreak - 1;
+      const holds = lastBreak === -1 && lineBytes > DECODED_AHEAD_BYTES && heldBytes + chunk.byteLength <= holdBytes;
+      if (!holds && held.length === 0) {
+        onText(decoder.write(chunk), chunk.byteLength);
+        return;
+      }
+      held.push(chunk);
+      heldBytes += chunk.byteLength;
+      if (!holds) flush();
+    });
+    return read.then(() => {
+      if (held.length > 0) flush();
+    });
   }
 
   async cancel(): Promise<void> {

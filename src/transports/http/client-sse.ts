@@ -176,13 +176,15 @@ export async function readSse(
     tracker?.feed(text, false);
     parser.feed(text);
   };
+  // Chunks within an event's line wait (up to the limit) to be decoded as one piece.
+  const holdBytes = maxEventBytes;
   await answer.readText((text, bytes) => {
     if (tooLarge) return;
     pieceBytes = bytes;
     bytesSinceEvent += bytes;
     feed(text);
     if (tooLarge) void answer.cancel();
-  });
+  }, holdBytes);
   if (tooLarge) throw new MessageTooLargeError(undefined, maxEventBytes, "an SSE event");
 }
 
