@@ -11,6 +11,7 @@ import { IMPLEMENTATIONS } from "./impl/index.js";
 import { COMPILED, ROOT } from "./impl/process.js";
 import { machineInfo } from "./machine.js";
 import { payloadFloor } from "./payload-floor.js";
+import { untilQuiet } from "./quiet.js";
 import { renderReport } from "./report.js";
 import { type RunResults, record } from "./results.js";
 import { WORKLOADS } from "./workloads/index.js";
@@ -70,6 +71,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     for (const workload of workloads) {
       for (const contestant of rotated(contestantsFor(workload, impls), round)) {
         let figures: Record<string, number> = {};
+        await untilQuiet();
         try {
           figures = await withTimeout(workload.run(contestant, { factor: options.scale }), RUN_TIMEOUT_MS);
         } catch (error) {

@@ -14,12 +14,17 @@ export interface RawAnswer {
   body: string;
 }
 
-/** One request; resolves with the whole answer once it has ended. */
+/**
+ * One request; resolves with the whole answer once it has ended. A request that went out on a
+ * kept-alive connection the server closed as it was reused (ECONNRESET before any answer) is sent
+ * once more, as Node's documentation advises: the server never saw it.
+ */
 export function rawRequest(
   url: URL,
   method: "GET" | "POST" | "DELETE",
   headers: Record<string, string>,
   body?: string,
+  mayRetry = true,
 ): Promise<RawAnswer> {
   return new Promise<RawAnswer>((resolve, reject) => {
     const sent = body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
@@ -34,7 +39,11 @@ export function rawRequest(
       // A connection cut before the answer ended rejects (once ended, the promise is settled already).
       res.on("close", () => reject(new Error(`The connection closed before the answer to ${method} ${url} ended`)));
     });
-    req.on("error", reject);
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      if (mayRetry && req.reusedSocket && error.code === "ECONNRESET") {
+        rawRequest(url, method, headers, body, false).then(resolve, reject);
+      } else reject(error);
+    });
     req.end(body);
   });
 }
