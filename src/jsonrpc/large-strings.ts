@@ -38,11 +38,18 @@ function carriesLargeString(value: unknown): boolean {
     if (--budget < 0) return false;
     if (typeof node === "string") return node.length >= LARGE_STRING_LENGTH;
     if (typeof node !== "object" || node === null) return false;
+    // As JSON.stringify walks: an array by its length and indices, an object by its own enumerable keys.
     if (Array.isArray(node)) {
-      for (const item of node) if (visit(item) || budget < 0) return budget >= 0;
+      for (let i = 0; i < node.length; i++) if (visit(node[i]) || budget < 0) return budget >= 0;
       return false;
     }
-    for (const key in node) if (visit((node as Record<string, unknown>)[key]) || budget < 0) return budget >= 0;
+    // Only plain objects: the keys of a boxed String, a typed array or a Buffer are its every
+    // index, all listed before the first is looked at (seconds for MiBs), where JSON.stringify
+    // writes the one string or calls toJSON.
+    const proto: unknown = Object.getPrototypeOf(node);
+    if (proto !== Object.prototype && proto !== null) return false;
+    for (const key of Object.keys(node))
+      if (visit((node as Record<string, unknown>)[key]) || budget < 0) return budget >= 0;
     return false;
   };
   return visit(value);
@@ -52,9 +59,10 @@ function carriesLargeString(value: unknown): boolean {
  * `JSON.stringify(value)` when `value` carries a string of `LARGE_STRING_LENGTH` code units or
  * more that needs no escape, with each such string joined in between its quotes rather than
  * copied (the result is a string of joined pieces, flattened by whatever reads it first);
- * `undefined` when there is none, or when a string of the message contains the placeholder, so
- * the caller stringifies as usual. The skeleton goes through `wellFormed` (the lone-surrogate
- * replacement of encodeFrame); the spliced strings hold no surrogate at all.
+ * the replacer's pass itself when each such string needs an escape; `undefined` when there is
+ * none, or when a string of the message contains the placeholder, so the caller stringifies as
+ * usual. The skeleton goes through `wellFormed` (the lone-surrogate replacement of encodeFrame);
+ * the spliced strings hold no surrogate at all.
  * @throws what JSON.stringify throws (a cycle, a BigInt).
  */
 export function spliceLargeStrings(value: unknown, wellFormed: (json: string) => string): string | undefined {
@@ -65,7 +73,8 @@ export function spliceLargeStrings(value: unknown, wellFormed: (json: string) =>
     spliced.push(item);
     return PLACEHOLDER;
   });
-  if (spliced.length === 0) return undefined;
+  // Nothing spliced (the large strings need escapes): the skeleton is JSON.stringify's own text.
+  if (spliced.length === 0) return skeleton === undefined ? undefined : wellFormed(skeleton);
   const pieces = wellFormed(skeleton).split(QUOTED_PLACEHOLDER);
   if (pieces.length !== spliced.length + 1) return undefined;
   let text = pieces[0] as string;

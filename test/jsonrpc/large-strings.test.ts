@@ -41,7 +41,8 @@ describe("encodeFrame with a large string", () => {
   it("splices a clean string and leaves one that needs escapes to JSON.stringify", () => {
     // The positive control of the escape checks: the same message without escapes is spliced.
     expect(spliceLargeStrings({ text: BIG }, wellFormedJson)).toBe(`{"text":"${BIG}"}`);
-    expect(spliceLargeStrings({ text: `${BIG}"` }, wellFormedJson)).toBeUndefined();
+    // One that needs escapes: the replacer's pass is JSON.stringify's own text, not run again.
+    expect(spliceLargeStrings({ text: `${BIG}"` }, wellFormedJson) === JSON.stringify({ text: `${BIG}"` })).toBe(true);
     expect(spliceLargeStrings({ text: "small" }, wellFormedJson)).toBeUndefined();
   });
 
@@ -49,6 +50,48 @@ describe("encodeFrame with a large string", () => {
     const value = { items: Array.from({ length: 300 }, (_, i) => ({ i })), text: BIG };
     expect(spliceLargeStrings(value, wellFormedJson)).toBeUndefined();
     expect(encodeFrame(value) === expected(value)).toBe(true);
+  });
+
+  it("stringifies a message once when its large string needs an escape", () => {
+    let calls = 0;
+    const value = { text: `${BIG}\n`, probe: { toJSON: () => ++calls } };
+    const framed = encodeFrame(value);
+    expect(calls).toBe(1);
+    expect(framed === `{"text":${JSON.stringify(`${BIG}\n`)},"probe":1}`).toBe(true);
+  });
+
+  it("reads no inherited property and no array iterator, as JSON.stringify reads neither", () => {
+    const proto = {};
+    Object.defineProperty(proto, "lazy", {
+      enumerable: true,
+      get() {
+        throw new Error("read an inherited property");
+      },
+    });
+    const inherited = { head: Object.assign(Object.create(proto) as object, { n: 1 }), text: BIG };
+    expect(encodeFrame(inherited) === expected(inherited)).toBe(true);
+    const list = [BIG];
+    list[Symbol.iterator] = () => {
+      throw new Error("iterated");
+    };
+    expect(encodeFrame({ list }) === expected({ list })).toBe(true);
+  });
+
+  it("looks into plain objects and arrays only: a boxed String or a class instance takes the ordinary path", () => {
+    // A boxed String's keys are its every index; walking them would cost seconds for MiBs.
+    const boxed = { text: new String(BIG) };
+    expect(spliceLargeStrings(boxed, wellFormedJson)).toBeUndefined();
+    expect(encodeFrame(boxed) === expected(boxed)).toBe(true);
+    const instance = new (class {
+      text = BIG;
+    })();
+    expect(spliceLargeStrings(instance, wellFormedJson)).toBeUndefined();
+    expect(encodeFrame(instance) === expected(instance)).toBe(true);
+    // The positive control: the same string in a plain object, and in one without a prototype.
+    expect(spliceLargeStrings({ text: BIG }, wellFormedJson)).toBe(`{"text":"${BIG}"}`);
+    expect(spliceLargeStrings(Object.assign(Object.create(null) as object, { text: BIG }), wellFormedJson)).toBe(
+      `{"text":"${BIG}"}`,
+    );
   });
 
   it("throws what JSON.stringify throws for a cycle", () => {

@@ -4,12 +4,16 @@
  * included wherever a slice ends; an SSE event longer than the part the client decodes ahead
  * still arrives whole, and one over `maxMessageBytes` on the GET stream is still skipped.
  */
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
+import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { StreamableHttpClientTransport } from "../../src/transports/http/client.js";
+import type { HttpAnswer } from "../../src/transports/http/client-http.js";
+import { nodeCarrier } from "../../src/transports/http/client-node.js";
+import { readSse } from "../../src/transports/http/client-sse.js";
 import { toNodeHandler } from "../../src/transports/http/node.js";
 import { endInSlices, SLICE_LENGTH, type SliceTarget } from "../../src/transports/http/node-slices.js";
 import { StreamableHttpServer } from "../../src/transports/http/server.js";
@@ -102,8 +106,12 @@ class FakeTarget implements SliceTarget {
     this.ended = true;
   }
 
-  once(_event: "drain", listener: () => void): void {
-    this.drain = listener;
+  once(event: "drain" | "close", listener: () => void): void {
+    if (event === "drain") this.drain = listener;
+  }
+
+  removeListener(event: "drain" | "close", listener: () => void): void {
+    if (event === "drain" && this.drain === listener) this.drain = undefined;
   }
 
   /** The socket took everything: the waiting writer goes on. */
@@ -146,6 +154,21 @@ describe("endInSlices", () => {
     expect(target.written.map((s) => s.length)).toEqual([SLICE_LENGTH - 1, SLICE_LENGTH, 2]);
     expect(target.written[1]?.startsWith("😀")).toBe(true);
     expect(target.written.join("") === text).toBe(true);
+  });
+
+  it("writes slices whose UTF-8 bytes are the whole's, lone surrogates at the cuts included", () => {
+    const z = (n: number) => "z".repeat(n);
+    for (const text of [
+      `${z(SLICE_LENGTH - 1)}\ud83d${z(SLICE_LENGTH)}`,
+      `${z(SLICE_LENGTH)}\ude00${z(10)}`,
+      `${z(SLICE_LENGTH - 2)}\ud83d\ud83d\ude00${z(SLICE_LENGTH)}`,
+      `${z(2 * SLICE_LENGTH - 1)}\ud83d`,
+    ]) {
+      const target = new FakeTarget(100);
+      endInSlices(target, text);
+      expect(target.written.join("") === text).toBe(true);
+      expect(Buffer.concat(target.written.map((slice) => Buffer.from(slice))).equals(Buffer.from(text))).toBe(true);
+    }
   });
 
   it("stops writing, without ending, once the peer left", () => {
@@ -216,5 +239,121 @@ describe("Streamable HTTP client (Node path): long events on the GET stream", ()
     expect(inbox.errors[0]?.message).toBe(
       `The server sent an SSE event (id "e-2") on the GET stream over the limit of ${LIMIT} bytes (maxMessageBytes); it was dropped`,
     );
+  });
+});
+
+describe("endInSlices on HTTP/2's compatibility response", () => {
+  it("lets go of the text once the stream closed while a slice waited for its drain", async () => {
+    const server = http2.createServer((_req, res) => {
+      res.writeHead(200, { "content-length": String(8 * SLICE_LENGTH) });
+      endInSlices(res as unknown as SliceTarget, "x".repeat(8 * SLICE_LENGTH));
+      res.stream.once("close", () => setTimeout(() => closed(res), 50));
+    });
+    let closed!: (res: http2.Http2ServerResponse) => void;
+    const gone = new Promise<http2.Http2ServerResponse>((resolve) => {
+      closed = resolve;
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const client = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    closers.push(async () => {
+      client.close();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const req = client.request({ ":path": "/" });
+    req.on("error", () => {});
+    let received = 0;
+    req.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      req.close(http2.constants.NGHTTP2_CANCEL);
+    });
+    const res = await gone;
+    expect(received).toBeGreaterThan(0);
+    expect(res.listenerCount("drain")).toBe(0);
+  });
+});
+
+describe("readSse on the Node path: a long line and the event limit", () => {
+  const LIMIT = 6 * MiB;
+
+  /** An SSE body: `head`, then `fill` bytes of "x" in 64 KiB writes, then `tail`; left open. */
+  async function serveSse(head: string, fill: number, tail: string): Promise<URL> {
+    const http = createServer((_req, res: ServerResponse) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(head);
+      const piece = Buffer.alloc(64 * 1024, "x");
+      let left = fill;
+      const more = () => {
+        while (left > 0) {
+          const n = Math.min(left, piece.length);
+          left -= n;
+          if (!res.write(piece.subarray(0, n))) {
+            res.once("drain", more);
+            return;
+          }
+        }
+        res.write(tail);
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    closers.push(async () => {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    return new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
+  }
+
+  /** The answer, counting the bytes handed to readText's callback: in all, and the most at once past the limit. */
+  async function counted(url: URL) {
+    const answer = await nodeCarrier().send({ url, method: "GET", headers: {} }).answer;
+    const seen = { total: 0, largestPastLimit: 0 };
+    const wrapped: HttpAnswer = {
+      status: answer.status,
+      statusText: answer.statusText,
+      header: (name) => answer.header(name),
+      read: (onChunk) => answer.read(onChunk),
+      cancel: () => answer.cancel(),
+      readText: (onText, holdBytes) =>
+        answer.readText((text, bytes) => {
+          seen.total += bytes;
+          if (seen.total - bytes > LIMIT + 128 * 1024) seen.largestPastLimit = Math.max(seen.largestPastLimit, bytes);
+          onText(text, bytes);
+        }, holdBytes),
+    };
+    return { answer: wrapped, seen };
+  }
+
+  it("refuses an event over the limit having read about the limit, no more", async () => {
+    const { answer, seen } = await counted(await serveSse("data: ", 24 * MiB, "\n\n"));
+    await expect(readSse(answer, { onEvent: () => {}, onRetry: () => {} }, LIMIT)).rejects.toThrow(/SSE event/);
+    expect(seen.total).toBeLessThanOrEqual(LIMIT + 256 * 1024);
+  });
+
+  it("accepts an event of 5 MiB of data under the 6 MiB limit, read past the part decoded ahead", async () => {
+    const { answer } = await counted(await serveSse("data: ", 5 * MiB, "\n\n"));
+    const events: string[] = [];
+    const reading = readSse(answer, { onEvent: (e) => events.push(e.data), onRetry: () => {} }, LIMIT);
+    reading.catch(() => {});
+    for (let i = 0; i < 400 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    await answer.cancel();
+    expect(events.map((data) => data.length)).toEqual([5 * MiB]);
+  });
+
+  it("skips the rest of an over-limit event on the GET stream chunk by chunk, and reads the next", async () => {
+    const url = await serveSse("id: big\ndata: ", 32 * MiB, '\n\nid: next\ndata: {"ok":1}\n\n');
+    const { answer, seen } = await counted(url);
+    const events: string[] = [];
+    const skipped: (string | undefined)[] = [];
+    const reading = readSse(
+      answer,
+      { onEvent: (e) => events.push(e.data), onRetry: () => {}, onSkip: (id) => skipped.push(id) },
+      LIMIT,
+    );
+    reading.catch(() => {});
+    for (let i = 0; i < 400 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    await answer.cancel();
+    expect(skipped).toEqual(["big"]);
+    expect(events).toEqual(['{"ok":1}']);
+    expect(seen.largestPastLimit).toBeLessThanOrEqual(MiB);
   });
 });

@@ -206,7 +206,9 @@ class NodeAnswer implements HttpAnswer {
     const read = this.consume("data", (chunk: Buffer) => {
       const lastBreak = Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR));
       lineBytes = lastBreak === -1 ? lineBytes + chunk.byteLength : chunk.byteLength - lastBreak - 1;
-      const holds = lastBreak === -1 && lineBytes > DECODED_AHEAD_BYTES && heldBytes + chunk.byteLength <= holdBytes;
+      // The line as a whole (decoded ahead and held) stays within holdBytes: past it, chunks go on
+      // one by one, so a limit is seen at once and the rest of a line being skipped is not held.
+      const holds = lastBreak === -1 && lineBytes > DECODED_AHEAD_BYTES && lineBytes <= holdBytes;
       if (!holds && held.length === 0) {
         onText(decoder.write(chunk), chunk.byteLength);
         return;
@@ -216,7 +218,7 @@ class NodeAnswer implements HttpAnswer {
       if (!holds) flush();
     });
     return read.then(() => {
-      if (held.length > 0) flush();
+      if (held.length > 0 && !this.cancelled) flush();
     });
   }
 

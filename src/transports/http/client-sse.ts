@@ -177,7 +177,7 @@ export async function readSse(
     parser.feed(text);
   };
   // Chunks within an event's line wait (up to the limit) to be decoded as one piece.
-  const holdBytes = maxEventBytes;
+  const holdBytes = maxEventBytes + PARSER_SLACK_CHARS;
   await answer.readText((text, bytes) => {
     if (tooLarge) return;
     pieceBytes = bytes;

@@ -11,11 +11,17 @@ export const SLICE_LENGTH = 1 << 20;
 
 /** What of `ServerResponse` and `ClientRequest` slicing uses. */
 export interface SliceTarget {
-  readonly destroyed: boolean;
+  /** Absent on HTTP/2's compatibility response, whose `stream` says it instead. */
+  readonly destroyed?: boolean;
+  readonly stream?: { readonly destroyed?: boolean };
   write(chunk: string): boolean;
   end(chunk?: string): unknown;
-  once(event: "drain", listener: () => void): unknown;
+  once(event: "drain" | "close", listener: () => void): unknown;
+  removeListener(event: "drain" | "close", listener: () => void): unknown;
 }
+
+/** Whether the peer left: `destroyed`, or, on HTTP/2's compatibility layer, its stream's. */
+const isGone = (out: SliceTarget): boolean => out.destroyed === true || out.stream?.destroyed === true;
 
 /**
  * Writes `text` and ends `out`: at once when it is at most `SLICE_LENGTH` code units, else in
@@ -29,8 +35,13 @@ export function endInSlices(out: SliceTarget, text: string): void {
     return;
   }
   let at = 0;
+  // A peer that leaves while a slice waits for 'drain' never drains: let go of the text on 'close'.
+  const release = (): void => {
+    out.removeListener("drain", next);
+  };
   const next = (): void => {
-    while (!out.destroyed) {
+    out.removeListener("close", release);
+    while (!isGone(out)) {
       let end = Math.min(at + SLICE_LENGTH, text.length);
       // A high surrogate at the end of a slice would be written as U+FFFD, its pair as another.
       if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
@@ -42,6 +53,7 @@ export function endInSlices(out: SliceTarget, text: string): void {
       }
       if (!out.write(slice)) {
         out.once("drain", next);
+        out.once("close", release);
         return;
       }
     }
