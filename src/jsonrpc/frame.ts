@@ -6,14 +6,9 @@
 import { ErrorCode } from "./errors.js";
 import { spliceLargeStrings } from "./large-strings.js";
 import { isRequestId, type JsonRpcErrorResponse, type JsonRpcMessage } from "./messages.js";
+import { wellFormedJson } from "./well-formed.js";
 
-/**
- * A lone surrogate as JSON.stringify escapes it (`\ud800`-`\udfff`, lower-case hex: a pair is
- * written as it is), or an escaped backslash, skipped so that the text `\\ud800` is left alone.
- */
-const SURROGATE_ESCAPE = /\\\\|\\ud[89a-f][0-9a-f]{2}/g;
-
-const toReplacement = (found: string) => (found.length === 2 ? found : "\\ufffd");
+export { wellFormedJson };
 
 /**
  * `value` (a message, a batch, an error response) as JSON text for the wire, with U+FFFD for each
@@ -24,16 +19,7 @@ const toReplacement = (found: string) => (found.length === 2 ? found : "\\ufffd"
  * @throws what JSON.stringify throws (a cycle, a BigInt).
  */
 export function encodeFrame(value: unknown): string {
-  return spliceLargeStrings(value, wellFormedJson) ?? wellFormedJson(JSON.stringify(value));
-}
-
-/**
- * JSON text as `JSON.stringify` wrote it, with `\ufffd` in place of each escaped lone surrogate:
- * what `encodeFrame` does after stringifying, for a writer that wraps the text first (an SSE
- * event) and searches the whole for `\ud` once.
- */
-export function wellFormedJson(text: string): string {
-  return text.includes("\\ud") ? text.replace(SURROGATE_ESCAPE, toReplacement) : text;
+  return spliceLargeStrings(value) ?? wellFormedJson(JSON.stringify(value));
 }
 
 /**

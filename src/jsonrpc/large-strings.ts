@@ -5,6 +5,7 @@
  * generation, and the collector copies and promotes them before the text is even joined. A string
  * that needs no escape is its own JSON text between two quotes, so it is spliced in as it is.
  */
+import { wellFormedJson } from "./well-formed.js";
 
 /** Strings of at least this many UTF-16 code units are spliced in rather than stringified. */
 export const LARGE_STRING_LENGTH = 1 << 20;
@@ -61,11 +62,11 @@ function carriesLargeString(value: unknown): boolean {
  * copied (the result is a string of joined pieces, flattened by whatever reads it first);
  * the replacer's pass itself when each such string needs an escape; `undefined` when there is
  * none, or when a string of the message contains the placeholder, so the caller stringifies as
- * usual. The skeleton goes through `wellFormed` (the lone-surrogate replacement of encodeFrame);
+ * usual. The skeleton goes through `wellFormedJson` (the lone-surrogate replacement of encodeFrame);
  * the spliced strings hold no surrogate at all.
  * @throws what JSON.stringify throws (a cycle, a BigInt).
  */
-export function spliceLargeStrings(value: unknown, wellFormed: (json: string) => string): string | undefined {
+export function spliceLargeStrings(value: unknown): string | undefined {
   if (!carriesLargeString(value)) return undefined;
   const spliced: string[] = [];
   const skeleton = JSON.stringify(value, (_key, item: unknown) => {
@@ -74,8 +75,8 @@ export function spliceLargeStrings(value: unknown, wellFormed: (json: string) =>
     return PLACEHOLDER;
   });
   // Nothing spliced (the large strings need escapes): the skeleton is JSON.stringify's own text.
-  if (spliced.length === 0) return skeleton === undefined ? undefined : wellFormed(skeleton);
-  const pieces = wellFormed(skeleton).split(QUOTED_PLACEHOLDER);
+  if (spliced.length === 0) return skeleton === undefined ? undefined : wellFormedJson(skeleton);
+  const pieces = wellFormedJson(skeleton).split(QUOTED_PLACEHOLDER);
   if (pieces.length !== spliced.length + 1) return undefined;
   let text = pieces[0] as string;
   for (let i = 0; i < spliced.length; i++) text += `"${spliced[i]}"${pieces[i + 1]}`;

@@ -34,21 +34,21 @@ describe("encodeFrame with a large string", () => {
 
   it("stringifies the whole when another string holds the placeholder, and still writes the same text", () => {
     const value = { text: BIG, trap: "\u0000\u0001mcp-handoff\u0001\u0000" };
-    expect(spliceLargeStrings(value, wellFormedJson)).toBeUndefined();
+    expect(spliceLargeStrings(value)).toBeUndefined();
     expect(encodeFrame(value) === expected(value)).toBe(true);
   });
 
   it("splices a clean string and leaves one that needs escapes to JSON.stringify", () => {
     // The positive control of the escape checks: the same message without escapes is spliced.
-    expect(spliceLargeStrings({ text: BIG }, wellFormedJson)).toBe(`{"text":"${BIG}"}`);
+    expect(spliceLargeStrings({ text: BIG })).toBe(`{"text":"${BIG}"}`);
     // One that needs escapes: the replacer's pass is JSON.stringify's own text, not run again.
-    expect(spliceLargeStrings({ text: `${BIG}"` }, wellFormedJson) === JSON.stringify({ text: `${BIG}"` })).toBe(true);
-    expect(spliceLargeStrings({ text: "small" }, wellFormedJson)).toBeUndefined();
+    expect(spliceLargeStrings({ text: `${BIG}"` }) === JSON.stringify({ text: `${BIG}"` })).toBe(true);
+    expect(spliceLargeStrings({ text: "small" })).toBeUndefined();
   });
 
   it("writes a message whose large string lies past the search as JSON.stringify does", () => {
     const value = { items: Array.from({ length: 300 }, (_, i) => ({ i })), text: BIG };
-    expect(spliceLargeStrings(value, wellFormedJson)).toBeUndefined();
+    expect(spliceLargeStrings(value)).toBeUndefined();
     expect(encodeFrame(value) === expected(value)).toBe(true);
   });
 
@@ -80,18 +80,16 @@ describe("encodeFrame with a large string", () => {
   it("looks into plain objects and arrays only: a boxed String or a class instance takes the ordinary path", () => {
     // A boxed String's keys are its every index; walking them would cost seconds for MiBs.
     const boxed = { text: new String(BIG) };
-    expect(spliceLargeStrings(boxed, wellFormedJson)).toBeUndefined();
+    expect(spliceLargeStrings(boxed)).toBeUndefined();
     expect(encodeFrame(boxed) === expected(boxed)).toBe(true);
     const instance = new (class {
       text = BIG;
     })();
-    expect(spliceLargeStrings(instance, wellFormedJson)).toBeUndefined();
+    expect(spliceLargeStrings(instance)).toBeUndefined();
     expect(encodeFrame(instance) === expected(instance)).toBe(true);
     // The positive control: the same string in a plain object, and in one without a prototype.
-    expect(spliceLargeStrings({ text: BIG }, wellFormedJson)).toBe(`{"text":"${BIG}"}`);
-    expect(spliceLargeStrings(Object.assign(Object.create(null) as object, { text: BIG }), wellFormedJson)).toBe(
-      `{"text":"${BIG}"}`,
-    );
+    expect(spliceLargeStrings({ text: BIG })).toBe(`{"text":"${BIG}"}`);
+    expect(spliceLargeStrings(Object.assign(Object.create(null) as object, { text: BIG }))).toBe(`{"text":"${BIG}"}`);
   });
 
   it("throws what JSON.stringify throws for a cycle", () => {

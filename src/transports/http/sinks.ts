@@ -128,7 +128,7 @@ export class SseSink implements Sink, ReplyStream {
     const id = eventId === undefined ? "" : idField(eventId);
     // JSON escapes line breaks, so the data always fits on one `data:` line. A message carrying
     // a string of MiBs has it joined in as it is, and the socket flattens the event once.
-    const large = spliceLargeStrings(message, wellFormedJson);
+    const large = spliceLargeStrings(message);
     if (large !== undefined) {
       this.emit(`${id}event: message\ndata: ${large}\n\n`);
       return;
