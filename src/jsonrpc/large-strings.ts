@@ -28,32 +28,40 @@ const SEARCH_BUDGET = 256;
 const PLACEHOLDER = "\u0000\u0001mcp-handoff\u0001\u0000";
 const QUOTED_PLACEHOLDER = JSON.stringify(PLACEHOLDER);
 
+/** Nodes still to look at in the current search; the search runs to its end before another starts. */
+let budget = 0;
+
 /**
  * Whether `value` holds a string of `LARGE_STRING_LENGTH` code units or more within the first
- * `SEARCH_BUDGET` nodes, looked at depth first (own and inherited enumerable keys, as `for…in`
- * gives them). A larger message with its strings further in takes the ordinary path.
+ * `SEARCH_BUDGET` nodes (objects, arrays, values), looked at depth first as JSON.stringify walks
+ * them: an array by its indices, a plain object by its own enumerable keys. A larger message
+ * with its strings further in takes the ordinary path. Every message goes through here before
+ * it is written, so the walk allocates nothing: no closure, no list of keys.
  */
 function carriesLargeString(value: unknown): boolean {
-  let budget = SEARCH_BUDGET;
-  const visit = (node: unknown): boolean => {
-    if (--budget < 0) return false;
-    if (typeof node === "string") return node.length >= LARGE_STRING_LENGTH;
-    if (typeof node !== "object" || node === null) return false;
-    // As JSON.stringify walks: an array by its length and indices, an object by its own enumerable keys.
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) if (visit(node[i]) || budget < 0) return budget >= 0;
-      return false;
-    }
-    // Only plain objects: the keys of a boxed String, a typed array or a Buffer are its every
-    // index, all listed before the first is looked at (seconds for MiBs), where JSON.stringify
-    // writes the one string or calls toJSON.
-    const proto: unknown = Object.getPrototypeOf(node);
-    if (proto !== Object.prototype && proto !== null) return false;
-    for (const key of Object.keys(node))
-      if (visit((node as Record<string, unknown>)[key]) || budget < 0) return budget >= 0;
+  budget = SEARCH_BUDGET;
+  return holdsLargeString(value);
+}
+
+/** Whether `item` is, or holds, a large string; false once the budget is spent. */
+function holdsLargeString(item: unknown): boolean {
+  if (--budget < 0) return false;
+  if (typeof item === "string") return item.length >= LARGE_STRING_LENGTH;
+  if (typeof item !== "object" || item === null) return false;
+  if (Array.isArray(item)) {
+    for (let i = 0; i < item.length && budget > 0; i++) if (holdsLargeString(item[i])) return true;
     return false;
-  };
-  return visit(value);
+  }
+  // Only plain objects: the keys of a boxed String, a typed array or a Buffer are its every
+  // index, all listed before the first is looked at (seconds for MiBs), where JSON.stringify
+  // writes the one string or calls toJSON.
+  const proto: unknown = Object.getPrototypeOf(item);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key in item) {
+    if (budget <= 0) return false;
+    if (Object.hasOwn(item, key) && holdsLargeString((item as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /**
