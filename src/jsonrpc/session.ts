@@ -226,10 +226,12 @@ export class JsonRpcSession implements TransportReceiver {
         own.progressTokens ??= new Map();
         own.progressTokens.set(progressToken, id);
       }
-      pending.arm();
       const sendOptions =
         options.relatedRequestId === undefined ? NO_SEND_OPTIONS : { relatedRequestId: options.relatedRequestId };
       const written = this.write(message, sendOptions);
+      // The timeout starts once the transport has the message, so that arming it does not delay the
+      // write; unless a transport that answers at once has already settled the request.
+      if (own.pending.get(id) === pending) pending.arm();
       if (written !== SENT) {
         written.catch((error: unknown) => {
           own.settle(id)?.reject(asError(error));

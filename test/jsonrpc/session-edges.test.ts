@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SdkError } from "../../src/jsonrpc/errors.js";
 import { openGate } from "../../src/jsonrpc/gate.js";
 import { type InboundRequest, JsonRpcSession } from "../../src/jsonrpc/session.js";
@@ -6,7 +6,36 @@ import type { Transport } from "../../src/jsonrpc/transport.js";
 import { createMemoryTransportPair } from "../../src/transports/memory.js";
 import { flush, sessionAndWire, until } from "./support.js";
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("JsonRpcSession edge cases", () => {
+  it("leaves no timeout behind when the transport delivers the answer before send returns", async () => {
+    vi.useFakeTimers();
+    const session = new JsonRpcSession({ defaultTimeoutMs: 1000 });
+    // An in-process peer that answers every request synchronously, from within `send`.
+    const transport: Transport = {
+      start: async () => {},
+      close: async () => {},
+      send: (message) => {
+        if ("method" in message && "id" in message)
+          transport.onmessage?.({ jsonrpc: "2.0", id: message.id, result: {} });
+        return Promise.resolve();
+      },
+    };
+    await session.connect(transport);
+    await expect(session.request("quick")).resolves.toEqual({});
+    // A timer armed for the settled request would hold the process open for the whole second.
+    expect(vi.getTimerCount()).toBe(0);
+    // Positive control: a request the transport does not answer at once keeps its timeout.
+    transport.send = () => Promise.resolve();
+    const slow = session.request("slow").catch((e: unknown) => e);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await slow).toMatchObject({ code: "REQUEST_TIMEOUT" });
+  });
+
   it("rejects (never throws) with REQUEST_CANCELLED when the signal is already aborted, and sends nothing", async () => {
     const { session, received } = await sessionAndWire();
     const controller = new AbortController();
