@@ -377,7 +377,7 @@ export class JsonRpcSession implements TransportReceiver {
     const call = new InboundCall(this, id, method, params._meta as Params | undefined, extra);
     this.inbound ??= new Map();
     this.inbound.set(id, call);
-    void this.answer(call, handler, params);
+    this.answer(call, handler, params);
   }
 
   /**
@@ -394,28 +394,44 @@ export class JsonRpcSession implements TransportReceiver {
     }
   }
 
-  /** Runs the handler (never synchronously within `receive`) and sends its answer unless cancelled. */
-  private async answer(call: InboundCall, handler: RequestHandler | undefined, params: Params): Promise<void> {
-    let response: JsonRpcResponse;
-    try {
-      await undefined;
-      const result: unknown = await (handler === undefined
-        ? (this.delegate as SessionDelegate<unknown>).serveRequest(this.owner, params, call)
-        : handler(params, call));
-      if (isResultObject(result)) {
-        response = { jsonrpc: "2.0", id: call.id, result };
-      } else {
-        this.report(notAResult(call.method, result));
-        response = internalError(call.id);
+  /**
+   * Runs the handler in a microtask of its own (never synchronously within `receive`) and sends its
+   * answer unless cancelled. A handler that answers at once is answered within that microtask.
+   */
+  private answer(call: InboundCall, handler: RequestHandler | undefined, params: Params): void {
+    queueMicrotask(() => {
+      let outcome: unknown;
+      try {
+        outcome =
+          handler === undefined
+            ? (this.delegate as SessionDelegate<unknown>).serveRequest(this.owner, params, call)
+            : handler(params, call);
+      } catch (error) {
+        this.respond(call, { jsonrpc: "2.0", id: call.id, error: toErrorObject(error) });
+        return;
       }
-    } catch (error) {
-      response = { jsonrpc: "2.0", id: call.id, error: toErrorObject(error) };
-    }
-    // A cancelled request gets no response (spec: basic/utilities/cancellation).
+      if (typeof (outcome as { then?: unknown } | null)?.then !== "function") {
+        this.respond(call, this.resultResponse(call, outcome));
+        return;
+      }
+      Promise.resolve(outcome).then(
+        (result: unknown) => this.respond(call, this.resultResponse(call, result)),
+        (error: unknown) => this.respond(call, { jsonrpc: "2.0", id: call.id, error: toErrorObject(error) }),
+      );
+    });
+  }
+
+  private resultResponse(call: InboundCall, result: unknown): JsonRpcResponse {
+    if (isResultObject(result)) return { jsonrpc: "2.0", id: call.id, result };
+    this.report(notAResult(call.method, result));
+    return internalError(call.id);
+  }
+
+  /** Sends the answer to `call`, unless it was cancelled: a cancelled request gets none (spec: basic/utilities/cancellation). */
+  private respond(call: InboundCall, response: JsonRpcResponse): void {
     if (this.inbound?.get(call.id) !== call || call.aborted) return;
     this.forgetInbound(call.id);
-    const sent = this.reply(response);
-    if (sent !== SENT) await sent;
+    void this.reply(response);
   }
 
   private reply(response: JsonRpcResponse): Promise<void> {

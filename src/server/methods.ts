@@ -103,28 +103,62 @@ export function serverMethods(definition: ServerDefinition): MethodTable {
  * not declare, left uncaught, is answered -32021 in every revision; a `ProtocolError` is an answer
  * the handler chose; anything else is a failure the operator should see (`report`), answered -32603.
  */
-export async function serveHandler(
+export function serveHandler(
   method: string,
   spec: HandlerMethod,
   params: Params,
   ctx: RequestContext,
   session: ServedSession,
   report: (message: string, error: unknown) => void,
-): Promise<Result> {
+): Result | Promise<Result> {
+  let served: unknown;
+  try {
+    served = spec.serve(params, ctx, session);
+  } catch (caught) {
+    return refuse(method, ctx, caught, report);
+  }
+  // A handler that answers at once is answered within the same microtask: no promise of its own.
+  if (!isPromiseLike(served)) return redacted(method, ctx, served, report);
+  return Promise.resolve(served).then(
+    (value) => redacted(method, ctx, value, report),
+    (caught: unknown) => refuse(method, ctx, caught, report),
+  );
+}
+
+/** What a handler returned, as it leaves the server: with what it quotes of a credential redacted. */
+function redacted(
+  method: string,
+  ctx: RequestContext,
+  value: unknown,
+  report: (message: string, error: unknown) => void,
+): Result {
   try {
     // Model types are closed interfaces; the session carries them as plain records.
-    return redactorOf(ctx).value(await spec.serve(params, ctx, session)) as unknown as Result;
+    return redactorOf(ctx).value(value) as unknown as Result;
   } catch (caught) {
-    const error = caught instanceof MissingClientCapabilityError ? caught.toProtocolError() : caught;
-    // InteractionRequired and a round's missing input are answers too, given by the connection.
-    const answer =
-      error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded;
-    // A hand-off's message and URL go to the client.
-    if (error instanceof InteractionRequired) throw redactorOf(ctx).handoff(error);
-    if (answer && !(error instanceof ProtocolError)) throw error;
-    // A ProtocolError's message and data go to the client; the logger's entry may be shipped anywhere.
-    const redacted = redactorOf(ctx).error(error);
-    if (!answer) report(`${method} failed`, redacted);
-    throw error instanceof ProtocolError ? redacted : error;
+    return refuse(method, ctx, caught, report);
   }
+}
+
+/** Rethrows what a handler threw as its answer: redacted, and reported unless it is an answer. */
+function refuse(
+  method: string,
+  ctx: RequestContext,
+  caught: unknown,
+  report: (message: string, error: unknown) => void,
+): never {
+  const error = caught instanceof MissingClientCapabilityError ? caught.toProtocolError() : caught;
+  // InteractionRequired and a round's missing input are answers too, given by the connection.
+  const answer = error instanceof ProtocolError || error instanceof InteractionRequired || error instanceof InputNeeded;
+  // A hand-off's message and URL go to the client.
+  if (error instanceof InteractionRequired) throw redactorOf(ctx).handoff(error);
+  if (answer && !(error instanceof ProtocolError)) throw error;
+  // A ProtocolError's message and data go to the client; the logger's entry may be shipped anywhere.
+  const redactedError = redactorOf(ctx).error(error);
+  if (!answer) report(`${method} failed`, redactedError);
+  throw error instanceof ProtocolError ? redactedError : error;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }

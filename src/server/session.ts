@@ -405,7 +405,7 @@ export class ServerConnection implements ServerSession, EraConnection {
     }
   }
 
-  route(method: string, spec: HandlerMethod, params: Params, ctx: RequestContext): Promise<Result> {
+  route(method: string, spec: HandlerMethod, params: Params, ctx: RequestContext): Result | Promise<Result> {
     return serveHandler(method, spec, params, ctx, this, (message, error) => this.host.report(message, error, this.id));
   }
 

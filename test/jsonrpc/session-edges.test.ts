@@ -53,6 +53,43 @@ describe("JsonRpcSession edge cases", () => {
     expect(received).toEqual([]);
   });
 
+  it("runs a handler after receive returns, and answers a thenable with what it resolves to", async () => {
+    const { session, wire, received } = await sessionAndWire();
+    const ran: string[] = [];
+    session.setRequestHandler("now", () => {
+      ran.push("now");
+      return { at: "once" };
+    });
+    // Not a Promise: an object with a `then`, as some libraries return.
+    session.setRequestHandler("later", () => ({
+      // biome-ignore lint/suspicious/noThenProperty: a thenable is what this test sends
+      then: (resolve: (value: unknown) => void) => resolve({ at: "later" }),
+    }));
+    await wire.send({ jsonrpc: "2.0", id: 1, method: "now" });
+    await wire.send({ jsonrpc: "2.0", id: 2, method: "later" });
+    await until(() => (received.length === 2 ? true : undefined));
+    expect(ran).toEqual(["now"]);
+    expect(received).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { at: "once" } },
+      { jsonrpc: "2.0", id: 2, result: { at: "later" } },
+    ]);
+  });
+
+  it("does not run a handler within the transport's delivery of its request", async () => {
+    const session = new JsonRpcSession();
+    const transport: Transport = { start: async () => {}, close: async () => {}, send: () => Promise.resolve() };
+    await session.connect(transport);
+    let ran = false;
+    session.setRequestHandler("work", () => {
+      ran = true;
+      return {};
+    });
+    transport.onmessage?.({ jsonrpc: "2.0", id: 1, method: "work" });
+    expect(ran).toBe(false);
+    await Promise.resolve();
+    expect(ran).toBe(true);
+  });
+
   it("sends no progress for a request once its response is sent (spec: basic/utilities/progress)", async () => {
     const { session, wire, received } = await sessionAndWire();
     let done: InboundRequest | undefined;

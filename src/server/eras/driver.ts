@@ -127,8 +127,11 @@ export interface EraConnection {
     log?: LogSender,
     handoffs?: HandoffApi,
   ): RequestContext;
-  /** Runs the handler of `method`; what it throws but an answer is reported and redacted. */
-  route(method: string, spec: HandlerMethod, params: Params, ctx: RequestContext): Promise<Result>;
+  /**
+   * Runs the handler of `method`; what it throws but an answer is reported and redacted. A result
+   * the handler gave at once is returned as it is, without a promise; a throw may then be synchronous.
+   */
+  route(method: string, spec: HandlerMethod, params: Params, ctx: RequestContext): Result | Promise<Result>;
 }
 
 /** How one protocol era serves the requests written in it. */
@@ -144,7 +147,7 @@ export interface EraDriver {
     spec: Exclude<MethodSpec, { by: "entry" }>,
     params: Params,
     inbound: InboundRequest,
-  ): Promise<Result>;
+  ): Result | Promise<Result>;
   /** The requesting client's self-declared `clientInfo` as it applies to this request. */
   clientInfo(connection: EraConnection, inbound: InboundRequest): Implementation | undefined;
 }

@@ -59,18 +59,32 @@ export function initialize(
 }
 
 export const STATEFUL: EraDriver = {
-  async serve(connection, method, spec, params, inbound) {
+  serve(connection, method, spec, params, inbound) {
     if (!connection.announces(spec.capability)) throw notOffered(method, spec.capability);
     if (spec.by === "connection") return spec.serve(connection, params, inbound);
     const clientCapabilities = (connection.clientCapabilities ?? {}) as Record<string, unknown>;
     const ctx = connection.context(inbound, clientCapabilities);
+    let routed: Result | Promise<Result>;
     try {
-      return await connection.route(method, spec, params, ctx);
+      routed = connection.route(method, spec, params, ctx);
     } catch (error) {
-      if (!(error instanceof InteractionRequired)) throw error;
-      return connection.interactions.required(error, spec.refusesWithResult === true, inbound);
+      return handOff(connection, spec, inbound, error);
     }
+    // A handler that answered at once costs no promise here either.
+    if (!(routed instanceof Promise)) return routed;
+    return routed.catch((error: unknown) => handOff(connection, spec, inbound, error));
   },
 
   clientInfo: (connection) => connection.clientInfo,
 };
+
+/** A hand-off the handler asked for is answered by the connection; anything else is rethrown. */
+function handOff(
+  connection: EraConnection,
+  spec: { readonly refusesWithResult?: boolean },
+  inbound: InboundRequest,
+  error: unknown,
+): Promise<Result> {
+  if (!(error instanceof InteractionRequired)) throw error;
+  return connection.interactions.required(error, spec.refusesWithResult === true, inbound);
+}
