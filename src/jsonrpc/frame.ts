@@ -4,7 +4,7 @@
  * into the well-formed JSON text every transport sends.
  */
 import { ErrorCode } from "./errors.js";
-import { spliceLargeStrings } from "./large-strings.js";
+import { noteWritten, searchWorthwhile, spliceLargeStrings } from "./large-strings.js";
 import { isRequestId, type JsonRpcErrorResponse, type JsonRpcMessage } from "./messages.js";
 import { wellFormedJson } from "./well-formed.js";
 
@@ -14,12 +14,15 @@ export { wellFormedJson };
  * `value` (a message, a batch, an error response) as JSON text for the wire, with U+FFFD for each
  * lone UTF-16 surrogate in its strings: JSON.stringify writes those as `\udXXX` escapes, which
  * strict JSON readers refuse and no UTF-8 can carry. Costs one search of the text beyond
- * JSON.stringify when there is none. A string of 1 Mi code units or more that needs no escape is
- * joined into the text as it is rather than copied through JSON.stringify (see large-strings.ts).
+ * JSON.stringify when there is none. While large messages are being written (see `searchWorthwhile`),
+ * a string of 1 Mi code units or more that needs no escape is joined into the text as it is rather
+ * than copied through JSON.stringify (see large-strings.ts).
  * @throws what JSON.stringify throws (a cycle, a BigInt).
  */
 export function encodeFrame(value: unknown): string {
-  return spliceLargeStrings(value) ?? wellFormedJson(JSON.stringify(value));
+  const text = (searchWorthwhile() ? spliceLargeStrings(value) : undefined) ?? wellFormedJson(JSON.stringify(value));
+  noteWritten(text.length);
+  return text;
 }
 
 /**

@@ -28,6 +28,30 @@ const SEARCH_BUDGET = 256;
 const PLACEHOLDER = "\u0000\u0001mcp-handoff\u0001\u0000";
 const QUOTED_PLACEHOLDER = JSON.stringify(PLACEHOLDER);
 
+/** Messages searched after the last large one was written, before the search stops again. */
+const SEARCHES_AFTER_LARGE = 64;
+
+/** Searches left before they stop; 0 until a large message is written in this process. */
+let searchesLeft = 0;
+
+/**
+ * Whether the next message is worth searching for a large string, which is so only while large
+ * messages are being written: one of `LARGE_STRING_LENGTH` code units or more among the last
+ * `SEARCHES_AFTER_LARGE` (64) the process wrote. The search costs about half of a small message's
+ * JSON.stringify, so a process that writes no MiBs never pays it, and the first large message
+ * after a quiet spell is stringified as any other (the text is the same either way).
+ */
+export function searchWorthwhile(): boolean {
+  if (searchesLeft === 0) return false;
+  searchesLeft--;
+  return true;
+}
+
+/** A message's text of `length` code units was written: a large one makes the next ones worth searching. */
+export function noteWritten(length: number): void {
+  if (length >= LARGE_STRING_LENGTH) searchesLeft = SEARCHES_AFTER_LARGE;
+}
+
 /** Nodes still to look at in the current search; the search runs to its end before another starts. */
 let budget = 0;
 

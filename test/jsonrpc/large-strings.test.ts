@@ -3,7 +3,7 @@
  * copied through JSON.stringify; the text on the wire is the same, character for character, as
  * JSON.stringify's (with lone surrogates made U+FFFD), whatever the string holds and wherever it is.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { encodeFrame, wellFormedJson } from "../../src/jsonrpc/frame.js";
 import { LARGE_STRING_LENGTH, spliceLargeStrings } from "../../src/jsonrpc/large-strings.js";
 
@@ -96,5 +96,34 @@ describe("encodeFrame with a large string", () => {
     const value: Record<string, unknown> = { text: BIG };
     value.self = value;
     expect(() => encodeFrame(value)).toThrow(TypeError);
+  });
+});
+
+describe("the search for a large string", () => {
+  it("runs only while large messages are being written, and stops 64 messages after the last", async () => {
+    vi.resetModules();
+    const fresh = await import("../../src/jsonrpc/frame.js");
+    let reads = 0;
+    // An own getter of a plain object: JSON.stringify reads it once, the search once more.
+    const probe = () => ({
+      get text() {
+        reads++;
+        return "small";
+      },
+    });
+    const readsOf = (value: unknown) => {
+      reads = 0;
+      fresh.encodeFrame(value);
+      return reads;
+    };
+    // A process that has written nothing large does not search.
+    expect(readsOf(probe())).toBe(1);
+    // The first large message is stringified as any other, and turns the search on...
+    const first = { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: BIG }] } };
+    expect(fresh.encodeFrame(first) === expected(first)).toBe(true);
+    expect(readsOf(probe())).toBe(2);
+    // ...for the 64 messages that follow it.
+    for (let i = 0; i < 63; i++) fresh.encodeFrame({ n: i });
+    expect(readsOf(probe())).toBe(1);
   });
 });

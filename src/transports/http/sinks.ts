@@ -4,7 +4,7 @@
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { errorResponse, wellFormedJson } from "../../jsonrpc/frame.js";
-import { spliceLargeStrings } from "../../jsonrpc/large-strings.js";
+import { noteWritten, searchWorthwhile, spliceLargeStrings } from "../../jsonrpc/large-strings.js";
 import { isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../jsonrpc/messages.js";
 import { clock, epochOf } from "./clock.js";
 import { MAX_SSE_BACKLOG_BYTES, SSE_MEDIA_TYPE } from "./constants.js";
@@ -126,10 +126,12 @@ export class SseSink implements Sink, ReplyStream {
   write(message: JsonRpcMessage, eventId?: string): void {
     if (!this.isOpen) return;
     const id = eventId === undefined ? "" : idField(eventId);
-    // JSON escapes line breaks, so the data always fits on one `data:` line. A message carrying
-    // a string of MiBs has it joined in as it is, and the socket flattens the event once.
-    const large = spliceLargeStrings(message);
+    // JSON escapes line breaks, so the data always fits on one `data:` line. While large messages
+    // are being written, one carrying a string of MiBs has it joined in as it is, and the socket
+    // flattens the event once.
+    const large = searchWorthwhile() ? spliceLargeStrings(message) : undefined;
     if (large !== undefined) {
+      noteWritten(large.length);
       this.emit(`${id}event: message\ndata: ${large}\n\n`);
       return;
     }
@@ -137,6 +139,7 @@ export class SseSink implements Sink, ReplyStream {
     // text is a tree of pieces, and the search joins them into the event's one string, which the
     // socket then takes as it is (the search of the data alone would copy the data once more).
     const data = JSON.stringify(message);
+    noteWritten(data.length);
     const event = `${id}event: message\ndata: ${data}\n\n`;
     this.emit(event.includes("\\ud") ? `${id}event: message\ndata: ${wellFormedJson(data)}\n\n` : event);
   }
