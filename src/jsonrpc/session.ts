@@ -401,16 +401,19 @@ export class JsonRpcSession implements TransportReceiver {
   private answer(call: InboundCall, handler: RequestHandler | undefined, params: Params): void {
     queueMicrotask(() => {
       let outcome: unknown;
+      let thenable: boolean;
       try {
         outcome =
           handler === undefined
             ? (this.delegate as SessionDelegate<unknown>).serveRequest(this.owner, params, call)
             : handler(params, call);
+        // Read here: a `then` getter that throws is the handler's failure too.
+        thenable = typeof (outcome as { then?: unknown } | null)?.then === "function";
       } catch (error) {
         this.respond(call, { jsonrpc: "2.0", id: call.id, error: toErrorObject(error) });
         return;
       }
-      if (typeof (outcome as { then?: unknown } | null)?.then !== "function") {
+      if (!thenable) {
         this.respond(call, this.resultResponse(call, outcome));
         return;
       }

@@ -112,13 +112,15 @@ export function serveHandler(
   report: (message: string, error: unknown) => void,
 ): Result | Promise<Result> {
   let served: unknown;
+  let pending: boolean;
   try {
     served = spec.serve(params, ctx, session);
+    pending = isPromiseLike(served);
   } catch (caught) {
     return refuse(method, ctx, caught, report);
   }
   // A handler that answers at once is answered within the same microtask: no promise of its own.
-  if (!isPromiseLike(served)) return redacted(method, ctx, served, report);
+  if (!pending) return redacted(method, ctx, served, report);
   return Promise.resolve(served).then(
     (value) => redacted(method, ctx, value, report),
     (caught: unknown) => refuse(method, ctx, caught, report),

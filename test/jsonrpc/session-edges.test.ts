@@ -75,6 +75,23 @@ describe("JsonRpcSession edge cases", () => {
     ]);
   });
 
+  it("answers -32603 for a result whose then getter throws, and keeps serving", async () => {
+    const { session, wire, received } = await sessionAndWire();
+    session.setRequestHandler("odd", () => ({
+      // biome-ignore lint/suspicious/noThenProperty: a result that breaks the thenable check is what this test sends
+      get then() {
+        throw new Error("not readable");
+      },
+    }));
+    session.setRequestHandler("fine", () => ({ ok: true }));
+    await wire.send({ jsonrpc: "2.0", id: 1, method: "odd" });
+    await wire.send({ jsonrpc: "2.0", id: 2, method: "fine" });
+    await until(() => (received.length === 2 ? true : undefined));
+    expect(received[0]).toMatchObject({ id: 1, error: { code: -32603 } });
+    expect(JSON.stringify(received[0])).not.toContain("not readable");
+    expect(received[1]).toEqual({ jsonrpc: "2.0", id: 2, result: { ok: true } });
+  });
+
   it("does not run a handler within the transport's delivery of its request", async () => {
     const session = new JsonRpcSession();
     const transport: Transport = { start: async () => {}, close: async () => {}, send: () => Promise.resolve() };
