@@ -40,6 +40,7 @@ import type {
   Result,
   SessionDelegate,
 } from "./session-types.js";
+import { isPromiseLike } from "./thenable.js";
 import { type MessageExtra, SENT, type SendOptions, type Transport, type TransportReceiver } from "./transport.js";
 
 // The types of a session's handlers and options are part of this module's API.
@@ -408,7 +409,7 @@ export class JsonRpcSession implements TransportReceiver {
             ? (this.delegate as SessionDelegate<unknown>).serveRequest(this.owner, params, call)
             : handler(params, call);
         // Read here: a `then` getter that throws is the handler's failure too.
-        thenable = typeof (outcome as { then?: unknown } | null)?.then === "function";
+        thenable = isPromiseLike(outcome);
       } catch (error) {
         this.respond(call, { jsonrpc: "2.0", id: call.id, error: toErrorObject(error) });
         return;

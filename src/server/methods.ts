@@ -6,6 +6,7 @@
  */
 import { ErrorCode, ProtocolError } from "../jsonrpc/errors.js";
 import type { Params, Result } from "../jsonrpc/session.js";
+import { isPromiseLike } from "../jsonrpc/thenable.js";
 import { MissingClientCapabilityError } from "../revisions/index.js";
 import { complete } from "./completion.js";
 import type { ServerDefinition } from "./definition.js";
@@ -159,8 +160,4 @@ function refuse(
   const redactedError = redactorOf(ctx).error(error);
   if (!answer) report(`${method} failed`, redactedError);
   throw error instanceof ProtocolError ? redactedError : error;
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
 }

@@ -5,6 +5,7 @@
  * compile (-32603, the server's own fault) are JSON-RPC errors.
  */
 import { ErrorCode, ProtocolError, SdkError } from "../jsonrpc/errors.js";
+import { isPromiseLike } from "../jsonrpc/thenable.js";
 import type { CallToolResult, Icon, Tool, ToolAnnotations } from "../revisions/index.js";
 import { MissingClientCapabilityError } from "../revisions/index.js";
 import type { RequestContext } from "./handler-types.js";
@@ -227,7 +228,7 @@ function run(
   } catch (error) {
     return failed(entry, error);
   }
-  if (isPromiseLike(result)) {
+  if (isPromiseLike<CallToolResult>(result)) {
     return Promise.resolve(result).then(
       (value) => settled(entry, output, value),
       (error: unknown) => failed(entry, error),
@@ -259,10 +260,6 @@ function settled(entry: ToolEntry, output: CompiledSchema | undefined, result: C
   // Typed handlers cannot, but plain JavaScript ones can forget to return.
   if (typeof result !== "object" || result === null) return errorResult(`Tool ${entry.name} returned no result`);
   return finish(entry.name, output, result);
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<CallToolResult> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 function finish(name: string, output: CompiledSchema | undefined, result: CallToolResult): CallToolResult {

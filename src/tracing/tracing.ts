@@ -9,6 +9,7 @@
  * across `await`.
  */
 import { ProtocolError, SdkError } from "../jsonrpc/errors.js";
+import { isPromiseLike } from "../jsonrpc/thenable.js";
 import { ATTR, TRACER_NAME } from "./names.js";
 import {
   type ApiLoader,
@@ -66,10 +67,6 @@ const carrierSetter = {
     carrier[key] = value;
   },
 };
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
-}
 
 /** What `error.type` says of a failure: the JSON-RPC code, the SdkError code, or the error's class; never its message. */
 function errorTypeOf(error: unknown): string {
@@ -263,7 +260,7 @@ export class Tracing {
     } catch (error) {
       return fail(error);
     }
-    return isPromise(outcome) ? outcome.then(settle, fail) : settle(outcome);
+    return isPromiseLike<T>(outcome) ? (outcome as Promise<T>).then(settle, fail) : settle(outcome as T);
   }
 
   /**
